@@ -1,0 +1,51 @@
+/* The slow half of the argument checks: building the error line, and the per-
+ * allocation bounds check that SHOAL_CHECK=1 turns on. */
+#include "shoal_check.h"
+#include "shoal_status.h"
+
+static void report_outside(const void *addr, const char *routine, const char *arg)
+{
+    const shoal_seg_t *h = &shoal_g.seg[SHOAL_SEG_HEAP], *d = &shoal_g.seg[SHOAL_SEG_DATA];
+
+    shoal_fatal("%s: argument %s is %p, which is not symmetric memory (symmetric heap "
+                "%p..%p, global/static data %p..%p); allocate it with shmem_malloc or make "
+                "it a global or static variable",
+                routine, arg, addr, (void *)h->base, (void *)(h->base + h->size),
+                (void *)d->base, (void *)(d->base + d->size));
+}
+
+static void check_allocation(const void *addr, size_t off, size_t len, const char *routine,
+                             const char *arg)
+{
+    size_t start, size;
+
+    if (shoal_heap_lookup(&shoal_g.heap, off, &start, &size) != SHOAL_OK)
+        shoal_fatal("%s: argument %s is %p, inside the symmetric heap but not inside any "
+                    "live allocation (freed, or never allocated)",
+                    routine, arg, addr);
+    if (off + len > start + size)
+        shoal_fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of "
+                    "its allocation (%zu bytes at %p) by %zu bytes",
+                    routine, arg, addr, len, size,
+                    (void *)(shoal_g.seg[SHOAL_SEG_HEAP].base + start),
+                    off + len - (start + size));
+}
+
+int shoal_check_symmetric(const void *addr, size_t len, const char *routine, const char *arg,
+                          size_t *off_out)
+{
+    size_t off;
+    int seg = shoal_seg_find(addr, &off);
+
+    if (seg < 0)
+        report_outside(addr, routine, arg);
+    if (len > shoal_g.seg[seg].size - off)
+        shoal_fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of the "
+                    "%s (%zu bytes at %p) by %zu bytes",
+                    routine, arg, addr, len, shoal_seg_names[seg], shoal_g.seg[seg].size,
+                    (void *)shoal_g.seg[seg].base, len - (shoal_g.seg[seg].size - off));
+    if (seg == SHOAL_SEG_HEAP && shoal_g.settings.check)
+        check_allocation(addr, off, len, routine, arg);
+    *off_out = off;
+    return seg;
+}

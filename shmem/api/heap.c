@@ -1,0 +1,124 @@
+/* Symmetric allocation. Every PE runs the same deterministic allocator on the
+ * same calls, so the same offsets come out everywhere; the barriers make a block
+ * usable (or unused) on all PEs before the call returns. */
+#include "shmem.h"
+#include "shoal_check.h"
+#include "shoal_status.h"
+
+#include <string.h>
+
+static void *heap_alloc(size_t size, size_t align, const char *routine)
+{
+    size_t off;
+    int status;
+
+    shoal_check_init(routine);
+    if (size > shoal_g.heap.capacity)
+        shoal_fatal("%s: argument size is %zu bytes, more than the whole symmetric heap "
+                    "(%zu bytes); raise SHMEM_SYMMETRIC_SIZE",
+                    routine, size, shoal_g.heap.capacity);
+    status = size == 0 ? SHOAL_ERR_INVALID_ARG : shoal_heap_alloc(&shoal_g.heap, size, align, &off);
+    shoal_core_barrier(1);
+    if (status == SHOAL_ERR_INVALID_ARG)
+        return NULL;
+    if (status != SHOAL_OK) {
+        shoal_warn("%s: cannot allocate %zu bytes: %zu of %zu symmetric heap bytes are in use; "
+                   "raise SHMEM_SYMMETRIC_SIZE",
+                   routine, size, shoal_g.heap.in_use, shoal_g.heap.capacity);
+        return NULL;
+    }
+    return shoal_g.seg[SHOAL_SEG_HEAP].base + off;
+}
+
+/* The heap offset of a block shmem_malloc returned, or the end of the job. */
+static size_t heap_block(const void *ptr, const char *routine)
+{
+    size_t off, start, size;
+
+    if (shoal_seg_find(ptr, &off) != SHOAL_SEG_HEAP ||
+        shoal_heap_lookup(&shoal_g.heap, off, &start, &size) != SHOAL_OK || start != off)
+        shoal_fatal("%s: argument ptr is %p, which is not a block from shmem_malloc (or it "
+                    "was freed already)",
+                    routine, ptr);
+    return off;
+}
+
+void *shmem_malloc(size_t size)
+{
+    return heap_alloc(size, SHOAL_HEAP_MIN_ALIGN, "shmem_malloc");
+}
+
+void *shmem_malloc_with_hints(size_t size, long hints)
+{
+    const long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
+
+    if ((hints & ~known) != 0)
+        shoal_fatal("shmem_malloc_with_hints: argument hints is %ld, expected 0 or an OR of "
+                    "SHMEM_MALLOC_ATOMICS_REMOTE and SHMEM_MALLOC_SIGNAL_REMOTE",
+                    hints);
+    return heap_alloc(size, SHOAL_HEAP_MIN_ALIGN, "shmem_malloc_with_hints");
+}
+
+void *shmem_calloc(size_t count, size_t size)
+{
+    size_t bytes = shoal_check_bytes(count, size, "shmem_calloc");
+    void *ptr = heap_alloc(bytes, SHOAL_HEAP_MIN_ALIGN, "shmem_calloc");
+
+    if (ptr != NULL)
+        memset(ptr, 0, bytes);
+    /* No PE may write the block remotely before its owner has cleared it. */
+    shoal_core_barrier(0);
+    return ptr;
+}
+
+void *shmem_align(size_t alignment, size_t size)
+{
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+        shoal_fatal("shmem_align: argument alignment is %zu, expected a power of two",
+                    alignment);
+    return heap_alloc(size, alignment, "shmem_align");
+}
+
+void shmem_free(void *ptr)
+{
+    size_t off;
+
+    shoal_check_init("shmem_free");
+    shoal_core_barrier(1);
+    if (ptr == NULL)
+        return;
+    off = heap_block(ptr, "shmem_free");
+    shoal_heap_free(&shoal_g.heap, off);
+}
+
+void *shmem_realloc(void *ptr, size_t size)
+{
+    size_t off, new_off, start, old_size;
+    int moved, status;
+    char *base;
+
+    if (ptr == NULL)
+        return heap_alloc(size, SHOAL_HEAP_MIN_ALIGN, "shmem_realloc");
+    if (size == 0) {
+        shmem_free(ptr);
+        return NULL;
+    }
+    shoal_check_init("shmem_realloc");
+    off = heap_block(ptr, "shmem_realloc");
+    shoal_heap_lookup(&shoal_g.heap, off, &start, &old_size);
+    shoal_core_barrier(1);
+    status = shoal_heap_realloc(&shoal_g.heap, off, size, &new_off, &moved);
+    base = shoal_g.seg[SHOAL_SEG_HEAP].base;
+    if (status == SHOAL_OK && moved) {
+        memcpy(base + new_off, base + off, old_size < size ? old_size : size);
+        shoal_heap_free(&shoal_g.heap, off);
+    }
+    shoal_core_barrier(1);
+    if (status != SHOAL_OK) {
+        shoal_warn("shmem_realloc: cannot grow %p to %zu bytes: %zu of %zu symmetric heap "
+                   "bytes are in use; raise SHMEM_SYMMETRIC_SIZE",
+                   ptr, size, shoal_g.heap.in_use, shoal_g.heap.capacity);
+        return NULL;
+    }
+    return base + new_off;
+}

@@ -1,0 +1,121 @@
+/* Library setup, exit and query routines. */
+#include "shmem.h"
+#include "shoal_check.h"
+#include "shoal_rt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct shoal_ctx {
+    int unused;
+} ctx_default;
+
+shmem_ctx_t SHMEM_CTX_DEFAULT = &ctx_default;
+
+void shmem_init(void)
+{
+    shoal_core_init(SHMEM_THREAD_SINGLE, "shmem_init");
+}
+
+int shmem_init_thread(int requested, int *provided)
+{
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
+        shoal_fatal("shmem_init_thread: argument requested is %d, expected one of "
+                    "SHMEM_THREAD_SINGLE (%d), _FUNNELED, _SERIALIZED, _MULTIPLE (%d)",
+                    requested, SHMEM_THREAD_SINGLE, SHMEM_THREAD_MULTIPLE);
+    shoal_core_init(requested, "shmem_init_thread");
+    if (provided != NULL)
+        *provided = shoal_g.thread_level;
+    return 0;
+}
+
+void shmem_query_thread(int *provided)
+{
+    shoal_check_init("shmem_query_thread");
+    *provided = shoal_g.thread_level;
+}
+
+void shmem_finalize(void)
+{
+    shoal_core_finalize();
+}
+
+void shmem_global_exit(int status)
+{
+    char message[96];
+
+    fflush(stdout);
+    fflush(stderr);
+    snprintf(message, sizeof(message), "PE %d called shmem_global_exit(%d)", shoal_g.my_pe,
+             status);
+    shoal_rt_abort(status, message);
+}
+
+int shmem_my_pe(void)
+{
+    shoal_check_init("shmem_my_pe");
+    return shoal_g.my_pe;
+}
+
+int shmem_n_pes(void)
+{
+    shoal_check_init("shmem_n_pes");
+    return shoal_g.n_pes;
+}
+
+int shmem_pe_accessible(int pe)
+{
+    shoal_check_init("shmem_pe_accessible");
+    return pe >= 0 && pe < shoal_g.n_pes;
+}
+
+int shmem_addr_accessible(const void *addr, int pe)
+{
+    size_t off;
+
+    shoal_check_init("shmem_addr_accessible");
+    return pe >= 0 && pe < shoal_g.n_pes && shoal_seg_find(addr, &off) >= 0;
+}
+
+void *shmem_ptr(const void *dest, int pe)
+{
+    size_t off;
+    int seg;
+
+    shoal_check_init("shmem_ptr");
+    shoal_check_pe(pe, "shmem_ptr");
+    seg = shoal_seg_find(dest, &off);
+    if (seg < 0)
+        return NULL;
+    return shoal_core_ptr(pe, seg, off);
+}
+
+void shmem_info_get_version(int *major, int *minor)
+{
+    *major = SHMEM_MAJOR_VERSION;
+    *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char *name)
+{
+    strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
+    name[SHMEM_MAX_NAME_LEN - 1] = '\0';
+}
+
+void start_pes(int npes)
+{
+    (void)npes; /* the launcher decides the PE count; the spec ignores this argument */
+    shoal_core_init(SHMEM_THREAD_SINGLE, "start_pes");
+}
+
+int _my_pe(void)
+{
+    shoal_check_init("_my_pe");
+    return shoal_g.my_pe;
+}
+
+int _num_pes(void)
+{
+    shoal_check_init("_num_pes");
+    return shoal_g.n_pes;
+}

@@ -1,0 +1,40 @@
+/* Argument checks shared by the API entry points. Each failing check ends the job
+ * with one line: routine, argument, value, the valid range and the fix. The cheap
+ * ones (initialised, PE range, address in a segment) are always on. */
+#ifndef SHOAL_CHECK_H
+#define SHOAL_CHECK_H
+
+#include <stddef.h>
+
+#include "shoal_core.h"
+
+static inline void shoal_check_init(const char *routine)
+{
+    if (__builtin_expect(!shoal_g.initialized, 0))
+        shoal_fatal("%s: called %s; call shmem_init first", routine,
+                    shoal_g.finalized ? "after shmem_finalize" : "before shmem_init");
+}
+
+static inline void shoal_check_pe(int pe, const char *routine)
+{
+    if (__builtin_expect((unsigned)pe >= (unsigned)shoal_g.n_pes, 0))
+        shoal_fatal("%s: argument pe is %d, valid range 0..%d", routine, pe,
+                    shoal_g.n_pes - 1);
+}
+
+/* nelems * elem_size, or the end of the job when it overflows. */
+static inline size_t shoal_check_bytes(size_t nelems, size_t elem_size, const char *routine)
+{
+    size_t bytes;
+
+    if (__builtin_expect(__builtin_mul_overflow(nelems, elem_size, &bytes), 0))
+        shoal_fatal("%s: argument nelems is %zu, too large: %zu-byte elements overflow size_t",
+                    routine, nelems, elem_size);
+    return bytes;
+}
+
+/* The segment and offset of [addr, addr+len) which must lie in symmetric memory. */
+int shoal_check_symmetric(const void *addr, size_t len, const char *routine, const char *arg,
+                          size_t *off_out);
+
+#endif

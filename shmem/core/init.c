@@ -1,0 +1,154 @@
+/* Start-up and shut-down of a PE. Reads the environment once, makes the
+ * segments, wires up through the runtime, and times each step for SHMEM_INFO.
+ * Order matters: the data segment is remapped before any other thread exists. */
+#include "config.h"
+#include "shmem.h"
+#include "shoal_core.h"
+#include "shoal_rt.h"
+#include "shoal_shm.h"
+#include "shoal_status.h"
+#include "shoal_ucx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+shoal_state_t shoal_g = {
+    .connect_lock = PTHREAD_MUTEX_INITIALIZER,
+    .seg = {{.fd = -1}, {.fd = -1}},
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void abort_job(int status, const char *message)
+{
+    shoal_rt_abort(status, message);
+}
+
+static void finalize_at_exit(void)
+{
+    if (shoal_g.initialized)
+        shoal_core_finalize();
+}
+
+static void fail(const char *routine, const char *what, int status)
+{
+    shoal_fatal("%s: %s failed (%s)", routine, what, shoal_status_string(status));
+}
+
+static void print_info(const double *t, int ucx_on)
+{
+    printf("Shoal %s, OpenSHMEM %d.%d, %d PEs\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION,
+           shoal_g.n_pes);
+    if (!shoal_g.settings.info) {
+        fflush(stdout);
+        return;
+    }
+    printf("Settings:\n");
+    shoal_env_print(stdout, &shoal_g.settings);
+    printf("Transports: same-node peers by %s, other nodes by %s\n",
+           shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? "UCX" : "load/store",
+           ucx_on ? "UCX" : "(UCX unavailable)");
+    printf("Start-up (ms): runtime %.2f, segments %.2f, UCX %.2f, wire-up %.2f, total %.2f\n",
+           t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], t[4] - t[0]);
+    fflush(stdout);
+}
+
+void shoal_core_init(int requested_thread_level, const char *routine)
+{
+    char err[256];
+    double t[5];
+    int status;
+
+    if (shoal_g.initialized)
+        return;
+    if (shoal_g.finalized)
+        shoal_fatal("%s: called after shmem_finalize; a program may initialise Shoal once",
+                    routine);
+    t[0] = now_ms();
+    if (shoal_env_parse(NULL, err, sizeof(err), &shoal_g.settings) != SHOAL_OK)
+        shoal_fatal("%s: %s", routine, err);
+    if (shoal_g.settings.debug)
+        shoal_log_level = SHOAL_LOG_DEBUG;
+    shoal_g.thread_level = requested_thread_level;
+
+    /* Before the runtime starts its threads: nothing may write globals meanwhile. */
+    status = shoal_segment_data_setup(&shoal_g.seg[SHOAL_SEG_DATA]);
+    if (status != SHOAL_OK)
+        fail(routine, "making global/static data symmetric", status);
+
+    status = shoal_rt_init(&shoal_g.my_pe, &shoal_g.n_pes);
+    if (status != SHOAL_OK)
+        fail(routine, "connecting to the launcher", status);
+    shoal_log_set_pe(shoal_g.my_pe);
+    shoal_log_set_abort_cb(abort_job);
+    t[1] = now_ms();
+
+    status = shoal_segment_heap_setup(shoal_g.settings.symmetric_size,
+                                      &shoal_g.seg[SHOAL_SEG_HEAP]);
+    if (status != SHOAL_OK)
+        shoal_fatal("%s: cannot create a symmetric heap of %zu bytes; set SHMEM_SYMMETRIC_SIZE "
+                    "to a size this machine can map",
+                    routine, shoal_g.settings.symmetric_size);
+    if (shoal_heap_init(&shoal_g.heap, shoal_g.settings.symmetric_size) != SHOAL_OK ||
+        shoal_core_barrier_setup() != SHOAL_OK)
+        shoal_fatal("%s: SHMEM_SYMMETRIC_SIZE (%zu bytes) is too small for Shoal's own "
+                    "%d bytes of synchronisation flags",
+                    routine, shoal_g.settings.symmetric_size, 32 * 64);
+    shoal_g.peers = calloc((size_t)shoal_g.n_pes, sizeof(*shoal_g.peers));
+    if (shoal_g.peers == NULL)
+        fail(routine, "allocating the peer table", SHOAL_ERR_NO_MEMORY);
+    t[2] = now_ms();
+
+    /* UCX is needed for other nodes, or for every peer when forced. */
+    if (shoal_g.n_pes > 1) {
+        status = shoal_ucx_create(requested_thread_level == SHMEM_THREAD_MULTIPLE,
+                                  &shoal_g.ucx);
+        if (status != SHOAL_OK && shoal_g.settings.transport == SHOAL_TRANSPORT_UCX)
+            fail(routine, "starting UCX (SHOAL_TRANSPORT=ucx)", status);
+        if (status != SHOAL_OK)
+            shoal_warn("UCX is unavailable: only same-node peers are reachable");
+    }
+    t[3] = now_ms();
+
+    status = shoal_wireup_publish();
+    if (status == SHOAL_OK)
+        status = shoal_rt_exchange();
+    if (status != SHOAL_OK)
+        fail(routine, "exchanging wire-up data", status);
+    shoal_g.initialized = 1;
+    atexit(finalize_at_exit);
+    t[4] = now_ms();
+    if (shoal_g.my_pe == 0 && (shoal_g.settings.info || shoal_g.settings.version))
+        print_info(t, shoal_g.ucx != NULL);
+}
+
+void shoal_core_finalize(void)
+{
+    if (!shoal_g.initialized)
+        return;
+    shoal_core_barrier(1);
+    shoal_g.initialized = 0;
+    shoal_g.finalized = 1;
+    /* No PE touches another's memory any more. Endpoints close with a flush that
+     * may need the peer's worker, so every PE closes before any worker goes. */
+    shoal_peers_cleanup();
+    shoal_rt_barrier();
+    shoal_ucx_destroy(shoal_g.ucx);
+    shoal_g.ucx = NULL;
+    shoal_g.ucx_peers = 0;
+    free(shoal_g.peers);
+    shoal_g.peers = NULL;
+    shoal_heap_cleanup(&shoal_g.heap);
+    shoal_shm_segment_detach(shoal_g.seg[SHOAL_SEG_HEAP].base, shoal_g.seg[SHOAL_SEG_HEAP].size);
+    shoal_g.seg[SHOAL_SEG_HEAP] = (shoal_seg_t){.fd = -1};
+    shoal_rt_finalize();
+}

@@ -1,0 +1,249 @@
+/* The symmetric segments (heap and the program's data+bss) and the peers that map
+ * or register them. Wire-up publishes one blob per PE; a peer is connected from
+ * that blob on first use, never all at start. */
+#include "shoal_core.h"
+#include "shoal_rt.h"
+#include "shoal_shm.h"
+#include "shoal_status.h"
+#include "shoal_ucx.h"
+
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define WIREUP_KEY "shoal.wireup"
+
+typedef struct wireup {
+    char node[80]; /* host name and pid namespace: same string = same node */
+    int32_t pid;
+    int32_t fd[SHOAL_SEG_COUNT];
+    uint64_t base[SHOAL_SEG_COUNT];
+    uint64_t size[SHOAL_SEG_COUNT];
+    uint32_t addr_len;
+    uint32_t rkey_len[SHOAL_SEG_COUNT];
+    /* then: worker address, then each rkey */
+} wireup_t;
+
+typedef struct data_range {
+    uintptr_t start, end, relro_end;
+} data_range_t;
+
+static int find_main_data(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    data_range_t *r = arg;
+    int i;
+
+    (void)size;
+    for (i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && r->start == 0) {
+            r->start = start;
+            r->end = start + ph->p_memsz;
+        } else if (ph->p_type == PT_GNU_RELRO) {
+            r->relro_end = start + ph->p_memsz;
+        }
+    }
+    return 1; /* the first object is the program itself */
+}
+
+int shoal_segment_data_setup(shoal_seg_t *seg_out)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start;
+    data_range_t r = {0};
+    int status, fd;
+
+    dl_iterate_phdr(find_main_data, &r);
+    if (r.start == 0) {
+        shoal_warn("the program has no writable data segment: only the heap is symmetric");
+        *seg_out = (shoal_seg_t){.fd = -1};
+        return SHOAL_OK;
+    }
+    /* Skip the part made read-only after relocation; the linker page-aligns its end. */
+    start = r.relro_end > r.start && r.relro_end < r.end ? r.relro_end : r.start;
+    start &= ~(page - 1);
+    r.end = (r.end + page - 1) & ~(page - 1);
+    status = shoal_shm_segment_remap("shoal-data", (void *)start, r.end - start, &fd);
+    if (status != SHOAL_OK)
+        return status;
+    *seg_out = (shoal_seg_t){.base = (char *)start, .size = r.end - start, .fd = fd};
+    return SHOAL_OK;
+}
+
+int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
+{
+    void *addr;
+    int status, fd;
+
+    status = shoal_shm_segment_create("shoal-heap", size, &fd, &addr);
+    if (status != SHOAL_OK)
+        return status;
+    *seg_out = (shoal_seg_t){.base = addr, .size = size, .fd = fd};
+    return SHOAL_OK;
+}
+
+static void node_id(char *buf, size_t len)
+{
+    char host[64] = "?";
+    struct stat st;
+
+    gethostname(host, sizeof(host) - 1);
+    if (stat("/proc/self/ns/pid", &st) != 0)
+        st.st_ino = 0;
+    snprintf(buf, len, "%s/%lu", host, (unsigned long)st.st_ino);
+}
+
+int shoal_wireup_publish(void)
+{
+    const void *addr = NULL, *rkey[SHOAL_SEG_COUNT] = {NULL};
+    size_t addr_len = 0, rkey_len[SHOAL_SEG_COUNT] = {0}, total;
+    wireup_t *w;
+    char *p;
+    int seg, status;
+
+    if (shoal_g.ucx != NULL) {
+        shoal_ucx_address(shoal_g.ucx, &addr, &addr_len);
+        for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
+            if (shoal_g.seg[seg].size == 0)
+                continue;
+            status = shoal_ucx_register(shoal_g.ucx, seg, shoal_g.seg[seg].base,
+                                        shoal_g.seg[seg].size, &rkey[seg], &rkey_len[seg]);
+            if (status != SHOAL_OK)
+                return status;
+        }
+    }
+    total = sizeof(*w) + addr_len + rkey_len[0] + rkey_len[1];
+    w = calloc(1, total);
+    if (w == NULL)
+        return SHOAL_ERR_NO_MEMORY;
+    node_id(w->node, sizeof(w->node));
+    w->pid = (int32_t)getpid();
+    w->addr_len = (uint32_t)addr_len;
+    p = (char *)(w + 1);
+    memcpy(p, addr, addr_len);
+    p += addr_len;
+    for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
+        w->fd[seg] = shoal_g.seg[seg].fd;
+        w->base[seg] = (uintptr_t)shoal_g.seg[seg].base;
+        w->size[seg] = shoal_g.seg[seg].size;
+        w->rkey_len[seg] = (uint32_t)rkey_len[seg];
+        memcpy(p, rkey[seg], rkey_len[seg]);
+        p += rkey_len[seg];
+    }
+    status = shoal_rt_publish(WIREUP_KEY, w, total);
+    free(w);
+    return status;
+}
+
+static int connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
+{
+    shoal_shm_peer_t *shm;
+    int seg, status = SHOAL_OK;
+
+    shm = calloc(1, sizeof(*shm));
+    if (shm == NULL)
+        return SHOAL_ERR_NO_MEMORY;
+    for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
+        void *addr = shoal_g.seg[seg].base;
+
+        shm->size[seg] = w->size[seg];
+        if (pe != shoal_g.my_pe && w->size[seg] > 0) {
+            status = shoal_shm_segment_attach(w->pid, w->fd[seg], w->size[seg], &addr);
+            if (status != SHOAL_OK)
+                goto err_detach;
+        }
+        shm->base[seg] = addr;
+    }
+    peer->state = shm;
+    __atomic_store_n(&peer->ops, &shoal_shm_ops, __ATOMIC_RELEASE);
+    return SHOAL_OK;
+
+err_detach:
+    while (seg-- > 0)
+        shoal_shm_segment_detach(shm->base[seg], shm->size[seg]);
+    free(shm);
+    return status;
+}
+
+static int connect_ucx(const wireup_t *w, shoal_peer_t *peer)
+{
+    const char *p = (const char *)(w + 1);
+    const void *rkeys[SHOAL_SEG_COUNT];
+    uint64_t bases[SHOAL_SEG_COUNT];
+    int seg, status;
+
+    if (shoal_g.ucx == NULL || w->addr_len == 0)
+        return SHOAL_ERR_UNREACHABLE;
+    rkeys[0] = p + w->addr_len;
+    rkeys[1] = p + w->addr_len + w->rkey_len[0];
+    for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
+        bases[seg] = w->base[seg];
+    status = shoal_ucx_peer_create(shoal_g.ucx, p, rkeys, bases, &peer->state);
+    if (status != SHOAL_OK)
+        return status;
+    shoal_g.ucx_peers++;
+    __atomic_store_n(&peer->ops, &shoal_ucx_ops, __ATOMIC_RELEASE);
+    return SHOAL_OK;
+}
+
+void shoal_peer_connect(int pe)
+{
+    shoal_peer_t *peer = &shoal_g.peers[pe];
+    char here[sizeof(((wireup_t *)0)->node)];
+    wireup_t *w = NULL;
+    size_t len;
+    int status;
+
+    pthread_mutex_lock(&shoal_g.connect_lock);
+    if (peer->ops != NULL)
+        goto out;
+    if (pe == shoal_g.my_pe) {
+        wireup_t self = {.pid = (int32_t)getpid()};
+
+        self.size[0] = shoal_g.seg[0].size;
+        self.size[1] = shoal_g.seg[1].size;
+        status = connect_shm(&self, pe, peer);
+        goto check;
+    }
+    status = shoal_rt_lookup(pe, WIREUP_KEY, (void **)&w, &len);
+    if (status != SHOAL_OK)
+        goto check;
+    node_id(here, sizeof(here));
+    if (strcmp(here, w->node) == 0 && shoal_g.settings.transport == SHOAL_TRANSPORT_AUTO)
+        status = connect_shm(w, pe, peer);
+    else
+        status = connect_ucx(w, peer);
+    shoal_debug("connected to PE %d through %s", pe, peer->ops ? peer->ops->name : "nothing");
+check:
+    if (status != SHOAL_OK)
+        shoal_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
+out:
+    free(w);
+    pthread_mutex_unlock(&shoal_g.connect_lock);
+}
+
+void shoal_peers_cleanup(void)
+{
+    int pe, seg;
+
+    for (pe = 0; shoal_g.peers != NULL && pe < shoal_g.n_pes; pe++) {
+        shoal_peer_t *peer = &shoal_g.peers[pe];
+
+        if (peer->ops == &shoal_shm_ops) {
+            shoal_shm_peer_t *shm = peer->state;
+
+            for (seg = 0; pe != shoal_g.my_pe && seg < SHOAL_SEG_COUNT; seg++)
+                shoal_shm_segment_detach(shm->base[seg], shm->size[seg]);
+            free(shm);
+        } else if (peer->ops == &shoal_ucx_ops) {
+            shoal_ucx_peer_destroy(peer->state);
+        }
+        peer->ops = NULL;
+        peer->state = NULL;
+    }
+}

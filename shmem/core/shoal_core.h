@@ -1,0 +1,108 @@
+/* The untyped engine's state and its hot-path helpers: PE identity, the local
+ * symmetric segments, the peers and their transports. Speaks in bytes and
+ * segment offsets; never names a C type of the user's. */
+#ifndef SHOAL_CORE_H
+#define SHOAL_CORE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shoal_env.h"
+#include "shoal_heap.h"
+#include "shoal_log.h"
+#include "shoal_transport.h"
+
+struct shoal_ucx;
+
+typedef struct shoal_seg {
+    char *base;
+    size_t size;
+    int fd; /* memfd backing it, which same-node peers map */
+} shoal_seg_t;
+
+typedef struct shoal_peer {
+    const shoal_transport_ops_t *ops; /* NULL until first use connects it */
+    void *state;                      /* the transport's per-peer object */
+} shoal_peer_t;
+
+typedef struct shoal_state {
+    int initialized;
+    int finalized;
+    int my_pe;
+    int n_pes;
+    int thread_level;
+    shoal_settings_t settings;
+    shoal_seg_t seg[SHOAL_SEG_COUNT];
+    shoal_heap_t heap;
+    shoal_peer_t *peers;
+    struct shoal_ucx *ucx;
+    int ucx_peers; /* peers connected through UCX: quiet must flush them */
+    pthread_mutex_t connect_lock;
+    size_t barrier_off; /* internal symmetric flags, one cache line per round */
+    uint64_t barrier_seq;
+} shoal_state_t;
+
+extern shoal_state_t shoal_g;
+
+static const char *const shoal_seg_names[SHOAL_SEG_COUNT] = {"symmetric heap",
+                                                             "global/static data"};
+
+/* The segment holding addr (and its offset), or -1. Cost: two compares. */
+static inline int shoal_seg_find(const void *addr, size_t *off_out)
+{
+    int seg;
+
+    for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
+        uintptr_t off = (uintptr_t)addr - (uintptr_t)shoal_g.seg[seg].base;
+
+        if (off < shoal_g.seg[seg].size) {
+            *off_out = off;
+            return seg;
+        }
+    }
+    return -1;
+}
+
+void shoal_peer_connect(int pe);
+
+/* The peer, connected on first use. */
+static inline shoal_peer_t *shoal_peer(int pe)
+{
+    shoal_peer_t *peer = &shoal_g.peers[pe];
+
+    if (__builtin_expect(__atomic_load_n(&peer->ops, __ATOMIC_ACQUIRE) == NULL, 0))
+        shoal_peer_connect(pe);
+    return peer;
+}
+
+/* segment.c */
+int shoal_segment_data_setup(shoal_seg_t *seg_out);
+int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out);
+int shoal_wireup_publish(void);
+void shoal_peers_cleanup(void);
+
+/* sync.c */
+void shoal_core_progress(void);
+void shoal_core_quiet(void);
+void shoal_core_fence(void);
+void shoal_core_barrier(int complete_puts);
+void shoal_core_wait_u64_ge(const uint64_t *addr, uint64_t value);
+int shoal_core_barrier_setup(void);
+
+/* rma.c: remote ranges have been checked by the API layer. */
+void shoal_core_put(int pe, int seg, size_t off, const void *src, size_t len, int nbi,
+                    const char *routine);
+void shoal_core_get(int pe, int seg, size_t off, void *dst, size_t len, int nbi,
+                    const char *routine);
+void shoal_core_iput(int pe, int seg, size_t off, const char *src, ptrdiff_t dst,
+                     ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine);
+void shoal_core_iget(int pe, int seg, size_t off, char *dst, ptrdiff_t dst_stride,
+                     ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine);
+void *shoal_core_ptr(int pe, int seg, size_t off);
+
+/* init.c */
+void shoal_core_init(int requested_thread_level, const char *routine);
+void shoal_core_finalize(void);
+
+#endif

@@ -1,0 +1,42 @@
+/* The symmetric-heap allocator. Works on offsets into an arena of fixed size and
+ * is deterministic: the same calls in the same order give the same offsets on
+ * every PE, which is what makes the heap symmetric. It never touches the arena
+ * itself, so its bookkeeping cannot be corrupted by a user's overrun. */
+#ifndef SHOAL_HEAP_H
+#define SHOAL_HEAP_H
+
+#include <stddef.h>
+
+#define SHOAL_HEAP_MIN_ALIGN 64 /* a cache line: separate allocations never share one */
+
+typedef struct shoal_heap_block {
+    size_t off;  /* start of the block in the arena */
+    size_t len;  /* bytes the block spans */
+    size_t size; /* bytes the user asked for (0 for a free block) */
+    int used;
+} shoal_heap_block_t;
+
+typedef struct shoal_heap {
+    size_t capacity;
+    shoal_heap_block_t *blocks; /* sorted by offset, covering [0, capacity) */
+    size_t nblocks;
+    size_t max_blocks;
+    size_t in_use; /* bytes spanned by used blocks */
+} shoal_heap_t;
+
+int shoal_heap_init(shoal_heap_t *heap, size_t capacity);
+void shoal_heap_cleanup(shoal_heap_t *heap);
+
+/* align must be a power of two (it is raised to SHOAL_HEAP_MIN_ALIGN). */
+int shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, size_t *off_out);
+/* off must be the start of a used block, else SHOAL_ERR_NOT_FOUND. */
+int shoal_heap_free(shoal_heap_t *heap, size_t off);
+/* Grows or shrinks in place when it can; otherwise allocates anew (the caller copies
+ * and frees the old block). *moved_out says which happened. */
+int shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, size_t *new_off_out,
+                       int *moved_out);
+/* The used block containing off: its start and requested size. */
+int shoal_heap_lookup(const shoal_heap_t *heap, size_t off, size_t *start_out,
+                      size_t *size_out);
+
+#endif

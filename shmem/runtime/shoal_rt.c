@@ -1,0 +1,158 @@
+/* PMIx client. Without a PMIx server in the environment the program runs as one
+ * PE (a singleton), so `./prog` works without a launcher. */
+#include "shoal_rt.h"
+#include "shoal_env.h"
+#include "shoal_log.h"
+#include "shoal_status.h"
+
+#include <pmix.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static pmix_proc_t rt_me;
+static int rt_singleton = 1;
+static int rt_active;
+
+int shoal_rt_init(int *rank_out, int *size_out)
+{
+    pmix_value_t *val = NULL;
+    pmix_proc_t wildcard;
+    pmix_status_t rc;
+    uint32_t size;
+
+    /* A server that started us always leaves its namespace in the environment;
+     * without one, PMIx_Init would only make itself a singleton with more work. */
+    if (!shoal_env_launched_by_pmix()) {
+        *rank_out = 0;
+        *size_out = 1;
+        return SHOAL_OK;
+    }
+    rc = PMIx_Init(&rt_me, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        shoal_error("PMIx_Init failed: %s; was the program started by a PMIx launcher?",
+                    PMIx_Error_string(rc));
+        return SHOAL_ERR_RUNTIME;
+    }
+    rt_active = 1;
+    PMIX_PROC_CONSTRUCT(&wildcard);
+    PMIX_LOAD_PROCID(&wildcard, rt_me.nspace, PMIX_RANK_WILDCARD);
+    rc = PMIx_Get(&wildcard, PMIX_JOB_SIZE, NULL, 0, &val);
+    if (rc != PMIX_SUCCESS) {
+        shoal_error("PMIx_Get(PMIX_JOB_SIZE) failed: %s", PMIx_Error_string(rc));
+        PMIx_Finalize(NULL, 0);
+        rt_active = 0;
+        return SHOAL_ERR_RUNTIME;
+    }
+    size = val->data.uint32;
+    PMIX_VALUE_RELEASE(val);
+    rt_singleton = 0;
+    *rank_out = (int)rt_me.rank;
+    *size_out = (int)size;
+    return SHOAL_OK;
+}
+
+void shoal_rt_finalize(void)
+{
+    if (rt_active)
+        PMIx_Finalize(NULL, 0);
+    rt_active = 0;
+}
+
+int shoal_rt_is_singleton(void)
+{
+    return rt_singleton;
+}
+
+int shoal_rt_publish(const char *key, const void *data, size_t len)
+{
+    pmix_value_t value;
+    pmix_status_t rc;
+
+    if (rt_singleton)
+        return SHOAL_OK;
+    PMIX_VALUE_CONSTRUCT(&value);
+    value.type = PMIX_BYTE_OBJECT;
+    value.data.bo.bytes = (char *)data;
+    value.data.bo.size = len;
+    rc = PMIx_Put(PMIX_GLOBAL, key, &value);
+    if (rc != PMIX_SUCCESS) {
+        shoal_error("PMIx_Put(%s) failed: %s", key, PMIx_Error_string(rc));
+        return SHOAL_ERR_RUNTIME;
+    }
+    return SHOAL_OK;
+}
+
+int shoal_rt_exchange(void)
+{
+    pmix_info_t info;
+    bool collect = true;
+    pmix_status_t rc;
+
+    if (rt_singleton)
+        return SHOAL_OK;
+    rc = PMIx_Commit();
+    if (rc != PMIX_SUCCESS) {
+        shoal_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
+        return SHOAL_ERR_RUNTIME;
+    }
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    rc = PMIx_Fence(NULL, 0, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS) {
+        shoal_error("PMIx_Fence (data exchange) failed: %s", PMIx_Error_string(rc));
+        return SHOAL_ERR_RUNTIME;
+    }
+    return SHOAL_OK;
+}
+
+int shoal_rt_lookup(int rank, const char *key, void **data_out, size_t *len_out)
+{
+    pmix_value_t *val = NULL;
+    pmix_proc_t proc;
+    pmix_status_t rc;
+    void *copy;
+
+    PMIX_PROC_CONSTRUCT(&proc);
+    PMIX_LOAD_PROCID(&proc, rt_me.nspace, (pmix_rank_t)rank);
+    rc = PMIx_Get(&proc, key, NULL, 0, &val);
+    if (rc != PMIX_SUCCESS) {
+        shoal_error("PMIx_Get(%s) of PE %d failed: %s", key, rank, PMIx_Error_string(rc));
+        return SHOAL_ERR_RUNTIME;
+    }
+    if (val->type != PMIX_BYTE_OBJECT || (copy = malloc(val->data.bo.size)) == NULL) {
+        PMIX_VALUE_RELEASE(val);
+        shoal_error("PMIx_Get(%s) of PE %d: unexpected value", key, rank);
+        return SHOAL_ERR_RUNTIME;
+    }
+    memcpy(copy, val->data.bo.bytes, val->data.bo.size);
+    *len_out = val->data.bo.size;
+    *data_out = copy;
+    PMIX_VALUE_RELEASE(val);
+    return SHOAL_OK;
+}
+
+int shoal_rt_barrier(void)
+{
+    pmix_status_t rc;
+
+    if (rt_singleton)
+        return SHOAL_OK;
+    rc = PMIx_Fence(NULL, 0, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        shoal_error("PMIx_Fence failed: %s", PMIx_Error_string(rc));
+        return SHOAL_ERR_RUNTIME;
+    }
+    return SHOAL_OK;
+}
+
+void shoal_rt_abort(int status, const char *message)
+{
+    if (status == 0)
+        status = 1;
+    if (rt_active)
+        PMIx_Abort(status, message, NULL, 0);
+    _exit(status);
+}

@@ -1,0 +1,23 @@
+/* The launcher runtime: who we are, the key/value exchange, abort. PMIx when a
+ * server started us, a single PE otherwise. The only part that includes pmix.h. */
+#ifndef SHOAL_RT_H
+#define SHOAL_RT_H
+
+#include <stddef.h>
+
+int shoal_rt_init(int *rank_out, int *size_out);
+void shoal_rt_finalize(void);
+int shoal_rt_is_singleton(void);
+
+/* Publishes a blob under key; shoal_rt_exchange makes every PE's blob readable. */
+int shoal_rt_publish(const char *key, const void *data, size_t len);
+int shoal_rt_exchange(void);
+/* The blob rank published under key: a malloc'ed copy the caller frees. */
+int shoal_rt_lookup(int rank, const char *key, void **data_out, size_t *len_out);
+/* A barrier through the launcher (slow; for start-up and finalize). */
+int shoal_rt_barrier(void);
+
+/* Ends the whole job with status, telling the launcher message. Does not return. */
+void shoal_rt_abort(int status, const char *message) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,136 @@
+/* Parses the environment-variable table. The only caller of getenv in Shoal. */
+#include "shoal_env.h"
+#include "shoal_status.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define EXPECT_size "a number of bytes with an optional K, M, G or T suffix, e.g. 512M"
+#define EXPECT_bool "one of 0, 1, yes, no, true, false, on, off"
+#define EXPECT_transport "one of auto, ucx"
+
+int shoal_env_parse_size(const char *text, size_t *out)
+{
+    unsigned long long value, mult = 1;
+    char *end;
+
+    while (isspace((unsigned char)*text))
+        text++;
+    if (!isdigit((unsigned char)*text))
+        return -1;
+    errno = 0;
+    value = strtoull(text, &end, 10);
+    if (errno != 0)
+        return -1;
+    switch (toupper((unsigned char)*end)) {
+    case 'T': mult <<= 10; /* fall through */
+    case 'G': mult <<= 10; /* fall through */
+    case 'M': mult <<= 10; /* fall through */
+    case 'K': mult <<= 10; end++; break;
+    default: break;
+    }
+    if (mult > 1 && toupper((unsigned char)*end) == 'I')
+        end++;
+    if (mult > 1 && toupper((unsigned char)*end) == 'B')
+        end++;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end != '\0' || (value != 0 && mult > SIZE_MAX / value))
+        return -1;
+    *out = (size_t)(value * mult);
+    return 0;
+}
+
+int shoal_env_parse_bool(const char *text, int *out)
+{
+    static const char *const yes[] = {"1", "yes", "true", "on", "y"};
+    static const char *const no[] = {"0", "no", "false", "off", "n", ""};
+    size_t i;
+
+    for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+        if (strcasecmp(text, yes[i]) == 0) {
+            *out = 1;
+            return 0;
+        }
+    }
+    for (i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+        if (strcasecmp(text, no[i]) == 0) {
+            *out = 0;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int shoal_env_parse_transport(const char *text, int *out)
+{
+    if (strcasecmp(text, "auto") == 0)
+        *out = SHOAL_TRANSPORT_AUTO;
+    else if (strcasecmp(text, "ucx") == 0)
+        *out = SHOAL_TRANSPORT_UCX;
+    else
+        return -1;
+    return 0;
+}
+
+static const char *env_getenv(const char *name)
+{
+    return getenv(name);
+}
+
+int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_settings_t *out)
+{
+    shoal_settings_t s;
+    const char *value;
+
+    memset(&s, 0, sizeof(s));
+    if (get == NULL)
+        get = env_getenv;
+#define ENV_PARSE(name, kind, field, dflt, help)                                           \
+    value = get(#name);                                                                    \
+    if (value == NULL)                                                                     \
+        value = dflt;                                                                      \
+    if (shoal_env_parse_##kind(value, &s.field) != 0) {                                    \
+        snprintf(err, errlen, "environment variable %s is '%s'; expected %s", #name, value, \
+                 EXPECT_##kind);                                                           \
+        return SHOAL_ERR_INVALID_ARG;                                                      \
+    }
+    SHOAL_ENV_TABLE(ENV_PARSE)
+#undef ENV_PARSE
+    *out = s;
+    return SHOAL_OK;
+}
+
+static void print_size(FILE *f, size_t v)
+{
+    fprintf(f, "%zu", v);
+}
+
+static void print_bool(FILE *f, int v)
+{
+    fputs(v ? "1" : "0", f);
+}
+
+static void print_transport(FILE *f, int v)
+{
+    fputs(v == SHOAL_TRANSPORT_UCX ? "ucx" : "auto", f);
+}
+
+void shoal_env_print(FILE *f, const shoal_settings_t *s)
+{
+#define ENV_PRINT(name, kind, field, dflt, help) \
+    fprintf(f, "  %-22s = ", #name);             \
+    print_##kind(f, s->field);                   \
+    fprintf(f, "\t(default %s) %s\n", dflt, help);
+    SHOAL_ENV_TABLE(ENV_PRINT)
+#undef ENV_PRINT
+}
+
+int shoal_env_launched_by_pmix(void)
+{
+    return getenv("PMIX_NAMESPACE") != NULL && getenv("PMIX_RANK") != NULL;
+}

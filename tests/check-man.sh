@@ -1,0 +1,96 @@
+#!/bin/sh
+# check-man.sh - every routine libshoal exports has a man page, every real page
+# lints clean, and every link page points at a page that exists.
+# Usage: check-man.sh [path/to/libshoal.so] (else $top_builddir/shmem/.libs/libshoal.so;
+# $top_srcdir and $MANDOC are honoured). Exit 0 pass, 1 fail, 77 skip
+# (no mandoc or groff), 99 when the library has not been built.
+
+find_root() {
+    for d in "$@"; do
+        if [ -n "$d" ] && [ -d "$d/man/man3" ] && [ -f "$d/tools/gen/shoal_gen.py" ]; then
+            echo "$d"
+            return 0
+        fi
+    done
+    return 1
+}
+
+here=$(dirname "$0")
+root=$(find_root "${top_srcdir:-}" "${srcdir:-}" "${srcdir:-.}/.." "${srcdir:-.}/../.." "$here/.." ".") || {
+    echo "check-man: cannot find the source tree (man/man3)" >&2
+    exit 99
+}
+man3=$root/man/man3
+
+mandoc=${MANDOC:-mandoc}
+if command -v "$mandoc" >/dev/null 2>&1; then
+    lint() { (cd "$root/man" && "$mandoc" -T lint -W warning "man3/$1" 2>&1); }
+elif command -v groff >/dev/null 2>&1; then
+    lint() { (cd "$root/man" && groff -man -ww -z -t "man3/$1" 2>&1); }
+else
+    echo "check-man: neither mandoc nor groff is installed, skipping"
+    exit 77
+fi
+
+lib=$1
+if [ -z "$lib" ]; then
+    for d in "${top_builddir:-}" . .. ../..; do
+        [ -n "$d" ] || continue
+        if [ -f "$d/shmem/.libs/libshoal.so" ]; then
+            lib=$d/shmem/.libs/libshoal.so
+            break
+        fi
+    done
+fi
+if [ -z "$lib" ] || [ ! -f "$lib" ]; then
+    echo "check-man: libshoal.so not found (${lib:-looked for shmem/.libs/libshoal.so}); build the library first or pass its path" >&2
+    exit 99
+fi
+if ! command -v nm >/dev/null 2>&1; then
+    echo "check-man: nm not found" >&2
+    exit 99
+fi
+
+fail=0
+
+# 1. a page, real or link, for every exported OpenSHMEM routine
+syms=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TWi]$/ { sub(/@.*/, "", $3); print $3 }' |
+       grep -E '^(shmem_[a-z0-9_]+|_my_pe|_num_pes|start_pes)$' | sort -u)
+if [ -z "$syms" ]; then
+    echo "check-man: $lib exports no shmem_* routine" >&2
+    exit 1
+fi
+nsyms=0
+for s in $syms; do
+    nsyms=$((nsyms + 1))
+    if [ ! -f "$man3/$s.3" ]; then
+        echo "check-man: no man page for exported $s (man/man3/$s.3)"
+        fail=1
+    fi
+done
+
+# 2. real pages lint clean; 3. link pages point at an existing page
+nreal=0
+nlink=0
+for f in "$man3"/*.3; do
+    [ -f "$f" ] || continue
+    page=$(basename "$f")
+    target=$(sed -n 's/^\.so[ 	]*//p' "$f")
+    if [ -n "$target" ]; then
+        nlink=$((nlink + 1))
+        if [ ! -f "$root/man/$target" ]; then
+            echo "check-man: $page links to missing $target"
+            fail=1
+        fi
+    else
+        nreal=$((nreal + 1))
+        out=$(lint "$page")
+        if [ -n "$out" ]; then
+            echo "$out"
+            fail=1
+        fi
+    fi
+done
+
+echo "check-man: $nsyms exported routines, $nreal pages, $nlink link pages"
+exit $fail

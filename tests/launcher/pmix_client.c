@@ -1,0 +1,201 @@
+/* A PMIx client that does what Shoal's runtime does at start-up (job info, put, commit,
+ * collecting fence, get every peer's blob, barrier, finalize) and checks every value, plus
+ * ways to fail on purpose so that the launcher's handling of failures can be tested.
+ *
+ * Usage: pmix_client [--bytes N] [--nocollect] [--exit R:K] [--segv R] [--abort R:K]
+ *                    [--hang R|all] [--nofinalize R]
+ * Exit: 0 all checks passed, 99 a check failed (with a line saying which and both values). */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pmix.h>
+
+#define KEY "shoal.wireup"
+
+static pmix_proc_t me;
+
+static void fail(const char *what, long expected, long got)
+{
+    fprintf(stderr, "pmix_client: rank %u: %s: expected %ld, got %ld\n", me.rank, what, expected,
+            got);
+    exit(99);
+}
+
+static void check_rc(const char *what, pmix_status_t rc)
+{
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "pmix_client: rank %u: %s: %s\n", me.rank, what, PMIx_Error_string(rc));
+        exit(99);
+    }
+}
+
+static long get_number(pmix_rank_t rank, const char *key)
+{
+    pmix_proc_t p;
+    pmix_value_t *v = NULL;
+    pmix_status_t rc;
+    long n = -1;
+
+    PMIX_LOAD_PROCID(&p, me.nspace, rank);
+    check_rc(key, PMIx_Get(&p, key, NULL, 0, &v));
+    PMIX_VALUE_GET_NUMBER(rc, v, n, long);
+    check_rc(key, rc);
+    PMIX_VALUE_RELEASE(v);
+    return n;
+}
+
+static void get_string(pmix_rank_t rank, const char *key, char *buf, size_t len)
+{
+    pmix_proc_t p;
+    pmix_value_t *v = NULL;
+
+    PMIX_LOAD_PROCID(&p, me.nspace, rank);
+    check_rc(key, PMIx_Get(&p, key, NULL, 0, &v));
+    if (v->type != PMIX_STRING) {
+        fail(key, PMIX_STRING, v->type);
+    }
+    snprintf(buf, len, "%s", v->data.string);
+    PMIX_VALUE_RELEASE(v);
+}
+
+static void fill(unsigned char *b, size_t n, unsigned rank)
+{
+    for (size_t i = 0; i < n; i++) {
+        b[i] = (unsigned char)(rank * 31u + i * 7u + 1u);
+    }
+}
+
+/* "R" or "R:K" for this rank? */
+static int mode_hits(const char *arg, int *k)
+{
+    if (strcmp(arg, "all") == 0) {
+        return 1;
+    }
+    if ((unsigned)atoi(arg) != me.rank) {
+        return 0;
+    }
+    if (k != NULL) {
+        const char *c = strchr(arg, ':');
+
+        *k = c != NULL ? atoi(c + 1) : 1;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    size_t bytes = 512;
+    bool collect = true;
+    int k;
+    pmix_info_t info;
+    pmix_value_t val, *v;
+    pmix_proc_t wild, peer;
+    unsigned char *blob, *want;
+    char host[256], buf[4096];
+    long size;
+
+    check_rc("PMIx_Init", PMIx_Init(&me, NULL, 0));
+    PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--bytes") == 0 && i + 1 < argc) {
+            bytes = (size_t)atol(argv[++i]);
+        } else if (strcmp(argv[i], "--nocollect") == 0) {
+            collect = false;
+        }
+    }
+
+    /* the job info a Shoal PE asks for */
+    size = get_number(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+    if (size < 1 || me.rank >= (pmix_rank_t)size) {
+        fail("rank < PMIX_JOB_SIZE", size, me.rank);
+    }
+    /* not >= size: mpirun reports its slots here, fewer than the PEs when oversubscribed */
+    if (get_number(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE) < 1) {
+        fail("PMIX_UNIV_SIZE >= 1", 1, get_number(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE));
+    }
+    if (get_number(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE) < 1) {
+        fail("PMIX_LOCAL_SIZE >= 1", 1, get_number(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE));
+    }
+    if (get_number(PMIX_RANK_WILDCARD, PMIX_NUM_NODES) < 1) {
+        fail("PMIX_NUM_NODES >= 1", 1, get_number(PMIX_RANK_WILDCARD, PMIX_NUM_NODES));
+    }
+    if (get_number(me.rank, PMIX_LOCAL_RANK) < 0 || get_number(me.rank, PMIX_NODE_RANK) < 0 ||
+        get_number(me.rank, PMIX_NODEID) < 0 ||
+        get_number((me.rank + 1) % (pmix_rank_t)size, PMIX_LOCAL_RANK) < 0) {
+        fail("local/node rank, node id >= 0", 0, -1);
+    }
+    get_string(PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS, buf, sizeof(buf));
+    get_string(PMIX_RANK_WILDCARD, PMIX_JOBID, buf, sizeof(buf));
+    get_string(me.rank, PMIX_HOSTNAME, host, sizeof(host));
+    get_string((me.rank + 1) % (pmix_rank_t)size, PMIX_HOSTNAME, buf, sizeof(buf));
+
+    /* publish a blob, exchange, read every peer's and compare */
+    blob = malloc(bytes);
+    want = malloc(bytes);
+    fill(blob, bytes, me.rank);
+    val.type = PMIX_BYTE_OBJECT;
+    val.data.bo.bytes = (char *)blob;
+    val.data.bo.size = bytes;
+    check_rc("PMIx_Put", PMIx_Put(PMIX_GLOBAL, KEY, &val));
+    check_rc("PMIx_Commit", PMIx_Commit());
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    check_rc("PMIx_Fence(collect)", PMIx_Fence(NULL, 0, &info, 1));
+    for (pmix_rank_t r = 0; r < (pmix_rank_t)size; r++) {
+        PMIX_LOAD_PROCID(&peer, me.nspace, r);
+        check_rc("PMIx_Get(" KEY ")", PMIx_Get(&peer, KEY, NULL, 0, &v));
+        if (v->type != PMIX_BYTE_OBJECT || v->data.bo.size != bytes) {
+            fail("peer blob size", (long)bytes, (long)v->data.bo.size);
+        }
+        fill(want, bytes, r);
+        for (size_t i = 0; i < bytes; i++) {
+            if ((unsigned char)v->data.bo.bytes[i] != want[i]) {
+                fprintf(stderr,
+                        "pmix_client: rank %u: blob of rank %u, byte %zu: expected %u, got %u\n",
+                        me.rank, r, i, want[i], (unsigned char)v->data.bo.bytes[i]);
+                exit(99);
+            }
+        }
+        PMIX_VALUE_RELEASE(v);
+    }
+
+    /* failures on request, after the exchange (so the peers are in the barrier) */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *arg = i + 1 < argc ? argv[i + 1] : "-1";
+
+        if (strcmp(a, "--exit") == 0 && mode_hits(arg, &k)) {
+            exit(k);
+        } else if (strcmp(a, "--segv") == 0 && mode_hits(arg, NULL)) {
+            raise(SIGSEGV);
+        } else if (strcmp(a, "--abort") == 0 && mode_hits(arg, &k)) {
+            PMIx_Abort(k, "test abort", NULL, 0);
+            sleep(30); /* the launcher ends us */
+            exit(98);
+        } else if (strcmp(a, "--hang") == 0 && mode_hits(arg, NULL)) {
+            for (;;) {
+                pause();
+            }
+        } else if (strcmp(a, "--nofinalize") == 0 && mode_hits(arg, NULL)) {
+            exit(0);
+        }
+    }
+
+    /* A fence fails when a peer died. As Shoal's runtime does, wait for the launcher to end
+     * the job rather than exit: exiting first would race the dead peer for blame. */
+    if (PMIx_Fence(NULL, 0, NULL, 0) != PMIX_SUCCESS) {
+        sleep(10);
+        check_rc("PMIx_Fence(barrier)", PMIX_ERR_TIMEOUT);
+    }
+    check_rc("PMIx_Finalize", PMIx_Finalize(NULL, 0));
+    if (me.rank == 0) {
+        printf("pmix_client: %ld PEs on %s, %zu-byte blobs exchanged and verified\n", size, host,
+               bytes);
+    }
+    free(blob);
+    free(want);
+    return 0;
+}

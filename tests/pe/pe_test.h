@@ -1,0 +1,104 @@
+/* Shared harness of the multi-PE tests: a watchdog, and checks that print the
+ * PE, what was expected and what was found. Exit codes: 0 pass, 77 skip, 99 fail. */
+#ifndef PE_TEST_H
+#define PE_TEST_H
+
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* alarm and sched_yield under -std=c11 */
+#endif
+
+#include <sched.h>
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PE_TEST_TIMEOUT
+#define PE_TEST_TIMEOUT 120
+#endif
+
+static int pe_test_failures;
+
+/* A hang fails the test instead of blocking the suite. */
+static inline void pe_test_watchdog(void)
+{
+    alarm(PE_TEST_TIMEOUT);
+}
+
+#define PE_CHECK(cond, fmt, ...)                                                       \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s: " fmt "\n", shmem_my_pe(), __FILE__, \
+                    __LINE__, #cond, __VA_ARGS__);                                     \
+            pe_test_failures++;                                                        \
+        }                                                                              \
+    } while (0)
+
+/* Equality of two values converted to long double: fine for every RMA type's
+ * small test values. */
+#define PE_CHECK_EQ(what, expected, found)                                            \
+    PE_CHECK((long double)(expected) == (long double)(found),                        \
+             "%s: expected %Lg, found %Lg", (what), (long double)(expected),          \
+             (long double)(found))
+
+/* Whether peers on this node are reached by load/store (SHOAL_TRANSPORT unset
+ * or "auto"), so that shmem_ptr must return real pointers for them. */
+static inline int pe_test_transport_auto(void)
+{
+    const char *t = getenv("SHOAL_TRANSPORT");
+
+    return t == NULL || t[0] == '\0' || strcmp(t, "auto") == 0;
+}
+
+/* The symmetric heap size the library was given: SHMEM_SYMMETRIC_SIZE with its
+ * K/M/G/T suffixes, 256 MiB when unset. 0 when the value does not parse. */
+static inline size_t pe_test_heap_size(void)
+{
+    const char *t = getenv("SHMEM_SYMMETRIC_SIZE"), *s = "KMGT";
+    unsigned long long v;
+    char *end;
+
+    if (t == NULL || t[0] == '\0')
+        return (size_t)256 << 20;
+    v = strtoull(t, &end, 10);
+    if (*end != '\0') {
+        const char *unit = strchr(s, *end >= 'a' ? *end - 'a' + 'A' : *end);
+
+        if (unit == NULL || end[1] != '\0')
+            return 0;
+        v <<= 10 * (unit - s + 1);
+    }
+    return (size_t)v;
+}
+
+/* Waits until *flag, which other PEs only ever increase, reaches value: acquire
+ * loads, yields, and shmem_quiet now and then, which drives the transport's
+ * progress (a peer's rendezvous put may need this PE's help; see pe_progress.c
+ * for the case where the target makes no call at all). */
+static inline void pe_test_wait_long_ge(const long *flag, long value)
+{
+    unsigned spins = 0;
+
+    while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < value) {
+        if (++spins % 16 == 0) {
+            sched_yield();
+            shmem_quiet();
+        }
+    }
+}
+
+/* Every PE reports; the job fails when any PE failed. */
+static inline int pe_test_finish(const char *name)
+{
+    static int failures;
+
+    failures = pe_test_failures;
+    shmem_barrier_all();
+    if (failures == 0 && shmem_my_pe() == 0)
+        printf("%s: %d PEs passed\n", name, shmem_n_pes());
+    shmem_finalize();
+    return failures == 0 ? 0 : 99;
+}
+
+#endif

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Automake LOG_COMPILER for the multi-PE tests: runs one test program under oshrun
+# at each PE count in PE_COUNTS and through each path in PE_TRANSPORTS, with a
+# watchdog. Exit: 0 all passed, 77 when the program skips, else the failing status.
+prog="$1"; shift
+: "${OSHRUN:=../../tools/oshrun/oshrun}"
+: "${PE_COUNTS:=1 2 4}"
+: "${PE_TRANSPORTS:=auto ucx}"
+: "${PE_TIMEOUT:=120}"
+status=0
+for transport in $PE_TRANSPORTS; do
+    for np in $PE_COUNTS; do
+        echo "== $prog at $np PEs, SHOAL_TRANSPORT=$transport"
+        SHOAL_TRANSPORT=$transport "$OSHRUN" --timeout "$PE_TIMEOUT" -np "$np" "$prog" "$@"
+        rc=$?
+        if [ $rc -eq 77 ]; then
+            echo "== skipped"
+            return 77 2>/dev/null || exit 77
+        fi
+        if [ $rc -ne 0 ]; then
+            echo "== FAILED with status $rc ($prog, $np PEs, $transport)"
+            status=$rc
+        fi
+    done
+done
+exit $status

@@ -1,0 +1,378 @@
+/* oshrun: start N copies of a program on this node as the PEs of one Shoal job, with an
+ * embedded PMIx server for their wire-up. Options and the job's life cycle live here. It must
+ * never grow a remote launcher: multi-node jobs belong to srun, prterun or mpirun. */
+#define _GNU_SOURCE /* pipe2 */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <pmix.h>
+
+#include "oshrun.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+extern char **environ;
+
+static const char usage[] =
+    "Usage: oshrun [-np|-n N] [--timeout SEC] [-x VAR[=VALUE]]... [--] program [args...]\n"
+    "Run N copies of program on this node as the PEs of one OpenSHMEM job.\n"
+    "\n"
+    "  -np N, -n N        number of PEs (default 1)\n"
+    "  --timeout SEC      end the job after SEC seconds, exit status 124\n"
+    "  -x VAR[=VALUE]     set VAR to VALUE for the PEs (-x VAR alone passes it on, as all\n"
+    "                     of oshrun's environment is)\n"
+    "  -h, --help         show this help\n"
+    "  -V, --version      show the version\n"
+    "\n"
+    "oshrun runs one node only. For more, use srun --mpi=pmix, prterun or mpirun.\n"
+    "Exit status: the failing PE's status (128+signal if killed), 124 on timeout,\n"
+    "127 if the program cannot be run, 2 on a usage error.\n";
+
+void shoal_oshrun_wake(shoal_job_t *job)
+{
+    char c = 0;
+
+    if (write(job->wake[1], &c, 1) < 0) {
+        /* pipe full: the main thread has a wake-up pending anyway */
+    }
+}
+
+char **shoal_oshrun_env_dup(char **env)
+{
+    size_t n = 0;
+    char **copy;
+
+    while (env[n] != NULL) {
+        n++;
+    }
+    copy = calloc(n + 1, sizeof(*copy));
+    for (size_t i = 0; copy != NULL && i < n; i++) {
+        copy[i] = strdup(env[i]);
+        if (copy[i] == NULL) {
+            shoal_oshrun_env_free(copy);
+            copy = NULL;
+        }
+    }
+    if (copy == NULL) {
+        fprintf(stderr, "oshrun: out of memory\n");
+    }
+    return copy;
+}
+
+void shoal_oshrun_env_free(char **env)
+{
+    for (size_t i = 0; env != NULL && env[i] != NULL; i++) {
+        free(env[i]);
+    }
+    free(env);
+}
+
+/* Sets or replaces "NAME=VALUE" in a malloc'd environment array. */
+static int env_put(char ***envp, const char *assign)
+{
+    size_t len = strcspn(assign, "="), n;
+    char **env = *envp, *s = strdup(assign);
+
+    if (s == NULL) {
+        return -1;
+    }
+    for (n = 0; env[n] != NULL; n++) {
+        if (strncmp(env[n], assign, len) == 0 && env[n][len] == '=') {
+            free(env[n]);
+            env[n] = s;
+            return 0;
+        }
+    }
+    env = realloc(env, (n + 2) * sizeof(*env));
+    if (env == NULL) {
+        free(s);
+        return -1;
+    }
+    env[n] = s;
+    env[n + 1] = NULL;
+    *envp = env;
+    return 0;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "oshrun: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see oshrun --help)\n");
+    return 2;
+}
+
+/* Returns -1 when the options are good, else oshrun's exit status. */
+static int parse_args(shoal_job_t *job, int argc, char **argv)
+{
+    int i;
+
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = NULL, *eq = strchr(a, '=');
+        size_t nlen = eq != NULL ? (size_t)(eq - a) : strlen(a);
+        char *end;
+
+#define IS(name) (nlen == strlen(name) && strncmp(a, name, nlen) == 0)
+        if (a[0] != '-' || strcmp(a, "-") == 0) {
+            break;
+        }
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (IS("-h") || IS("--help") || IS("-help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (IS("-V") || IS("--version") || IS("-version")) {
+            printf("oshrun (Shoal) %s, PMIx %s\n", PACKAGE_VERSION, PMIx_Get_version());
+            return 0;
+        }
+        if (IS("--hostfile") || IS("-hostfile") || IS("--machinefile") || IS("-machinefile") ||
+            IS("-H") || IS("--host") || IS("-host")) {
+            fprintf(stderr,
+                    "oshrun: %.*s: oshrun runs a job on this node only; for several nodes use "
+                    "srun --mpi=pmix, prterun or mpirun\n",
+                    (int)nlen, a);
+            return 2;
+        }
+        if (!(IS("-np") || IS("--np") || IS("-n") || IS("--n") || IS("--timeout") ||
+              IS("-timeout") || IS("-x"))) {
+            return usage_error("unknown option '%s'", a);
+        }
+        if (eq != NULL) {
+            val = eq + 1;
+        } else if (i + 1 < argc) {
+            val = argv[++i];
+        } else {
+            return usage_error("option %s needs a value", a);
+        }
+        if (IS("-x")) {
+            if (val[0] == '\0' || val[0] == '=') {
+                return usage_error("-x needs VAR or VAR=VALUE, got '%s'", val);
+            }
+            if (strchr(val, '=') != NULL && env_put(&job->env, val) != 0) {
+                fprintf(stderr, "oshrun: out of memory\n");
+                return 1;
+            }
+        } else if (IS("--timeout") || IS("-timeout")) {
+            errno = 0;
+            job->timeout = strtod(val, &end);
+            if (errno != 0 || end == val || *end != '\0' || !(job->timeout > 0)) {
+                return usage_error("--timeout must be a positive number of seconds, got '%s'", val);
+            }
+            job->timeout_arg = val;
+        } else {
+            long np;
+
+            errno = 0;
+            np = strtol(val, &end, 10);
+            if (errno != 0 || end == val || *end != '\0' || np < 1 || np > SHOAL_OSHRUN_MAX_NP) {
+                return usage_error("the number of PEs must be a positive integer, got '%s'", val);
+            }
+            job->np = (int)np;
+        }
+#undef IS
+    }
+    if (i >= argc) {
+        return usage_error("%s", "no program to run");
+    }
+    job->argv = &argv[i];
+    return -1;
+}
+
+/* What execvp would run, found now so that a typo fails once, before anything starts. */
+static int resolve_path(shoal_job_t *job)
+{
+    const char *prog = job->argv[0], *path = "/usr/local/bin:/usr/bin:/bin";
+    int err = ENOENT;
+    struct stat st;
+
+    if (strchr(prog, '/') != NULL) {
+        if (stat(prog, &st) != 0) {
+            err = errno;
+        } else if (S_ISDIR(st.st_mode) || access(prog, X_OK) != 0) {
+            err = EACCES;
+        } else {
+            job->path = strdup(prog);
+            return job->path != NULL ? 0 : 1;
+        }
+        goto err_report;
+    }
+    for (char **e = job->env; *e != NULL; e++) {
+        if (strncmp(*e, "PATH=", 5) == 0) {
+            path = *e + 5;
+        }
+    }
+    while (*prog != '\0') {
+        size_t dlen = strcspn(path, ":");
+        char buf[PATH_MAX];
+
+        snprintf(buf, sizeof(buf), "%.*s%s%s", (int)dlen, dlen ? path : ".", "/", prog);
+        if (stat(buf, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            if (access(buf, X_OK) == 0) {
+                job->path = strdup(buf);
+                return job->path != NULL ? 0 : 1;
+            }
+            err = EACCES;
+        }
+        if (path[dlen] == '\0') {
+            break;
+        }
+        path += dlen + 1;
+    }
+
+err_report:
+    fprintf(stderr, "oshrun: cannot run '%s': %s\n", prog, strerror(err));
+    return 127;
+}
+
+/* The PEs get oshrun's environment minus what an outer PMIx launcher put there. */
+static char **base_env(void)
+{
+    char **env = shoal_oshrun_env_dup(environ);
+    size_t j = 0;
+
+    for (size_t i = 0; env != NULL && env[i] != NULL; i++) {
+        if (strncmp(env[i], "PMIX_", 5) == 0 && strncmp(env[i], "PMIX_MCA_", 9) != 0) {
+            free(env[i]);
+        } else {
+            env[j++] = env[i];
+        }
+    }
+    if (env != NULL) {
+        env[j] = NULL;
+    }
+    return env;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static int make_tmpdir(shoal_job_t *job)
+{
+    const char *base = getenv("TMPDIR");
+
+    /* PMIx puts Unix sockets here: keep the path well short of sun_path's 108 bytes */
+    if (base == NULL || base[0] != '/' || strlen(base) > 48) {
+        base = "/tmp";
+    }
+    snprintf(job->tmpdir, sizeof(job->tmpdir), "%s/oshrun.XXXXXX", base);
+    if (mkdtemp(job->tmpdir) == NULL) {
+        fprintf(stderr, "oshrun: cannot create a directory in %s: %s\n", base, strerror(errno));
+        job->tmpdir[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+/* After a failed start: end whatever was forked, without a message of its own. */
+static void end_partial_job(shoal_job_t *job)
+{
+    shoal_oshrun_procs_kill(job, SIGKILL);
+    for (int r = 0; r < job->np; r++) {
+        if (job->pes[r].pid > 0) {
+            waitpid(job->pes[r].pid, NULL, 0);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    shoal_job_t job = {.np = 1,
+                       .lock = PTHREAD_MUTEX_INITIALIZER,
+                       .abort_rank = -1,
+                       .wake = {-1, -1},
+                       .devnull = -1};
+    int status;
+
+    job.env = base_env();
+    if (job.env == NULL) {
+        return 1;
+    }
+    status = parse_args(&job, argc, argv);
+    if (status >= 0 || (status = resolve_path(&job)) != 0) {
+        goto err_env;
+    }
+    status = 1;
+    job.pes = calloc((size_t)job.np, sizeof(*job.pes));
+    if (job.pes == NULL) {
+        goto err_env;
+    }
+    for (int r = 0; r < job.np; r++) {
+        job.pes[r].errpipe = -1;
+    }
+    snprintf(job.nspace, sizeof(job.nspace), "shoal.%d", (int)getpid());
+    if (pipe2(job.wake, O_CLOEXEC | O_NONBLOCK) != 0 ||
+        (job.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
+        fprintf(stderr, "oshrun: %s\n", strerror(errno));
+        goto err_fds;
+    }
+    /* before PMIx starts its threads, so that they inherit the blocked mask */
+    shoal_oshrun_procs_block_signals();
+    if (make_tmpdir(&job) != 0) {
+        goto err_fds;
+    }
+    if (shoal_oshrun_server_init(&job) != 0) {
+        goto err_tmpdir;
+    }
+    if (shoal_oshrun_server_register(&job) != 0) {
+        goto err_server;
+    }
+    if (shoal_oshrun_procs_spawn(&job) != 0) {
+        end_partial_job(&job);
+        goto err_server;
+    }
+    status = shoal_oshrun_procs_wait(&job);
+    if (status != 0) {
+        /* PMIx's teardown is not safe after lost clients (see server.c): the PEs are all
+         * reaped, so remove our files and leave without it */
+        nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        fflush(NULL);
+        _exit(status);
+    }
+
+err_server:
+    shoal_oshrun_server_cleanup(&job);
+err_tmpdir:
+    nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+err_fds:
+    for (int r = 0; job.pes != NULL && r < job.np; r++) {
+        if (job.pes[r].errpipe >= 0) {
+            close(job.pes[r].errpipe);
+        }
+    }
+    if (job.devnull >= 0) {
+        close(job.devnull);
+    }
+    if (job.wake[0] >= 0) {
+        close(job.wake[0]);
+        close(job.wake[1]);
+    }
+    free(job.pes);
+    free(job.abort_msg);
+    free(job.path);
+err_env:
+    shoal_oshrun_env_free(job.env);
+    return status;
+}

@@ -1,0 +1,62 @@
+/* oshrun: the single-node launcher. State shared by its three parts: main.c (options,
+ * exit status), server.c (the embedded PMIx server) and procs.c (fork, wait, kill).
+ * oshrun never starts processes on another node; it points users at srun/prterun/mpirun. */
+#ifndef SHOAL_OSHRUN_H
+#define SHOAL_OSHRUN_H
+
+#include <pthread.h>
+#include <sys/types.h>
+
+#define SHOAL_OSHRUN_MAX_NP 65536
+
+/* What the PMIx progress thread has seen a PE do; read by the main thread under the lock. */
+typedef struct shoal_pe {
+    pid_t pid;     /* 0 until forked */
+    pid_t pgid;    /* group to signal; 0: signal pid alone (rank 0 reading a tty) */
+    int errpipe;   /* read end: child writes errno there when exec fails; -1 when done */
+    int connected; /* PMIx client_connected seen (written under job lock) */
+    int finalized; /* PMIx client_finalized seen (written under job lock) */
+    int reaped;    /* waitpid returned it */
+    int judged;    /* its exit was already examined by the main loop */
+    int wstatus;   /* from waitpid, valid when reaped */
+} shoal_pe_t;
+
+typedef struct shoal_job {
+    int np;
+    double timeout;          /* seconds; 0 = none */
+    const char *timeout_arg; /* as the user wrote it, for the message */
+    char **argv;             /* program and its arguments */
+    char *path;              /* resolved program path */
+    char **env;              /* base environment of every PE (malloc'd strings) */
+    char nspace[256];
+    char tmpdir[4096];
+    int devnull;
+    shoal_pe_t *pes;
+
+    /* Server-thread -> main-thread hand-off: flags in pes[] and the abort record, all under
+     * lock; a byte on wake[1] tells the main loop to look. */
+    pthread_mutex_t lock;
+    int wake[2];
+    int abort_rank; /* -1: nobody called PMIx_Abort */
+    int abort_status;
+    char *abort_msg;
+} shoal_job_t;
+
+/* server.c */
+int shoal_oshrun_server_init(shoal_job_t *job);
+int shoal_oshrun_server_register(shoal_job_t *job);
+int shoal_oshrun_server_setup_fork(shoal_job_t *job, int rank, char ***env);
+void shoal_oshrun_server_cleanup(shoal_job_t *job);
+
+/* procs.c */
+void shoal_oshrun_procs_block_signals(void);
+int shoal_oshrun_procs_spawn(shoal_job_t *job);
+int shoal_oshrun_procs_wait(shoal_job_t *job);
+void shoal_oshrun_procs_kill(shoal_job_t *job, int sig);
+
+/* main.c */
+char **shoal_oshrun_env_dup(char **env);
+void shoal_oshrun_env_free(char **env);
+void shoal_oshrun_wake(shoal_job_t *job);
+
+#endif

@@ -1,0 +1,151 @@
+/* memfd-backed segments and the load/store ops. A peer's segment is opened
+ * through /proc/<pid>/fd/<fd>, so nothing is left behind in /dev/shm when a job
+ * dies. Must never block or take a lock on the put/get path. */
+#include "shoal_shm.h"
+#include "shoal_log.h"
+#include "shoal_status.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int memfd_sized(const char *name, size_t size, int *fd_out)
+{
+    int fd = memfd_create(name, 0);
+
+    if (fd < 0) {
+        shoal_error("memfd_create(%s) failed: %m", name);
+        return SHOAL_ERR_SYSTEM;
+    }
+    if (ftruncate(fd, (off_t)size) != 0) {
+        shoal_error("cannot size shared segment %s to %zu bytes: %m", name, size);
+        close(fd);
+        return SHOAL_ERR_SYSTEM;
+    }
+    *fd_out = fd;
+    return SHOAL_OK;
+}
+
+int shoal_shm_segment_create(const char *name, size_t size, int *fd_out, void **addr_out)
+{
+    void *addr;
+    int fd, status;
+
+    status = memfd_sized(name, size, &fd);
+    if (status != SHOAL_OK)
+        return status;
+    addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    if (addr == MAP_FAILED) {
+        shoal_error("cannot map a %s of %zu bytes: %m", name, size);
+        close(fd);
+        return SHOAL_ERR_NO_MEMORY;
+    }
+    *fd_out = fd;
+    *addr_out = addr;
+    return SHOAL_OK;
+}
+
+int shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out)
+{
+    const char *from = addr;
+    size_t done = 0;
+    int fd, status;
+
+    status = memfd_sized(name, size, &fd);
+    if (status != SHOAL_OK)
+        return status;
+    while (done < size) {
+        ssize_t n = pwrite(fd, from + done, size - done, (off_t)done);
+
+        if (n <= 0) {
+            shoal_error("cannot copy %s into shared memory: %m", name);
+            goto err_close;
+        }
+        done += (size_t)n;
+    }
+    /* MAP_FIXED replaces the private pages in one step: no other thread of this
+     * library runs yet, so nothing writes the segment in between. */
+    if (mmap(addr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        shoal_error("cannot remap %s at %p (%zu bytes) as shared: %m", name, addr, size);
+        goto err_close;
+    }
+    *fd_out = fd;
+    return SHOAL_OK;
+
+err_close:
+    close(fd);
+    return SHOAL_ERR_SYSTEM;
+}
+
+int shoal_shm_segment_attach(pid_t pid, int fd, size_t size, void **addr_out)
+{
+    char path[64];
+    void *addr;
+    int peer_fd;
+
+    snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
+    peer_fd = open(path, O_RDWR | O_CLOEXEC);
+    if (peer_fd < 0) {
+        shoal_error("cannot open peer segment %s: %m", path);
+        return SHOAL_ERR_UNREACHABLE;
+    }
+    addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, peer_fd, 0);
+    close(peer_fd);
+    if (addr == MAP_FAILED) {
+        shoal_error("cannot map peer segment %s (%zu bytes): %m", path, size);
+        return SHOAL_ERR_NO_MEMORY;
+    }
+    *addr_out = addr;
+    return SHOAL_OK;
+}
+
+void shoal_shm_segment_detach(void *addr, size_t size)
+{
+    if (addr != NULL)
+        munmap(addr, size);
+}
+
+/* The ops: a copy (cost: the memcpy itself) and, for flags, a release store. */
+static int shm_put(void *state, int seg, size_t off, const void *src, size_t len)
+{
+    shoal_shm_peer_t *peer = state;
+
+    memcpy(peer->base[seg] + off, src, len);
+    return SHOAL_OK;
+}
+
+static int shm_get(void *state, int seg, size_t off, void *dst, size_t len)
+{
+    shoal_shm_peer_t *peer = state;
+
+    memcpy(dst, peer->base[seg] + off, len);
+    return SHOAL_OK;
+}
+
+static int shm_put_flag(void *state, int seg, size_t off, uint64_t value)
+{
+    shoal_shm_peer_t *peer = state;
+
+    __atomic_store_n((uint64_t *)(peer->base[seg] + off), value, __ATOMIC_RELEASE);
+    return SHOAL_OK;
+}
+
+static void *shm_ptr(void *state, int seg, size_t off)
+{
+    shoal_shm_peer_t *peer = state;
+
+    return peer->base[seg] + off;
+}
+
+const shoal_transport_ops_t shoal_shm_ops = {
+    .name = "shm",
+    .put = shm_put,
+    .get = shm_get,
+    .put_nbi = shm_put,
+    .get_nbi = shm_get,
+    .put_flag = shm_put_flag,
+    .ptr = shm_ptr,
+};

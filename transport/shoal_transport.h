@@ -1,0 +1,27 @@
+/* The small ops table behind which each peer's transport sits. The core picks
+ * one table per peer at connect time; `state` is the transport's own per-peer
+ * object. Segments are named by index (heap, data) and addressed by offset. */
+#ifndef SHOAL_TRANSPORT_H
+#define SHOAL_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { SHOAL_SEG_HEAP = 0, SHOAL_SEG_DATA = 1, SHOAL_SEG_COUNT = 2 };
+
+typedef struct shoal_transport_ops {
+    const char *name;
+    /* Blocking forms return once the local buffer may be reused (put) or holds the
+     * data (get); the _nbi forms may return before and complete at quiet. */
+    int (*put)(void *state, int seg, size_t off, const void *src, size_t len);
+    int (*get)(void *state, int seg, size_t off, void *dst, size_t len);
+    int (*put_nbi)(void *state, int seg, size_t off, const void *src, size_t len);
+    int (*get_nbi)(void *state, int seg, size_t off, void *dst, size_t len);
+    /* An 8-byte store that lands after every earlier put to this peer and before
+     * any later one: the synchronisation flags use it. */
+    int (*put_flag)(void *state, int seg, size_t off, uint64_t value);
+    /* A load/store address for (seg, off) on the peer, or NULL. */
+    void *(*ptr)(void *state, int seg, size_t off);
+} shoal_transport_ops_t;
+
+#endif

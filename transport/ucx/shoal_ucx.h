@@ -1,0 +1,33 @@
+/* Other-node transport over UCP: puts, gets and flushes on one worker per PE.
+ * The only part of Shoal that includes <ucp/api/ucp.h>; callers see opaque types. */
+#ifndef SHOAL_UCX_H
+#define SHOAL_UCX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shoal_transport.h"
+
+typedef struct shoal_ucx shoal_ucx_t;
+
+extern const shoal_transport_ops_t shoal_ucx_ops;
+
+int shoal_ucx_create(int thread_multiple, shoal_ucx_t **ucx_out);
+void shoal_ucx_destroy(shoal_ucx_t *ucx);
+
+/* This worker's address, valid until shoal_ucx_destroy. */
+void shoal_ucx_address(shoal_ucx_t *ucx, const void **addr_out, size_t *len_out);
+/* Registers a local segment; the packed rkey stays valid until shoal_ucx_destroy. */
+int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
+                       const void **rkey_out, size_t *rkey_len_out);
+
+/* A connected peer: its state is what shoal_ucx_ops take. */
+int shoal_ucx_peer_create(shoal_ucx_t *ucx, const void *addr, const void *const *rkeys,
+                          const uint64_t *bases, void **state_out);
+void shoal_ucx_peer_destroy(void *state);
+
+int shoal_ucx_quiet(shoal_ucx_t *ucx);
+int shoal_ucx_fence(shoal_ucx_t *ucx);
+void shoal_ucx_progress(shoal_ucx_t *ucx);
+
+#endif
