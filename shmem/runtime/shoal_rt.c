@@ -84,6 +84,20 @@ int shoal_rt_publish(const char *key, const void *data, size_t len)
     return SHOAL_OK;
 }
 
+/* A collective that failed because a peer died: the launcher is ending the job
+ * and names that peer; exiting first would make us look like the culprit. */
+static int collective_failed(const char *what, pmix_status_t rc)
+{
+    if (rc == PMIX_ERR_PARTIAL_SUCCESS || rc == PMIX_ERR_LOST_CONNECTION ||
+        rc == PMIX_ERR_PROC_ABORTED || rc == PMIX_ERR_UNREACH) {
+        shoal_debug("%s failed (%s): a peer is gone; waiting for the launcher", what,
+                    PMIx_Error_string(rc));
+        sleep(10);
+    }
+    shoal_error("%s failed: %s", what, PMIx_Error_string(rc));
+    return SHOAL_ERR_RUNTIME;
+}
+
 int shoal_rt_exchange(void)
 {
     pmix_info_t info;
@@ -101,10 +115,8 @@ int shoal_rt_exchange(void)
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     rc = PMIx_Fence(NULL, 0, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
-    if (rc != PMIX_SUCCESS) {
-        shoal_error("PMIx_Fence (data exchange) failed: %s", PMIx_Error_string(rc));
-        return SHOAL_ERR_RUNTIME;
-    }
+    if (rc != PMIX_SUCCESS)
+        return collective_failed("PMIx_Fence (data exchange)", rc);
     return SHOAL_OK;
 }
 
@@ -141,10 +153,8 @@ int shoal_rt_barrier(void)
     if (rt_singleton)
         return SHOAL_OK;
     rc = PMIx_Fence(NULL, 0, NULL, 0);
-    if (rc != PMIX_SUCCESS) {
-        shoal_error("PMIx_Fence failed: %s", PMIx_Error_string(rc));
-        return SHOAL_ERR_RUNTIME;
-    }
+    if (rc != PMIX_SUCCESS)
+        return collective_failed("PMIx_Fence", rc);
     return SHOAL_OK;
 }
 

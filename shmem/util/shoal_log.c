@@ -61,7 +61,8 @@ void shoal_fatal(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "%s\n", line);
     fflush(stderr);
+    /* The line is printed: the launcher need not repeat it. */
     if (log_abort_cb != NULL)
-        log_abort_cb(1, line);
+        log_abort_cb(1, "");
     _exit(1);
 }

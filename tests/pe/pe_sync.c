@@ -109,7 +109,7 @@ static void check_fence(void)
         for (pe = 0; pe < npes; pe++) {
             const long *d = &data[(size_t)pe * FENCE_N];
 
-            pe_test_wait_long_ge(&flags[pe], round);
+            pe_test_wait_long_ge(&flags[pe], round, pe);
             for (i = 0; i < FENCE_N; i++) {
                 long want = round * 100000L + pe * 1000L + i % 1000;
 
@@ -147,7 +147,7 @@ static void check_quiet(void)
         shmem_quiet();
         memset(src, 0, QUIET_BYTES); /* after quiet the source is free to reuse */
         shmem_long_p(flag, round, right);
-        pe_test_wait_long_ge(flag, round);
+        pe_test_wait_long_ge(flag, round, left);
         for (i = 0; i < QUIET_BYTES; i++)
             if (buf[i] != (unsigned char)(left * 17 + round * 5 + i % 251) && bad++ == 0)
                 PE_CHECK(0, "round %d: byte %zu from PE %d is %u, expected %u", round, i,

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef PE_TEST_TIMEOUT
@@ -72,20 +73,36 @@ static inline size_t pe_test_heap_size(void)
     return (size_t)v;
 }
 
-/* Waits until *flag, which other PEs only ever increase, reaches value: acquire
- * loads, yields, and shmem_quiet now and then, which drives the transport's
- * progress (a peer's rendezvous put may need this PE's help; see pe_progress.c
- * for the case where the target makes no call at all). */
-static inline void pe_test_wait_long_ge(const long *flag, long value)
+/* Waits until *flag, which PE from only ever increases, reaches value: acquire
+ * loads and yields, and now and then a get from that PE, whose completion drives
+ * the transport's progress. (The wait routines are not used: they are tested
+ * elsewhere. pe_progress.c checks a target that makes no call at all.) */
+static inline void pe_test_wait_long_ge(const long *flag, long value, int from)
 {
     unsigned spins = 0;
 
     while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < value) {
         if (++spins % 16 == 0) {
             sched_yield();
-            shmem_quiet();
+            (void)shmem_long_g(flag, from);
         }
     }
+}
+
+/* The same without any library call, giving up after seconds: 1 when it came. */
+static inline int pe_test_wait_long_ge_for(const long *flag, long value, int seconds)
+{
+    time_t end = time(NULL) + seconds;
+    unsigned spins = 0;
+
+    while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < value) {
+        if (++spins % 16 == 0) {
+            sched_yield();
+            if (time(NULL) > end)
+                return 0;
+        }
+    }
+    return 1;
 }
 
 /* Every PE reports; the job fails when any PE failed. */

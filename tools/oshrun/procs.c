@@ -159,8 +159,13 @@ static int judge(shoal_job_t *job)
     if (job->abort_rank >= 0) {
         shoal_pe_t *pe = &job->pes[job->abort_rank];
 
-        fprintf(stderr, "oshrun: PE %d (pid %d) called abort (status %d): %s\n", job->abort_rank,
-                (int)pe->pid, job->abort_status, job->abort_msg);
+        /* An empty message means the PE has printed its own error line already. */
+        if (job->abort_msg != NULL && job->abort_msg[0] != '\0')
+            fprintf(stderr, "oshrun: PE %d (pid %d) called abort (status %d): %s\n",
+                    job->abort_rank, (int)pe->pid, job->abort_status, job->abort_msg);
+        else
+            fprintf(stderr, "oshrun: PE %d (pid %d) ended the job (status %d)\n",
+                    job->abort_rank, (int)pe->pid, job->abort_status);
         pthread_mutex_unlock(&job->lock);
         return (job->abort_status > 0 && job->abort_status < 256) ? job->abort_status : 1;
     }
