@@ -7,19 +7,26 @@
 
 #include <string.h>
 
+/* A size with the top bit set is a negative number passed as size_t: a bug, not a
+ * request the heap is too small for (that one returns NULL, as the spec says). */
+static void check_size(size_t size, const char *routine)
+{
+    if ((ptrdiff_t)size < 0)
+        shoal_fatal("%s: argument size is %zu (%td as a signed number), expected a size in "
+                    "bytes up to SHMEM_SYMMETRIC_SIZE (%zu)",
+                    routine, size, (ptrdiff_t)size, shoal_g.heap.capacity);
+}
+
 static void *heap_alloc(size_t size, size_t align, const char *routine)
 {
     size_t off;
     int status;
 
     shoal_check_init(routine);
-    if (size > shoal_g.heap.capacity)
-        shoal_fatal("%s: argument size is %zu bytes, more than the whole symmetric heap "
-                    "(%zu bytes); raise SHMEM_SYMMETRIC_SIZE",
-                    routine, size, shoal_g.heap.capacity);
+    check_size(size, routine);
     status = size == 0 ? SHOAL_ERR_INVALID_ARG : shoal_heap_alloc(&shoal_g.heap, size, align, &off);
     shoal_core_barrier(1);
-    if (status == SHOAL_ERR_INVALID_ARG)
+    if (status == SHOAL_ERR_INVALID_ARG && size == 0)
         return NULL;
     if (status != SHOAL_OK) {
         shoal_warn("%s: cannot allocate %zu bytes: %zu of %zu symmetric heap bytes are in use; "
@@ -73,9 +80,11 @@ void *shmem_calloc(size_t count, size_t size)
 
 void *shmem_align(size_t alignment, size_t size)
 {
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-        shoal_fatal("shmem_align: argument alignment is %zu, expected a power of two",
-                    alignment);
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0 ||
+        alignment > SHOAL_HEAP_BASE_ALIGN)
+        shoal_fatal("shmem_align: argument alignment is %zu, expected a power of two up to "
+                    "%zu",
+                    alignment, SHOAL_HEAP_BASE_ALIGN);
     return heap_alloc(size, alignment, "shmem_align");
 }
 
@@ -104,6 +113,7 @@ void *shmem_realloc(void *ptr, size_t size)
         return NULL;
     }
     shoal_check_init("shmem_realloc");
+    check_size(size, "shmem_realloc");
     off = heap_block(ptr, "shmem_realloc");
     shoal_heap_lookup(&shoal_g.heap, off, &start, &old_size);
     shoal_core_barrier(1);

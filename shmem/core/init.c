@@ -56,7 +56,7 @@ static void print_info(const double *t, int ucx_on)
     shoal_env_print(stdout, &shoal_g.settings);
     printf("Transports: same-node peers by %s, other nodes by %s\n",
            shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? "UCX" : "load/store",
-           ucx_on ? "UCX" : "(UCX unavailable)");
+           ucx_on ? "UCX" : "UCX (not started: every PE is on this node)");
     printf("Start-up (ms): runtime %.2f, segments %.2f, UCX %.2f, wire-up %.2f, total %.2f\n",
            t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], t[4] - t[0]);
     fflush(stdout);
@@ -66,7 +66,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
 {
     char err[256];
     double t[5];
-    int status;
+    int status, local_size;
 
     if (shoal_g.initialized)
         return;
@@ -85,7 +85,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (status != SHOAL_OK)
         fail(routine, "making global/static data symmetric", status);
 
-    status = shoal_rt_init(&shoal_g.my_pe, &shoal_g.n_pes);
+    status = shoal_rt_init(&shoal_g.my_pe, &shoal_g.n_pes, &local_size);
     if (status != SHOAL_OK)
         fail(routine, "connecting to the launcher", status);
     shoal_log_set_pe(shoal_g.my_pe);
@@ -95,8 +95,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     status = shoal_segment_heap_setup(shoal_g.settings.symmetric_size,
                                       &shoal_g.seg[SHOAL_SEG_HEAP]);
     if (status != SHOAL_OK)
-        shoal_fatal("%s: cannot create a symmetric heap of %zu bytes; set SHMEM_SYMMETRIC_SIZE "
-                    "to a size this machine can map",
+        shoal_fatal("%s: cannot create a symmetric heap of %zu bytes (%m); set "
+                    "SHMEM_SYMMETRIC_SIZE to a size this machine can map",
                     routine, shoal_g.settings.symmetric_size);
     if (shoal_heap_init(&shoal_g.heap, shoal_g.settings.symmetric_size) != SHOAL_OK ||
         shoal_core_barrier_setup() != SHOAL_OK)
@@ -108,14 +108,15 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         fail(routine, "allocating the peer table", SHOAL_ERR_NO_MEMORY);
     t[2] = now_ms();
 
-    /* UCX is needed for other nodes, or for every peer when forced. */
-    if (shoal_g.n_pes > 1) {
-        status = shoal_ucx_create(requested_thread_level == SHMEM_THREAD_MULTIPLE,
-                                  &shoal_g.ucx);
-        if (status != SHOAL_OK && shoal_g.settings.transport == SHOAL_TRANSPORT_UCX)
-            fail(routine, "starting UCX (SHOAL_TRANSPORT=ucx)", status);
+    /* UCX is needed for other nodes, or for every peer when forced. Once it is up,
+     * peers may need this PE to progress while it computes: start the thread. */
+    if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_g.n_pes > 1
+                                                          : local_size < shoal_g.n_pes) {
+        status = shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
+        if (status == SHOAL_OK)
+            status = shoal_ucx_progress_start(shoal_g.ucx);
         if (status != SHOAL_OK)
-            shoal_warn("UCX is unavailable: only same-node peers are reachable");
+            fail(routine, "starting UCX", status);
     }
     t[3] = now_ms();
 

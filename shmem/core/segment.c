@@ -80,7 +80,7 @@ int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
     void *addr;
     int status, fd;
 
-    status = shoal_shm_segment_create("shoal-heap", size, &fd, &addr);
+    status = shoal_shm_segment_create("shoal-heap", size, SHOAL_HEAP_BASE_ALIGN, &fd, &addr);
     if (status != SHOAL_OK)
         return status;
     *seg_out = (shoal_seg_t){.base = addr, .size = size, .fd = fd};

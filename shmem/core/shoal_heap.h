@@ -8,6 +8,9 @@
 #include <stddef.h>
 
 #define SHOAL_HEAP_MIN_ALIGN 64 /* a cache line: separate allocations never share one */
+/* The heap's base address is a multiple of this, so aligning an offset aligns the
+ * address: the largest alignment shmem_align can give. */
+#define SHOAL_HEAP_BASE_ALIGN ((size_t)1 << 30)
 
 typedef struct shoal_heap_block {
     size_t off;  /* start of the block in the arena */

@@ -15,18 +15,34 @@ static pmix_proc_t rt_me;
 static int rt_singleton = 1;
 static int rt_active;
 
-int shoal_rt_init(int *rank_out, int *size_out)
+/* A job-level uint32 the launcher provides. */
+static int get_job_u32(const char *key, uint32_t *out)
 {
     pmix_value_t *val = NULL;
     pmix_proc_t wildcard;
     pmix_status_t rc;
-    uint32_t size;
+
+    PMIX_PROC_CONSTRUCT(&wildcard);
+    PMIX_LOAD_PROCID(&wildcard, rt_me.nspace, PMIX_RANK_WILDCARD);
+    rc = PMIx_Get(&wildcard, key, NULL, 0, &val);
+    if (rc != PMIX_SUCCESS)
+        return rc;
+    *out = val->data.uint32;
+    PMIX_VALUE_RELEASE(val);
+    return PMIX_SUCCESS;
+}
+
+int shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
+{
+    uint32_t size, local_size;
+    pmix_status_t rc;
 
     /* A server that started us always leaves its namespace in the environment;
      * without one, PMIx_Init would only make itself a singleton with more work. */
     if (!shoal_env_launched_by_pmix()) {
         *rank_out = 0;
         *size_out = 1;
+        *local_size_out = 1;
         return SHOAL_OK;
     }
     rc = PMIx_Init(&rt_me, NULL, 0);
@@ -36,20 +52,21 @@ int shoal_rt_init(int *rank_out, int *size_out)
         return SHOAL_ERR_RUNTIME;
     }
     rt_active = 1;
-    PMIX_PROC_CONSTRUCT(&wildcard);
-    PMIX_LOAD_PROCID(&wildcard, rt_me.nspace, PMIX_RANK_WILDCARD);
-    rc = PMIx_Get(&wildcard, PMIX_JOB_SIZE, NULL, 0, &val);
+    /* The job size, not PMIX_UNIV_SIZE: mpirun sets that to its slot count. */
+    rc = get_job_u32(PMIX_JOB_SIZE, &size);
     if (rc != PMIX_SUCCESS) {
         shoal_error("PMIx_Get(PMIX_JOB_SIZE) failed: %s", PMIx_Error_string(rc));
         PMIx_Finalize(NULL, 0);
         rt_active = 0;
         return SHOAL_ERR_RUNTIME;
     }
-    size = val->data.uint32;
-    PMIX_VALUE_RELEASE(val);
+    /* Unknown locality: assume some peers are elsewhere, so UCX gets set up. */
+    if (get_job_u32(PMIX_LOCAL_SIZE, &local_size) != PMIX_SUCCESS)
+        local_size = 0;
     rt_singleton = 0;
     *rank_out = (int)rt_me.rank;
     *size_out = (int)size;
+    *local_size_out = (int)local_size;
     return SHOAL_OK;
 }
 

@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 
-int shoal_rt_init(int *rank_out, int *size_out);
+/* local_size_out: how many of the PEs share this node. */
+int shoal_rt_init(int *rank_out, int *size_out, int *local_size_out);
 void shoal_rt_finalize(void);
 int shoal_rt_is_singleton(void);
 

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #define EXPECT_size "a number of bytes with an optional K, M, G or T suffix, e.g. 512M"
+#define EXPECT_count "a whole number, e.g. 1000"
 #define EXPECT_bool "one of 0, 1, yes, no, true, false, on, off"
 #define EXPECT_transport "one of auto, ucx"
 
@@ -43,6 +44,20 @@ int shoal_env_parse_size(const char *text, size_t *out)
         return -1;
     *out = (size_t)(value * mult);
     return 0;
+}
+
+int shoal_env_parse_count(const char *text, size_t *out)
+{
+    const char *p = text;
+
+    while (isspace((unsigned char)*p))
+        p++;
+    while (isdigit((unsigned char)*p))
+        p++;
+    /* A count is a size without a suffix. */
+    if (p == text || (*p != '\0' && !isspace((unsigned char)*p)))
+        return -1;
+    return shoal_env_parse_size(text, out);
 }
 
 int shoal_env_parse_bool(const char *text, int *out)
@@ -109,6 +124,8 @@ static void print_size(FILE *f, size_t v)
 {
     fprintf(f, "%zu", v);
 }
+
+#define print_count print_size
 
 static void print_bool(FILE *f, int v)
 {

@@ -9,7 +9,7 @@
 
 enum { SHOAL_TRANSPORT_AUTO = 0, SHOAL_TRANSPORT_UCX = 1 };
 
-/* X(NAME, kind, field, default, help) - kind is size, bool or transport. */
+/* X(NAME, kind, field, default, help) - kind is size, count, bool or transport. */
 #define SHOAL_ENV_TABLE(X)                                                                        \
     X(SHMEM_SYMMETRIC_SIZE, size, symmetric_size, "256M",                                        \
       "Bytes of symmetric heap per PE; K, M, G or T suffixes multiply by 1024 each step")        \
@@ -19,7 +19,9 @@ enum { SHOAL_TRANSPORT_AUTO = 0, SHOAL_TRANSPORT_UCX = 1 };
     X(SHOAL_TRANSPORT, transport, transport, "auto",                                             \
       "auto: same-node peers by load/store, others by UCX; ucx: UCX for every peer")             \
     X(SHOAL_CHECK, bool, check, "0",                                                             \
-      "Check every remote range against its allocation (costly; the segment check is always on)")
+      "Check every remote range against its allocation (costly; the segment check is always on)") \
+    X(SHOAL_PROGRESS_US, count, progress_us, "1000",                                              \
+      "Microseconds between UCX progress-thread passes, so a busy PE still serves its peers; 0: no thread")
 
 typedef struct shoal_settings {
     size_t symmetric_size;
@@ -28,6 +30,7 @@ typedef struct shoal_settings {
     int version;
     int transport;
     int check;
+    size_t progress_us;
 } shoal_settings_t;
 
 typedef const char *(*shoal_env_get_cb_t)(const char *name);
@@ -42,6 +45,7 @@ int shoal_env_launched_by_pmix(void);
 
 /* Parsers, exposed for the unit tests. Return 0 on success, -1 on a bad form. */
 int shoal_env_parse_size(const char *text, size_t *out);
+int shoal_env_parse_count(const char *text, size_t *out);
 int shoal_env_parse_bool(const char *text, int *out);
 int shoal_env_parse_transport(const char *text, int *out);
 

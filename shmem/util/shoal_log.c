@@ -2,6 +2,7 @@
  * the runtime hands in its abort routine through shoal_log_set_abort_cb. */
 #include "shoal_log.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ void shoal_log_set_abort_cb(shoal_log_abort_cb_t cb)
 
 static void log_vline(const char *fmt, va_list ap, char *out, size_t len)
 {
+    int saved_errno = errno; /* for %m in fmt */
     char host[64];
     int n;
 
@@ -36,6 +38,7 @@ static void log_vline(const char *fmt, va_list ap, char *out, size_t len)
         n = snprintf(out, len, "[%s:%d:-] ", host, (int)getpid());
     if (n < 0 || (size_t)n >= len)
         n = 0;
+    errno = saved_errno;
     vsnprintf(out + n, len - n, fmt, ap);
 }
 

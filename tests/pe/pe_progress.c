@@ -36,7 +36,7 @@ int main(void)
         if (!pe_test_wait_long_ge_for(flag, round, WAIT_SECONDS)) {
             PE_CHECK(0, "round %d: the flag from PE %d did not come in %d s while this PE "
                      "made no library call (it is %ld)", round, left, WAIT_SECONDS, *flag);
-            break;
+            shmem_global_exit(99); /* the other PEs may be stuck the same way */
         }
         for (i = 0; i < BYTES; i++) {
             if (buf[i] != (unsigned char)(left * 7 + round + i % 241)) {

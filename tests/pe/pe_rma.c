@@ -254,7 +254,8 @@ static void check_bytes(const char *what, const unsigned char *p, size_t len, in
 static void rma_mem(void)
 {
     static unsigned char mdata[256];
-    unsigned char *sym = shmem_malloc(BIG + 64), *src = malloc(BIG + 64), *buf = malloc(BIG + 64);
+    unsigned char *sym = shmem_malloc(BIG + 256), *src = malloc(BIG + 256),
+                  *buf = malloc(BIG + 256);
     size_t i;
     int pass;
 
@@ -265,9 +266,9 @@ static void rma_mem(void)
     for (pass = 0; pass < 2; pass++) { /* blocking, then nbi */
         const char *put = pass ? "putmem_nbi" : "putmem", *get = pass ? "getmem_nbi" : "getmem";
 
-        for (i = 0; i < BIG + 64; i++)
+        for (i = 0; i < BIG + 256; i++)
             src[i] = mem_pattern(me, i, SALT_PUT);
-        memset(sym, 0, BIG + 64);
+        memset(sym, 0, BIG + 256);
         memset(mdata, 0, sizeof(mdata));
         shmem_barrier_all();
         if (pass) {
@@ -288,11 +289,11 @@ static void rma_mem(void)
                  "%s wrote outside its range: %u %u %u %u", put, sym[BIG], sym[BIG + 14],
                  mdata[2], mdata[203]);
 
-        for (i = 0; i < BIG + 64; i++)
+        for (i = 0; i < BIG + 256; i++)
             sym[i] = mem_pattern(me, i, SALT_GET);
         for (i = 0; i < sizeof(mdata); i++)
             mdata[i] = mem_pattern(me, i, SALT_GET);
-        memset(buf, 0, BIG + 64);
+        memset(buf, 0, BIG + 256);
         shmem_barrier_all();
         if (pass) {
             shmem_getmem_nbi(buf + 1, sym + 1, BIG - 1, right);

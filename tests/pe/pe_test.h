@@ -108,14 +108,23 @@ static inline int pe_test_wait_long_ge_for(const long *flag, long value, int sec
 /* Every PE reports; the job fails when any PE failed. */
 static inline int pe_test_finish(const char *name)
 {
-    static int failures;
+    int npes = shmem_n_pes(), me = shmem_my_pe(), pe, total = 0;
+    int *failures = shmem_calloc((size_t)npes, sizeof(int));
 
-    failures = pe_test_failures;
+    /* Every PE sends its count to PE 0, which reports for the whole job. */
+    shmem_int_p(&failures[me], pe_test_failures, 0);
     shmem_barrier_all();
-    if (failures == 0 && shmem_my_pe() == 0)
-        printf("%s: %d PEs passed\n", name, shmem_n_pes());
+    for (pe = 0; me == 0 && pe < npes; pe++)
+        total += failures[pe];
+    if (me == 0) {
+        if (total == 0)
+            printf("%s: %d PEs passed\n", name, npes);
+        else
+            printf("%s: %d failed checks over %d PEs\n", name, total, npes);
+    }
+    shmem_free(failures);
     shmem_finalize();
-    return failures == 0 ? 0 : 99;
+    return pe_test_failures == 0 ? 0 : 99;
 }
 
 #endif

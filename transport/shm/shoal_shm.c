@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -29,23 +30,44 @@ static int memfd_sized(const char *name, size_t size, int *fd_out)
     return SHOAL_OK;
 }
 
-int shoal_shm_segment_create(const char *name, size_t size, int *fd_out, void **addr_out)
+int shoal_shm_segment_create(const char *name, size_t size, size_t align, int *fd_out,
+                             void **addr_out)
 {
-    void *addr;
-    int fd, status;
+    char *span, *addr;
+    size_t head;
+    int fd, status, saved;
 
     status = memfd_sized(name, size, &fd);
     if (status != SHOAL_OK)
         return status;
-    addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
-    if (addr == MAP_FAILED) {
-        shoal_error("cannot map a %s of %zu bytes: %m", name, size);
-        close(fd);
-        return SHOAL_ERR_NO_MEMORY;
+    /* Reserve size + align of address space, map the segment at the aligned spot
+     * inside it, and give back the rest. */
+    span = mmap(NULL, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                -1, 0);
+    if (span == MAP_FAILED)
+        goto err_close;
+    addr = (char *)(((uintptr_t)span + align - 1) & ~(uintptr_t)(align - 1));
+    if (mmap(addr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd,
+             0) == MAP_FAILED) {
+        saved = errno;
+        munmap(span, size + align);
+        errno = saved;
+        goto err_close;
     }
+    head = (size_t)(addr - span);
+    if (head > 0)
+        munmap(span, head);
+    if (align - head > 0)
+        munmap(addr + size, align - head);
     *fd_out = fd;
     *addr_out = addr;
     return SHOAL_OK;
+
+err_close:
+    saved = errno; /* the caller reports it, with what the user can change */
+    close(fd);
+    errno = saved;
+    return SHOAL_ERR_NO_MEMORY;
 }
 
 int shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out)

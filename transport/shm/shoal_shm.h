@@ -15,8 +15,10 @@ typedef struct shoal_shm_peer {
 
 extern const shoal_transport_ops_t shoal_shm_ops;
 
-/* A new shared segment of size bytes mapped anywhere. */
-int shoal_shm_segment_create(const char *name, size_t size, int *fd_out, void **addr_out);
+/* A new shared segment of size bytes, mapped at a multiple of align (a power of
+ * two, at least a page). */
+int shoal_shm_segment_create(const char *name, size_t size, size_t align, int *fd_out,
+                             void **addr_out);
 /* Makes the existing private mapping [addr, addr+size) shared, keeping its contents
  * and its address (used for the program's data and bss). */
 int shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out);

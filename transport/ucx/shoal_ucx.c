@@ -1,13 +1,20 @@
 /* UCP context, worker, registered segments and per-peer endpoints. Endpoints are
- * made when the core first talks to a peer. A blocking call here progresses the
- * worker until its request completes; it never sleeps. */
+ * made when the core first talks to a peer. One lock serialises every use of the
+ * worker, so the progress thread can serve peers while the PE computes (UCX over
+ * shared memory or TCP does RMA in software: the target must progress). A blocking
+ * call progresses until its request completes, yielding the core now and then. */
 #include "shoal_ucx.h"
 #include "shoal_log.h"
 #include "shoal_status.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <ucp/api/ucp.h>
+
+#define SPINS_BEFORE_YIELD 64
 
 struct shoal_ucx {
     ucp_context_h context;
@@ -16,6 +23,15 @@ struct shoal_ucx {
     size_t address_len;
     ucp_mem_h memh[SHOAL_SEG_COUNT];
     void *rkey_buf[SHOAL_SEG_COUNT];
+    pthread_mutex_t lock;
+    /* Non-blocking requests not yet completed: quiet waits for each, because a
+     * worker flush alone does not cover software-emulated RMA still queued. */
+    void **pending;
+    size_t npending, max_pending;
+    pthread_t progress_thread;
+    int progress_running;
+    volatile int progress_stop;
+    unsigned progress_us;
 };
 
 typedef struct ucx_peer {
@@ -25,16 +41,16 @@ typedef struct ucx_peer {
     uint64_t base[SHOAL_SEG_COUNT];
 } ucx_peer_t;
 
-int shoal_ucx_create(int thread_multiple, shoal_ucx_t **ucx_out)
+int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
 {
     ucp_params_t params = {
-        .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
+        .field_mask = UCP_PARAM_FIELD_FEATURES,
         .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
-        .mt_workers_shared = thread_multiple,
     };
+    /* Our lock serialises every call, from any thread. */
     ucp_worker_params_t wparams = {
         .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-        .thread_mode = thread_multiple ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE,
+        .thread_mode = UCS_THREAD_MODE_SERIALIZED,
     };
     ucp_config_t *config;
     ucs_status_t st;
@@ -43,6 +59,8 @@ int shoal_ucx_create(int thread_multiple, shoal_ucx_t **ucx_out)
     ucx = calloc(1, sizeof(*ucx));
     if (ucx == NULL)
         return SHOAL_ERR_NO_MEMORY;
+    pthread_mutex_init(&ucx->lock, NULL);
+    ucx->progress_us = progress_us;
     st = ucp_config_read(NULL, NULL, &config);
     if (st != UCS_OK) {
         shoal_error("UCX: cannot read its configuration: %s", ucs_status_string(st));
@@ -82,6 +100,12 @@ void shoal_ucx_destroy(shoal_ucx_t *ucx)
 
     if (ucx == NULL)
         return;
+    if (ucx->progress_running) {
+        ucx->progress_stop = 1;
+        pthread_join(ucx->progress_thread, NULL);
+    }
+    shoal_ucx_quiet(ucx);
+    free(ucx->pending);
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
         if (ucx->rkey_buf[seg] != NULL)
             ucp_rkey_buffer_release(ucx->rkey_buf[seg]);
@@ -91,7 +115,39 @@ void shoal_ucx_destroy(shoal_ucx_t *ucx)
     ucp_worker_release_address(ucx->worker, ucx->address);
     ucp_worker_destroy(ucx->worker);
     ucp_cleanup(ucx->context);
+    pthread_mutex_destroy(&ucx->lock);
     free(ucx);
+}
+
+static void *progress_main(void *arg)
+{
+    shoal_ucx_t *ucx = arg;
+    struct timespec pause = {.tv_sec = ucx->progress_us / 1000000,
+                             .tv_nsec = (long)(ucx->progress_us % 1000000) * 1000};
+
+    while (!ucx->progress_stop) {
+        pthread_mutex_lock(&ucx->lock);
+        while (ucp_worker_progress(ucx->worker) != 0)
+            ;
+        pthread_mutex_unlock(&ucx->lock);
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+int shoal_ucx_progress_start(shoal_ucx_t *ucx)
+{
+    int rc;
+
+    if (ucx->progress_us == 0 || ucx->progress_running)
+        return SHOAL_OK;
+    rc = pthread_create(&ucx->progress_thread, NULL, progress_main, ucx);
+    if (rc != 0) {
+        shoal_error("cannot start the UCX progress thread: %s", strerror(rc));
+        return SHOAL_ERR_SYSTEM;
+    }
+    ucx->progress_running = 1;
+    return SHOAL_OK;
 }
 
 void shoal_ucx_address(shoal_ucx_t *ucx, const void **addr_out, size_t *len_out)
@@ -129,9 +185,10 @@ int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
     return SHOAL_OK;
 }
 
-/* Progresses until request completes; frees it. Cost: one poll per progress call. */
+/* Progresses until request completes; frees it. Called with the lock held. */
 static int request_wait(shoal_ucx_t *ucx, ucs_status_ptr_t req, const char *what)
 {
+    unsigned spins;
     ucs_status_t st;
 
     if (req == NULL)
@@ -140,8 +197,18 @@ static int request_wait(shoal_ucx_t *ucx, ucs_status_ptr_t req, const char *what
         st = UCS_PTR_STATUS(req);
         goto err;
     }
-    while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS)
+    for (spins = 0;; spins++) {
         ucp_worker_progress(ucx->worker);
+        st = ucp_request_check_status(req);
+        if (st != UCS_INPROGRESS)
+            break;
+        if (spins >= SPINS_BEFORE_YIELD) {
+            /* Let a PE that shares this core (or the progress thread) run. */
+            pthread_mutex_unlock(&ucx->lock);
+            sched_yield();
+            pthread_mutex_lock(&ucx->lock);
+        }
+    }
     ucp_request_free(req);
     if (st == UCS_OK)
         return SHOAL_OK;
@@ -150,15 +217,25 @@ err:
     return SHOAL_ERR_TRANSPORT;
 }
 
-/* Lets a non-blocking request finish on its own; quiet (worker flush) covers it. */
-static int request_release(ucs_status_ptr_t req, const char *what)
+/* Keeps a non-blocking request for quiet to complete. Called with the lock held. */
+static int request_keep(shoal_ucx_t *ucx, ucs_status_ptr_t req, const char *what)
 {
     if (UCS_PTR_IS_ERR(req)) {
         shoal_error("UCX: %s failed: %s", what, ucs_status_string(UCS_PTR_STATUS(req)));
         return SHOAL_ERR_TRANSPORT;
     }
-    if (req != NULL)
-        ucp_request_free(req);
+    if (req == NULL)
+        return SHOAL_OK;
+    if (ucx->npending == ucx->max_pending) {
+        size_t want = ucx->max_pending ? 2 * ucx->max_pending : 64;
+        void **grown = realloc(ucx->pending, want * sizeof(*grown));
+
+        if (grown == NULL)
+            return request_wait(ucx, req, what);
+        ucx->pending = grown;
+        ucx->max_pending = want;
+    }
+    ucx->pending[ucx->npending++] = req;
     return SHOAL_OK;
 }
 
@@ -177,6 +254,7 @@ int shoal_ucx_peer_create(shoal_ucx_t *ucx, const void *addr, const void *const 
     if (peer == NULL)
         return SHOAL_ERR_NO_MEMORY;
     peer->ucx = ucx;
+    pthread_mutex_lock(&ucx->lock);
     st = ucp_ep_create(ucx->worker, &params, &peer->ep);
     if (st != UCS_OK) {
         shoal_error("UCX: cannot create an endpoint: %s", ucs_status_string(st));
@@ -190,6 +268,7 @@ int shoal_ucx_peer_create(shoal_ucx_t *ucx, const void *addr, const void *const 
         }
         peer->base[seg] = bases[seg];
     }
+    pthread_mutex_unlock(&ucx->lock);
     *state_out = peer;
     return SHOAL_OK;
 
@@ -199,6 +278,7 @@ err_rkeys:
     request_wait(ucx, ucp_ep_close_nbx(peer->ep, &(ucp_request_param_t){.op_attr_mask = 0}),
                  "endpoint close");
 err_free:
+    pthread_mutex_unlock(&ucx->lock);
     free(peer);
     return SHOAL_ERR_TRANSPORT;
 }
@@ -211,52 +291,57 @@ void shoal_ucx_peer_destroy(void *state)
 
     if (peer == NULL)
         return;
+    pthread_mutex_lock(&peer->ucx->lock);
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
         ucp_rkey_destroy(peer->rkey[seg]);
     request_wait(peer->ucx, ucp_ep_close_nbx(peer->ep, &param), "endpoint close");
+    pthread_mutex_unlock(&peer->ucx->lock);
     free(peer);
+}
+
+/* One put or get; blocking ones wait for local completion, the others are kept
+ * for quiet. Called with the lock held. */
+static int rma_locked(ucx_peer_t *peer, int put, int nbi, int seg, size_t off, void *buf,
+                      size_t len)
+{
+    ucp_request_param_t param = {.op_attr_mask = 0};
+    uint64_t raddr = peer->base[seg] + off;
+    ucs_status_ptr_t req = put ? ucp_put_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param)
+                               : ucp_get_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param);
+    const char *what = put ? (nbi ? "put_nbi" : "put") : (nbi ? "get_nbi" : "get");
+
+    return nbi ? request_keep(peer->ucx, req, what) : request_wait(peer->ucx, req, what);
+}
+
+static int rma(void *state, int put, int nbi, int seg, size_t off, void *buf, size_t len)
+{
+    ucx_peer_t *peer = state;
+    int status;
+
+    pthread_mutex_lock(&peer->ucx->lock);
+    status = rma_locked(peer, put, nbi, seg, off, buf, len);
+    pthread_mutex_unlock(&peer->ucx->lock);
+    return status;
 }
 
 static int ucx_put(void *state, int seg, size_t off, const void *src, size_t len)
 {
-    ucx_peer_t *peer = state;
-    ucp_request_param_t param = {.op_attr_mask = 0};
-
-    return request_wait(peer->ucx,
-                        ucp_put_nbx(peer->ep, src, len, peer->base[seg] + off,
-                                    peer->rkey[seg], &param),
-                        "put");
+    return rma(state, 1, 0, seg, off, (void *)src, len);
 }
 
 static int ucx_get(void *state, int seg, size_t off, void *dst, size_t len)
 {
-    ucx_peer_t *peer = state;
-    ucp_request_param_t param = {.op_attr_mask = 0};
-
-    return request_wait(peer->ucx,
-                        ucp_get_nbx(peer->ep, dst, len, peer->base[seg] + off,
-                                    peer->rkey[seg], &param),
-                        "get");
+    return rma(state, 0, 0, seg, off, dst, len);
 }
 
 static int ucx_put_nbi(void *state, int seg, size_t off, const void *src, size_t len)
 {
-    ucx_peer_t *peer = state;
-    ucp_request_param_t param = {.op_attr_mask = 0};
-
-    return request_release(ucp_put_nbx(peer->ep, src, len, peer->base[seg] + off,
-                                       peer->rkey[seg], &param),
-                           "put_nbi");
+    return rma(state, 1, 1, seg, off, (void *)src, len);
 }
 
 static int ucx_get_nbi(void *state, int seg, size_t off, void *dst, size_t len)
 {
-    ucx_peer_t *peer = state;
-    ucp_request_param_t param = {.op_attr_mask = 0};
-
-    return request_release(ucp_get_nbx(peer->ep, dst, len, peer->base[seg] + off,
-                                       peer->rkey[seg], &param),
-                           "get_nbi");
+    return rma(state, 0, 1, seg, off, dst, len);
 }
 
 /* The flag follows earlier puts (fence before) and precedes later ones (fence after). */
@@ -265,9 +350,11 @@ static int ucx_put_flag(void *state, int seg, size_t off, uint64_t value)
     ucx_peer_t *peer = state;
     int status;
 
+    pthread_mutex_lock(&peer->ucx->lock);
     ucp_worker_fence(peer->ucx->worker);
-    status = ucx_put(state, seg, off, &value, sizeof(value));
+    status = rma_locked(peer, 1, 0, seg, off, &value, sizeof(value));
     ucp_worker_fence(peer->ucx->worker);
+    pthread_mutex_unlock(&peer->ucx->lock);
     return status;
 }
 
@@ -286,17 +373,31 @@ const shoal_transport_ops_t shoal_ucx_ops = {
     .ptr = ucx_ptr,
 };
 
+/* Completes every kept request, then flushes the worker for remote completion. */
 int shoal_ucx_quiet(shoal_ucx_t *ucx)
 {
     ucp_request_param_t param = {.op_attr_mask = 0};
+    int status = SHOAL_OK;
+    size_t i;
 
-    return request_wait(ucx, ucp_worker_flush_nbx(ucx->worker, &param), "flush");
+    pthread_mutex_lock(&ucx->lock);
+    for (i = 0; i < ucx->npending; i++)
+        if (request_wait(ucx, ucx->pending[i], "non-blocking operation") != SHOAL_OK)
+            status = SHOAL_ERR_TRANSPORT;
+    ucx->npending = 0;
+    if (request_wait(ucx, ucp_worker_flush_nbx(ucx->worker, &param), "flush") != SHOAL_OK)
+        status = SHOAL_ERR_TRANSPORT;
+    pthread_mutex_unlock(&ucx->lock);
+    return status;
 }
 
 int shoal_ucx_fence(shoal_ucx_t *ucx)
 {
-    ucs_status_t st = ucp_worker_fence(ucx->worker);
+    ucs_status_t st;
 
+    pthread_mutex_lock(&ucx->lock);
+    st = ucp_worker_fence(ucx->worker);
+    pthread_mutex_unlock(&ucx->lock);
     if (st != UCS_OK) {
         shoal_error("UCX: fence failed: %s", ucs_status_string(st));
         return SHOAL_ERR_TRANSPORT;
@@ -306,5 +407,7 @@ int shoal_ucx_fence(shoal_ucx_t *ucx)
 
 void shoal_ucx_progress(shoal_ucx_t *ucx)
 {
+    pthread_mutex_lock(&ucx->lock);
     ucp_worker_progress(ucx->worker);
+    pthread_mutex_unlock(&ucx->lock);
 }

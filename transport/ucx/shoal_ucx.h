@@ -12,7 +12,10 @@ typedef struct shoal_ucx shoal_ucx_t;
 
 extern const shoal_transport_ops_t shoal_ucx_ops;
 
-int shoal_ucx_create(int thread_multiple, shoal_ucx_t **ucx_out);
+/* progress_us: the pause between progress-thread passes (0: no thread). */
+int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out);
+/* Starts the progress thread, once a peer may need this PE to progress. */
+int shoal_ucx_progress_start(shoal_ucx_t *ucx);
 void shoal_ucx_destroy(shoal_ucx_t *ucx);
 
 /* This worker's address, valid until shoal_ucx_destroy. */

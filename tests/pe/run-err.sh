@@ -1,0 +1,82 @@
+#!/bin/sh
+# Automake LOG_COMPILER for the error tests (err_*.err): runs one program that must
+# fail at ERR_PES PEs under oshrun (mpirun when OSHRUN is not built) and checks that
+# the job ends non-zero, before the timeout, with exactly the expected error line,
+# printed by the PE that erred. Exit: 0 as expected, 77 no launcher, 1 otherwise.
+prog="$1"; shift
+name=$(basename "$prog"); name=${name%.err}
+: "${OSHRUN:=../../tools/oshrun/oshrun}"
+: "${ERR_PES:=2}"
+: "${ERR_TIMEOUT:=60}"
+last=$((ERR_PES - 1))
+hex='0x[0-9a-f]*'
+
+# pattern: the message after the "[host:pid:pe] " prefix (a basic regular expression);
+# who: the PE field of the prefix ("-" before shmem_init) and how many lines to expect:
+# "$last 1" when only the last PE errs, "any" when every PE makes the same call.
+case $name in
+err_pe)
+    pattern="shmem_int_put: argument pe is $ERR_PES, valid range 0\.\.$last"
+    who="$last 1" ;;
+err_pe_negative)
+    pattern="shmem_int_put: argument pe is -1, valid range 0\.\.$last"
+    who="$last 1" ;;
+err_addr)
+    pattern="shmem_int_put: argument dest is $hex, which is not symmetric memory (symmetric heap $hex\.\.$hex, global/static data $hex\.\.$hex); allocate it with shmem_malloc or make it a global or static variable"
+    who="$last 1" ;;
+err_range)
+    pattern="shmem_int_put: argument dest is $hex and 8 bytes long, which runs past the end of its allocation (16 bytes at $hex) by 4 bytes"
+    who="$last 1" ;;
+err_size)
+    pattern="shmem_putmem: argument dest is $hex and 9223372036854775807 bytes long, which runs past the end of the [a-z/ ]* ([0-9]* bytes at $hex) by [0-9]* bytes"
+    who="$last 1" ;;
+err_before_init)
+    pattern="shmem_int_p: called before shmem_init; call shmem_init first"
+    who="- any" ;;
+err_bad_free)
+    pattern="shmem_free: argument ptr is $hex, which is not a block from shmem_malloc (or it was freed already)"
+    who="any" ;;
+*)
+    echo "run-err.sh: no expected error for $name"; exit 99 ;;
+esac
+
+if [ -x "$OSHRUN" ]; then
+    set -- "$OSHRUN" --timeout "$ERR_TIMEOUT" -np "$ERR_PES" "$prog"
+elif command -v mpirun >/dev/null 2>&1; then
+    set -- mpirun --allow-run-as-root --oversubscribe -np "$ERR_PES" "$prog"
+else
+    echo "run-err.sh: neither $OSHRUN nor mpirun: skipped"; exit 77
+fi
+
+err=$(mktemp) || exit 99
+trap 'rm -f "$err"' EXIT
+echo "== $*"
+start=$(date +%s)
+timeout $((ERR_TIMEOUT + 10)) "$@" 2>"$err" >/dev/null
+rc=$?
+elapsed=$(($(date +%s) - start))
+cat "$err"
+status=0
+fail() { echo "== FAILED ($name): $*"; status=1; }
+
+if [ $rc -eq 0 ]; then
+    fail "the job exited 0"
+elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    fail "the job hung: no exit in $ERR_TIMEOUT s"
+fi
+prefix='^\[[^]]*:[0-9]*:[0-9-]*\] '
+lines=$(grep -c "$prefix$pattern\$" "$err")
+routine=${pattern%%:*}
+others=$(grep "$prefix$routine: " "$err" | grep -cv "$prefix$pattern\$")
+[ "$lines" -ge 1 ] || fail "no line matches: $pattern"
+[ "$others" -eq 0 ] || fail "$others other $routine lines"
+set -- $who
+if [ "$1" != any ]; then
+    pe_lines=$(grep -c "^\[[^]]*:[0-9]*:$1\] $pattern\$" "$err")
+    [ "$pe_lines" -eq "$lines" ] || fail "the error came from a PE other than $1"
+fi
+if [ "${2:-any}" != any ] && [ "$lines" -ne "$2" ]; then
+    fail "$lines error lines, expected $2"
+fi
+[ $status -eq 0 ] && echo "== ok: status $rc after ${elapsed}s, the expected error line"
+exit $status
