@@ -36,6 +36,18 @@ err_before_init)
 err_bad_free)
     pattern="shmem_free: argument ptr is $hex, which is not a block from shmem_malloc (or it was freed already)"
     who="any" ;;
+err_heap_size)
+    pattern="shmem_init: environment variable SHMEM_SYMMETRIC_SIZE is 'lots'; expected a number of bytes with an optional K, M, G or T suffix, e\.g\. 512M"
+    who="- any" ;;
+err_heap_huge)
+    pattern="shmem_init: cannot create a symmetric heap of 1099511627776000 bytes ([^)]*); set SHMEM_SYMMETRIC_SIZE to a size this machine can map"
+    who="any" ;;
+err_malloc_negative)
+    pattern="shmem_malloc: argument size is 18446744073709551608 (-8 as a signed number), expected a size in bytes up to SHMEM_SYMMETRIC_SIZE ([0-9]*)"
+    who="any" ;;
+err_align)
+    pattern="shmem_align: argument alignment is 48, expected a power of two up to 1073741824"
+    who="any" ;;
 *)
     echo "run-err.sh: no expected error for $name"; exit 99 ;;
 esac
