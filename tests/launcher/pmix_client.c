@@ -118,8 +118,10 @@ int main(int argc, char **argv)
     if (get_number(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE) < 1) {
         fail("PMIX_UNIV_SIZE >= 1", 1, get_number(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE));
     }
-    if (get_number(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE) < 1) {
-        fail("PMIX_LOCAL_SIZE >= 1", 1, get_number(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE));
+    /* One node: every PE is local. Shoal decides from this whether UCX is needed. */
+    if (get_number(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE) != size) {
+        fail("PMIX_LOCAL_SIZE == PMIX_JOB_SIZE", size,
+             get_number(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE));
     }
     if (get_number(PMIX_RANK_WILDCARD, PMIX_NUM_NODES) < 1) {
         fail("PMIX_NUM_NODES >= 1", 1, get_number(PMIX_RANK_WILDCARD, PMIX_NUM_NODES));

@@ -224,7 +224,7 @@ static pmix_data_array_t *proc_info(int rank, const char *host)
 int shoal_oshrun_server_register(shoal_job_t *job)
 {
     op_wait_t w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, PMIX_SUCCESS};
-    char host[256], *peers = NULL, *regex = NULL, *ppn = NULL, ranges[64];
+    char host[256], *peers = NULL, *regex = NULL, *ppn = NULL;
     uint32_t np = (uint32_t)job->np, one = 1, zero = 0;
     size_t ninfo = 14 + (size_t)job->np, n = 0;
     pmix_info_t *info = NULL;
@@ -235,10 +235,9 @@ int shoal_oshrun_server_register(shoal_job_t *job)
         strcpy(host, "localhost");
     }
     host[sizeof(host) - 1] = '\0';
-    snprintf(ranges, sizeof(ranges), job->np > 1 ? "0-%d" : "%d", job->np - 1);
     peers = rank_list(job->np);
     if (peers == NULL || PMIx_generate_regex(host, &regex) != PMIX_SUCCESS ||
-        PMIx_generate_ppn(ranges, &ppn) != PMIX_SUCCESS) {
+        PMIx_generate_ppn(peers, &ppn) != PMIX_SUCCESS) {
         fprintf(stderr, "oshrun: cannot describe the job to PMIx\n");
         goto err_free;
     }
