@@ -9,6 +9,19 @@
 
 enum { SHOAL_SEG_HEAP = 0, SHOAL_SEG_DATA = 1, SHOAL_SEG_COUNT = 2 };
 
+/* Atomic operations. They work on the bit patterns of 4- or 8-byte values: two's
+ * complement add, bitwise ops, bitwise compare for cswap. */
+typedef enum shoal_amo_op {
+    SHOAL_AMO_FETCH,
+    SHOAL_AMO_SET,
+    SHOAL_AMO_SWAP,
+    SHOAL_AMO_CSWAP,
+    SHOAL_AMO_ADD,
+    SHOAL_AMO_AND,
+    SHOAL_AMO_OR,
+    SHOAL_AMO_XOR,
+} shoal_amo_op_t;
+
 typedef struct shoal_transport_ops {
     const char *name;
     /* Blocking forms return once the local buffer may be reused (put) or holds the
@@ -20,6 +33,10 @@ typedef struct shoal_transport_ops {
     /* An 8-byte store that lands after every earlier put to this peer and before
      * any later one: the synchronisation flags use it. */
     int (*put_flag)(void *state, int seg, size_t off, uint64_t value);
+    /* op on the size-byte value at (seg, off): operand and compare as the op needs,
+     * fetch (NULL for none) receives the old value; with nbi, by quiet. */
+    int (*amo)(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
+               const void *operand, const void *compare, void *fetch, int nbi);
     /* A load/store address for (seg, off) on the peer, or NULL. */
     void *(*ptr)(void *state, int seg, size_t off);
 } shoal_transport_ops_t;

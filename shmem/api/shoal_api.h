@@ -5,7 +5,10 @@
 #define SHOAL_API_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "shmem.h"
+#include "shoal_transport.h"
+#include "shoal_wait.h"
 
 /* Contiguous RMA: nelems elements of elem_size bytes each. */
 void shoal_api_put(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
@@ -31,5 +34,27 @@ void shoal_api_iput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t d
 void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
                     ptrdiff_t sst, size_t nelems, size_t elem_size, int pe,
                     const char *routine);
+
+/* Atomic memory operations. All AMO types are 4 or 8 bytes; the core works on their
+ * bit patterns, so float and double need no special case for fetch, set and swap.
+ * operand and compare point at elem_size bytes (NULL where the op takes none); fetch
+ * receives the old value (NULL for the non-fetching ops); with nbi, by quiet. */
+void shoal_api_amo(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest, const void *operand,
+                   const void *compare, void *fetch, size_t elem_size, int pe, int nbi,
+                   const char *routine);
+
+/* Point-to-point synchronisation: one entry for wait_until/test and their _all,
+ * _any, _some and _vector forms. values points at one value, or at nelems values
+ * when vector is set. status (NULL: every entry) masks entries out where non-zero;
+ * indices receives the satisfied indices for _some. Returns: test/test_all 1 or 0;
+ * _any the index or SIZE_MAX; _some the count; the blocking ONE/ALL forms 0. */
+size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *indices, int cmp,
+                      const void *values, int vector, size_t elem_size, int is_signed,
+                      shoal_sel_t sel, int block, const char *routine);
+
+/* Put with signal: the data is visible at pe before the signal update is. */
+void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                          size_t elem_size, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                          int pe, int nbi, const char *routine);
 
 #endif

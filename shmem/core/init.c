@@ -57,6 +57,10 @@ static void print_info(const double *t, int ucx_on)
     printf("Transports: same-node peers by %s, other nodes by %s\n",
            shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? "UCX" : "load/store",
            ucx_on ? "UCX" : "UCX (not started: every PE is on this node)");
+    printf("Atomics: %s\n",
+           shoal_g.amo_ucx ? "UCX for every AMO, this PE's own included (the job spans nodes)"
+                           : "CPU atomics on mapped memory (UCX's same-node transports use "
+                             "CPU atomics on the same memory)");
     printf("Start-up (ms): runtime %.2f, segments %.2f, UCX %.2f, wire-up %.2f, total %.2f\n",
            t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], t[4] - t[0]);
     fflush(stdout);
@@ -86,6 +90,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         fail(routine, "making global/static data symmetric", status);
 
     status = shoal_rt_init(&shoal_g.my_pe, &shoal_g.n_pes, &local_size);
+    shoal_g.local_pes = local_size;
     if (status != SHOAL_OK)
         fail(routine, "connecting to the launcher", status);
     shoal_log_set_pe(shoal_g.my_pe);
@@ -117,6 +122,9 @@ void shoal_core_init(int requested_thread_level, const char *routine)
             status = shoal_ucx_progress_start(shoal_g.ucx);
         if (status != SHOAL_OK)
             fail(routine, "starting UCX", status);
+        /* On one node UCX's shared-memory transports use CPU atomics too; across
+         * nodes, every AMO takes UCX so a NIC's atomics never meet the CPU's. */
+        shoal_g.amo_ucx = local_size < shoal_g.n_pes;
     }
     t[3] = now_ms();
 

@@ -152,7 +152,7 @@ static int connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
         void *addr = shoal_g.seg[seg].base;
 
         shm->size[seg] = w->size[seg];
-        if (pe != shoal_g.my_pe && w->size[seg] > 0) {
+        if (pe != shoal_g.my_pe && w->size[seg] > 0) { /* this PE: its own mapping */
             status = shoal_shm_segment_attach(w->pid, w->fd[seg], w->size[seg], &addr);
             if (status != SHOAL_OK)
                 goto err_detach;
@@ -160,6 +160,8 @@ static int connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
         shm->base[seg] = addr;
     }
     peer->state = shm;
+    if (peer->amo_ops == &shoal_shm_ops)
+        peer->amo_state = shm;
     __atomic_store_n(&peer->ops, &shoal_shm_ops, __ATOMIC_RELEASE);
     return SHOAL_OK;
 
@@ -170,12 +172,13 @@ err_detach:
     return status;
 }
 
-static int connect_ucx(const wireup_t *w, shoal_peer_t *peer)
+/* A UCX endpoint and remote keys for the peer that published w. */
+static int attach_ucx(const wireup_t *w, void **state_out)
 {
     const char *p = (const char *)(w + 1);
     const void *rkeys[SHOAL_SEG_COUNT];
     uint64_t bases[SHOAL_SEG_COUNT];
-    int seg, status;
+    int seg;
 
     if (shoal_g.ucx == NULL || w->addr_len == 0)
         return SHOAL_ERR_UNREACHABLE;
@@ -183,48 +186,78 @@ static int connect_ucx(const wireup_t *w, shoal_peer_t *peer)
     rkeys[1] = p + w->addr_len + w->rkey_len[0];
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
         bases[seg] = w->base[seg];
-    status = shoal_ucx_peer_create(shoal_g.ucx, p, rkeys, bases, &peer->state);
+    return shoal_ucx_peer_create(shoal_g.ucx, p, rkeys, bases, state_out);
+}
+
+static int connect_ucx(const wireup_t *w, shoal_peer_t *peer)
+{
+    int status = attach_ucx(w, &peer->state);
+
     if (status != SHOAL_OK)
         return status;
     shoal_g.ucx_peers++;
+    peer->amo_ops = &shoal_ucx_ops;
+    peer->amo_state = peer->state;
     __atomic_store_n(&peer->ops, &shoal_ucx_ops, __ATOMIC_RELEASE);
     return SHOAL_OK;
 }
 
-void shoal_peer_connect(int pe)
+/* Connects pe; the caller holds connect_lock. */
+static int connect_peer(int pe, shoal_peer_t *peer)
 {
-    shoal_peer_t *peer = &shoal_g.peers[pe];
     char here[sizeof(((wireup_t *)0)->node)];
     wireup_t *w = NULL;
     size_t len;
     int status;
 
-    pthread_mutex_lock(&shoal_g.connect_lock);
-    if (peer->ops != NULL)
-        goto out;
-    if (pe == shoal_g.my_pe) {
-        wireup_t self = {.pid = (int32_t)getpid()};
-
-        self.size[0] = shoal_g.seg[0].size;
-        self.size[1] = shoal_g.seg[1].size;
-        status = connect_shm(&self, pe, peer);
-        goto check;
-    }
     status = shoal_rt_lookup(pe, WIREUP_KEY, (void **)&w, &len);
     if (status != SHOAL_OK)
-        goto check;
+        return status;
     node_id(here, sizeof(here));
-    if (strcmp(here, w->node) == 0 && shoal_g.settings.transport == SHOAL_TRANSPORT_AUTO)
-        status = connect_shm(w, pe, peer);
-    else
+    if (pe != shoal_g.my_pe &&
+        (strcmp(here, w->node) != 0 || shoal_g.settings.transport == SHOAL_TRANSPORT_UCX)) {
         status = connect_ucx(w, peer);
-    shoal_debug("connected to PE %d through %s", pe, peer->ops ? peer->ops->name : "nothing");
-check:
-    if (status != SHOAL_OK)
-        shoal_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
+        goto out;
+    }
+    /* Same node (or this PE): load/store for RMA; AMOs by CPU atomics too, unless the
+     * job spans nodes, where they must meet the NIC's atomics on one path. */
+    peer->amo_ops = &shoal_shm_ops;
+    if (shoal_g.amo_ucx) {
+        status = attach_ucx(w, &peer->amo_state);
+        if (status != SHOAL_OK)
+            goto out;
+        peer->amo_ops = &shoal_ucx_ops;
+    }
+    status = connect_shm(w, pe, peer);
 out:
     free(w);
+    return status;
+}
+
+void shoal_peer_connect(int pe)
+{
+    shoal_peer_t *peer = &shoal_g.peers[pe];
+    int status = SHOAL_OK;
+
+    pthread_mutex_lock(&shoal_g.connect_lock);
+    if (peer->ops == NULL) {
+        if (pe == shoal_g.my_pe && shoal_rt_is_singleton()) {
+            wireup_t self = {.pid = (int32_t)getpid()};
+
+            self.size[0] = shoal_g.seg[0].size;
+            self.size[1] = shoal_g.seg[1].size;
+            peer->amo_ops = &shoal_shm_ops;
+            status = connect_shm(&self, pe, peer);
+        } else {
+            status = connect_peer(pe, peer);
+        }
+        shoal_debug("connected to PE %d: RMA through %s, AMOs through %s", pe,
+                    peer->ops ? peer->ops->name : "nothing",
+                    peer->amo_ops ? peer->amo_ops->name : "nothing");
+    }
     pthread_mutex_unlock(&shoal_g.connect_lock);
+    if (status != SHOAL_OK)
+        shoal_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
 }
 
 void shoal_peers_cleanup(void)
@@ -243,7 +276,8 @@ void shoal_peers_cleanup(void)
         } else if (peer->ops == &shoal_ucx_ops) {
             shoal_ucx_peer_destroy(peer->state);
         }
-        peer->ops = NULL;
-        peer->state = NULL;
+        if (peer->amo_ops == &shoal_ucx_ops && peer->amo_state != peer->state)
+            shoal_ucx_peer_destroy(peer->amo_state);
+        *peer = (shoal_peer_t){0};
     }
 }

@@ -12,6 +12,7 @@
 #include "shoal_heap.h"
 #include "shoal_log.h"
 #include "shoal_transport.h"
+#include "shoal_wait.h"
 
 struct shoal_ucx;
 
@@ -24,6 +25,10 @@ typedef struct shoal_seg {
 typedef struct shoal_peer {
     const shoal_transport_ops_t *ops; /* NULL until first use connects it */
     void *state;                      /* the transport's per-peer object */
+    /* AMOs may take another path than RMA: all AMOs of a job must be atomic with
+     * each other, so a job that spans nodes sends every AMO through UCX. */
+    const shoal_transport_ops_t *amo_ops;
+    void *amo_state;
 } shoal_peer_t;
 
 typedef struct shoal_state {
@@ -38,6 +43,8 @@ typedef struct shoal_state {
     shoal_peer_t *peers;
     struct shoal_ucx *ucx;
     int ucx_peers; /* peers connected through UCX: quiet must flush them */
+    int local_pes; /* PEs on this node, as the launcher says */
+    int amo_ucx;   /* every AMO goes through UCX (the job spans nodes) */
     pthread_mutex_t connect_lock;
     size_t barrier_off; /* internal symmetric flags, one cache line per round */
     uint64_t barrier_seq;
@@ -84,6 +91,7 @@ void shoal_peers_cleanup(void);
 
 /* sync.c */
 void shoal_core_progress(void);
+void shoal_core_backoff(unsigned *spins);
 void shoal_core_quiet(void);
 void shoal_core_fence(void);
 void shoal_core_barrier(int complete_puts);
@@ -100,6 +108,17 @@ void shoal_core_iput(int pe, int seg, size_t off, const char *src, ptrdiff_t dst
 void shoal_core_iget(int pe, int seg, size_t off, char *dst, ptrdiff_t dst_stride,
                      ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine);
 void *shoal_core_ptr(int pe, int seg, size_t off);
+
+/* amo.c */
+void shoal_core_amo(int pe, int seg, size_t off, shoal_amo_op_t op, size_t size,
+                    const void *operand, const void *compare, void *fetch, int nbi,
+                    const char *routine);
+void shoal_core_put_signal(int pe, int seg, size_t off, const void *src, size_t len,
+                           int sig_seg, size_t sig_off, uint64_t signal, int sig_add, int nbi,
+                           const char *routine);
+
+/* wait.c: waits (block) or tests the set; returns as shoal_api_sync does. */
+size_t shoal_core_sync(const shoal_wait_set_t *set, int sel, int block, size_t *indices);
 
 /* init.c */
 void shoal_core_init(int requested_thread_level, const char *routine);

@@ -21,14 +21,14 @@ void shoal_core_progress(void)
 void shoal_core_quiet(void)
 {
     shoal_shm_quiet();
-    if (shoal_g.ucx_peers > 0 && shoal_ucx_quiet(shoal_g.ucx) != SHOAL_OK)
+    if (shoal_g.ucx != NULL && shoal_ucx_quiet(shoal_g.ucx) != SHOAL_OK)
         shoal_fatal("shmem_quiet: the UCX transport failed to complete outstanding operations");
 }
 
 void shoal_core_fence(void)
 {
     shoal_shm_fence();
-    if (shoal_g.ucx_peers > 0 && shoal_ucx_fence(shoal_g.ucx) != SHOAL_OK)
+    if (shoal_g.ucx != NULL && shoal_ucx_fence(shoal_g.ucx) != SHOAL_OK)
         shoal_fatal("shmem_fence: the UCX transport failed to order operations");
 }
 
@@ -41,17 +41,23 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/* One turn of a wait loop: progress, then pause, then (when that did not help)
+ * give the core to a PE that shares it. */
+void shoal_core_backoff(unsigned *spins)
+{
+    shoal_core_progress();
+    if (++*spins < SPINS_BEFORE_YIELD)
+        cpu_relax();
+    else
+        sched_yield();
+}
+
 void shoal_core_wait_u64_ge(const uint64_t *addr, uint64_t value)
 {
     unsigned spins = 0;
 
-    while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) < value) {
-        shoal_core_progress();
-        if (++spins < SPINS_BEFORE_YIELD)
-            cpu_relax();
-        else
-            sched_yield();
-    }
+    while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) < value)
+        shoal_core_backoff(&spins);
 }
 
 int shoal_core_barrier_setup(void)

@@ -30,6 +30,24 @@ extern "C" {
 #define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
 #define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)
 
+/* Comparison operators for the point-to-point synchronisation routines. */
+#define SHMEM_CMP_EQ 1
+#define SHMEM_CMP_NE 2
+#define SHMEM_CMP_GT 3
+#define SHMEM_CMP_LE 4
+#define SHMEM_CMP_LT 5
+#define SHMEM_CMP_GE 6
+#define _SHMEM_CMP_EQ SHMEM_CMP_EQ
+#define _SHMEM_CMP_NE SHMEM_CMP_NE
+#define _SHMEM_CMP_GT SHMEM_CMP_GT
+#define _SHMEM_CMP_LE SHMEM_CMP_LE
+#define _SHMEM_CMP_LT SHMEM_CMP_LT
+#define _SHMEM_CMP_GE SHMEM_CMP_GE
+
+/* Signal update operators for the put-with-signal routines. */
+#define SHMEM_SIGNAL_SET 0
+#define SHMEM_SIGNAL_ADD 1
+
 /* A communication context. Only SHMEM_CTX_DEFAULT exists until contexts land. */
 typedef struct shoal_ctx *shmem_ctx_t;
 extern shmem_ctx_t SHMEM_CTX_DEFAULT;
@@ -66,6 +84,10 @@ void shmem_fence(void);
 void shmem_quiet(void);
 void shmem_barrier_all(void);
 void shmem_sync_all(void);
+
+/* Signals */
+uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 
 #ifdef __cplusplus
 }

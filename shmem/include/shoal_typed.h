@@ -328,6 +328,901 @@ void shmem_get64_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_get128_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
 
+/* shmem_TYPENAME_atomic_compare_swap (man page shmem_atomic_compare_swap) */
+int shmem_int_atomic_compare_swap(int *dest, int cond, int value, int pe);
+long shmem_long_atomic_compare_swap(long *dest, long cond, long value, int pe);
+long long shmem_longlong_atomic_compare_swap(long long *dest, long long cond, long long value,
+                                             int pe);
+unsigned int shmem_uint_atomic_compare_swap(unsigned int *dest, unsigned int cond,
+                                            unsigned int value, int pe);
+unsigned long shmem_ulong_atomic_compare_swap(unsigned long *dest, unsigned long cond,
+                                              unsigned long value, int pe);
+unsigned long long shmem_ulonglong_atomic_compare_swap(unsigned long long *dest,
+                                                       unsigned long long cond,
+                                                       unsigned long long value, int pe);
+int32_t shmem_int32_atomic_compare_swap(int32_t *dest, int32_t cond, int32_t value, int pe);
+int64_t shmem_int64_atomic_compare_swap(int64_t *dest, int64_t cond, int64_t value, int pe);
+uint32_t shmem_uint32_atomic_compare_swap(uint32_t *dest, uint32_t cond, uint32_t value, int pe);
+uint64_t shmem_uint64_atomic_compare_swap(uint64_t *dest, uint64_t cond, uint64_t value, int pe);
+size_t shmem_size_atomic_compare_swap(size_t *dest, size_t cond, size_t value, int pe);
+ptrdiff_t shmem_ptrdiff_atomic_compare_swap(ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value,
+                                            int pe);
+
+/* shmem_TYPENAME_atomic_fetch_inc (man page shmem_atomic_fetch_inc) */
+int shmem_int_atomic_fetch_inc(int *dest, int pe);
+long shmem_long_atomic_fetch_inc(long *dest, int pe);
+long long shmem_longlong_atomic_fetch_inc(long long *dest, int pe);
+unsigned int shmem_uint_atomic_fetch_inc(unsigned int *dest, int pe);
+unsigned long shmem_ulong_atomic_fetch_inc(unsigned long *dest, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch_inc(unsigned long long *dest, int pe);
+int32_t shmem_int32_atomic_fetch_inc(int32_t *dest, int pe);
+int64_t shmem_int64_atomic_fetch_inc(int64_t *dest, int pe);
+uint32_t shmem_uint32_atomic_fetch_inc(uint32_t *dest, int pe);
+uint64_t shmem_uint64_atomic_fetch_inc(uint64_t *dest, int pe);
+size_t shmem_size_atomic_fetch_inc(size_t *dest, int pe);
+ptrdiff_t shmem_ptrdiff_atomic_fetch_inc(ptrdiff_t *dest, int pe);
+
+/* shmem_TYPENAME_atomic_inc (man page shmem_atomic_inc) */
+void shmem_int_atomic_inc(int *dest, int pe);
+void shmem_long_atomic_inc(long *dest, int pe);
+void shmem_longlong_atomic_inc(long long *dest, int pe);
+void shmem_uint_atomic_inc(unsigned int *dest, int pe);
+void shmem_ulong_atomic_inc(unsigned long *dest, int pe);
+void shmem_ulonglong_atomic_inc(unsigned long long *dest, int pe);
+void shmem_int32_atomic_inc(int32_t *dest, int pe);
+void shmem_int64_atomic_inc(int64_t *dest, int pe);
+void shmem_uint32_atomic_inc(uint32_t *dest, int pe);
+void shmem_uint64_atomic_inc(uint64_t *dest, int pe);
+void shmem_size_atomic_inc(size_t *dest, int pe);
+void shmem_ptrdiff_atomic_inc(ptrdiff_t *dest, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_add (man page shmem_atomic_fetch_add) */
+int shmem_int_atomic_fetch_add(int *dest, int value, int pe);
+long shmem_long_atomic_fetch_add(long *dest, long value, int pe);
+long long shmem_longlong_atomic_fetch_add(long long *dest, long long value, int pe);
+unsigned int shmem_uint_atomic_fetch_add(unsigned int *dest, unsigned int value, int pe);
+unsigned long shmem_ulong_atomic_fetch_add(unsigned long *dest, unsigned long value, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch_add(unsigned long long *dest,
+                                                    unsigned long long value, int pe);
+int32_t shmem_int32_atomic_fetch_add(int32_t *dest, int32_t value, int pe);
+int64_t shmem_int64_atomic_fetch_add(int64_t *dest, int64_t value, int pe);
+uint32_t shmem_uint32_atomic_fetch_add(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_uint64_atomic_fetch_add(uint64_t *dest, uint64_t value, int pe);
+size_t shmem_size_atomic_fetch_add(size_t *dest, size_t value, int pe);
+ptrdiff_t shmem_ptrdiff_atomic_fetch_add(ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_add (man page shmem_atomic_add) */
+void shmem_int_atomic_add(int *dest, int value, int pe);
+void shmem_long_atomic_add(long *dest, long value, int pe);
+void shmem_longlong_atomic_add(long long *dest, long long value, int pe);
+void shmem_uint_atomic_add(unsigned int *dest, unsigned int value, int pe);
+void shmem_ulong_atomic_add(unsigned long *dest, unsigned long value, int pe);
+void shmem_ulonglong_atomic_add(unsigned long long *dest, unsigned long long value, int pe);
+void shmem_int32_atomic_add(int32_t *dest, int32_t value, int pe);
+void shmem_int64_atomic_add(int64_t *dest, int64_t value, int pe);
+void shmem_uint32_atomic_add(uint32_t *dest, uint32_t value, int pe);
+void shmem_uint64_atomic_add(uint64_t *dest, uint64_t value, int pe);
+void shmem_size_atomic_add(size_t *dest, size_t value, int pe);
+void shmem_ptrdiff_atomic_add(ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_compare_swap_nbi (man page shmem_atomic_compare_swap) */
+void shmem_int_atomic_compare_swap_nbi(int *fetch, int *dest, int cond, int value, int pe);
+void shmem_long_atomic_compare_swap_nbi(long *fetch, long *dest, long cond, long value, int pe);
+void shmem_longlong_atomic_compare_swap_nbi(long long *fetch, long long *dest, long long cond,
+                                            long long value, int pe);
+void shmem_uint_atomic_compare_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int cond,
+                                        unsigned int value, int pe);
+void shmem_ulong_atomic_compare_swap_nbi(unsigned long *fetch, unsigned long *dest,
+                                         unsigned long cond, unsigned long value, int pe);
+void shmem_ulonglong_atomic_compare_swap_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                             unsigned long long cond, unsigned long long value,
+                                             int pe);
+void shmem_int32_atomic_compare_swap_nbi(int32_t *fetch, int32_t *dest, int32_t cond, int32_t value,
+                                         int pe);
+void shmem_int64_atomic_compare_swap_nbi(int64_t *fetch, int64_t *dest, int64_t cond, int64_t value,
+                                         int pe);
+void shmem_uint32_atomic_compare_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t cond,
+                                          uint32_t value, int pe);
+void shmem_uint64_atomic_compare_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t cond,
+                                          uint64_t value, int pe);
+void shmem_size_atomic_compare_swap_nbi(size_t *fetch, size_t *dest, size_t cond, size_t value,
+                                        int pe);
+void shmem_ptrdiff_atomic_compare_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond,
+                                           ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_inc_nbi (man page shmem_atomic_fetch_inc) */
+void shmem_int_atomic_fetch_inc_nbi(int *fetch, int *dest, int pe);
+void shmem_long_atomic_fetch_inc_nbi(long *fetch, long *dest, int pe);
+void shmem_longlong_atomic_fetch_inc_nbi(long long *fetch, long long *dest, int pe);
+void shmem_uint_atomic_fetch_inc_nbi(unsigned int *fetch, unsigned int *dest, int pe);
+void shmem_ulong_atomic_fetch_inc_nbi(unsigned long *fetch, unsigned long *dest, int pe);
+void shmem_ulonglong_atomic_fetch_inc_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                          int pe);
+void shmem_int32_atomic_fetch_inc_nbi(int32_t *fetch, int32_t *dest, int pe);
+void shmem_int64_atomic_fetch_inc_nbi(int64_t *fetch, int64_t *dest, int pe);
+void shmem_uint32_atomic_fetch_inc_nbi(uint32_t *fetch, uint32_t *dest, int pe);
+void shmem_uint64_atomic_fetch_inc_nbi(uint64_t *fetch, uint64_t *dest, int pe);
+void shmem_size_atomic_fetch_inc_nbi(size_t *fetch, size_t *dest, int pe);
+void shmem_ptrdiff_atomic_fetch_inc_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_add_nbi (man page shmem_atomic_fetch_add) */
+void shmem_int_atomic_fetch_add_nbi(int *fetch, int *dest, int value, int pe);
+void shmem_long_atomic_fetch_add_nbi(long *fetch, long *dest, long value, int pe);
+void shmem_longlong_atomic_fetch_add_nbi(long long *fetch, long long *dest, long long value,
+                                         int pe);
+void shmem_uint_atomic_fetch_add_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
+                                     int pe);
+void shmem_ulong_atomic_fetch_add_nbi(unsigned long *fetch, unsigned long *dest,
+                                      unsigned long value, int pe);
+void shmem_ulonglong_atomic_fetch_add_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                          unsigned long long value, int pe);
+void shmem_int32_atomic_fetch_add_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_int64_atomic_fetch_add_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_uint32_atomic_fetch_add_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint64_atomic_fetch_add_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_size_atomic_fetch_add_nbi(size_t *fetch, size_t *dest, size_t value, int pe);
+void shmem_ptrdiff_atomic_fetch_add_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch (man page shmem_atomic_fetch) */
+float shmem_float_atomic_fetch(const float *source, int pe);
+double shmem_double_atomic_fetch(const double *source, int pe);
+int shmem_int_atomic_fetch(const int *source, int pe);
+long shmem_long_atomic_fetch(const long *source, int pe);
+long long shmem_longlong_atomic_fetch(const long long *source, int pe);
+unsigned int shmem_uint_atomic_fetch(const unsigned int *source, int pe);
+unsigned long shmem_ulong_atomic_fetch(const unsigned long *source, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch(const unsigned long long *source, int pe);
+int32_t shmem_int32_atomic_fetch(const int32_t *source, int pe);
+int64_t shmem_int64_atomic_fetch(const int64_t *source, int pe);
+uint32_t shmem_uint32_atomic_fetch(const uint32_t *source, int pe);
+uint64_t shmem_uint64_atomic_fetch(const uint64_t *source, int pe);
+size_t shmem_size_atomic_fetch(const size_t *source, int pe);
+ptrdiff_t shmem_ptrdiff_atomic_fetch(const ptrdiff_t *source, int pe);
+
+/* shmem_TYPENAME_atomic_set (man page shmem_atomic_set) */
+void shmem_float_atomic_set(float *dest, float value, int pe);
+void shmem_double_atomic_set(double *dest, double value, int pe);
+void shmem_int_atomic_set(int *dest, int value, int pe);
+void shmem_long_atomic_set(long *dest, long value, int pe);
+void shmem_longlong_atomic_set(long long *dest, long long value, int pe);
+void shmem_uint_atomic_set(unsigned int *dest, unsigned int value, int pe);
+void shmem_ulong_atomic_set(unsigned long *dest, unsigned long value, int pe);
+void shmem_ulonglong_atomic_set(unsigned long long *dest, unsigned long long value, int pe);
+void shmem_int32_atomic_set(int32_t *dest, int32_t value, int pe);
+void shmem_int64_atomic_set(int64_t *dest, int64_t value, int pe);
+void shmem_uint32_atomic_set(uint32_t *dest, uint32_t value, int pe);
+void shmem_uint64_atomic_set(uint64_t *dest, uint64_t value, int pe);
+void shmem_size_atomic_set(size_t *dest, size_t value, int pe);
+void shmem_ptrdiff_atomic_set(ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_swap (man page shmem_atomic_swap) */
+float shmem_float_atomic_swap(float *dest, float value, int pe);
+double shmem_double_atomic_swap(double *dest, double value, int pe);
+int shmem_int_atomic_swap(int *dest, int value, int pe);
+long shmem_long_atomic_swap(long *dest, long value, int pe);
+long long shmem_longlong_atomic_swap(long long *dest, long long value, int pe);
+unsigned int shmem_uint_atomic_swap(unsigned int *dest, unsigned int value, int pe);
+unsigned long shmem_ulong_atomic_swap(unsigned long *dest, unsigned long value, int pe);
+unsigned long long shmem_ulonglong_atomic_swap(unsigned long long *dest, unsigned long long value,
+                                               int pe);
+int32_t shmem_int32_atomic_swap(int32_t *dest, int32_t value, int pe);
+int64_t shmem_int64_atomic_swap(int64_t *dest, int64_t value, int pe);
+uint32_t shmem_uint32_atomic_swap(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_uint64_atomic_swap(uint64_t *dest, uint64_t value, int pe);
+size_t shmem_size_atomic_swap(size_t *dest, size_t value, int pe);
+ptrdiff_t shmem_ptrdiff_atomic_swap(ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_nbi (man page shmem_atomic_fetch) */
+void shmem_float_atomic_fetch_nbi(float *fetch, const float *source, int pe);
+void shmem_double_atomic_fetch_nbi(double *fetch, const double *source, int pe);
+void shmem_int_atomic_fetch_nbi(int *fetch, const int *source, int pe);
+void shmem_long_atomic_fetch_nbi(long *fetch, const long *source, int pe);
+void shmem_longlong_atomic_fetch_nbi(long long *fetch, const long long *source, int pe);
+void shmem_uint_atomic_fetch_nbi(unsigned int *fetch, const unsigned int *source, int pe);
+void shmem_ulong_atomic_fetch_nbi(unsigned long *fetch, const unsigned long *source, int pe);
+void shmem_ulonglong_atomic_fetch_nbi(unsigned long long *fetch, const unsigned long long *source,
+                                      int pe);
+void shmem_int32_atomic_fetch_nbi(int32_t *fetch, const int32_t *source, int pe);
+void shmem_int64_atomic_fetch_nbi(int64_t *fetch, const int64_t *source, int pe);
+void shmem_uint32_atomic_fetch_nbi(uint32_t *fetch, const uint32_t *source, int pe);
+void shmem_uint64_atomic_fetch_nbi(uint64_t *fetch, const uint64_t *source, int pe);
+void shmem_size_atomic_fetch_nbi(size_t *fetch, const size_t *source, int pe);
+void shmem_ptrdiff_atomic_fetch_nbi(ptrdiff_t *fetch, const ptrdiff_t *source, int pe);
+
+/* shmem_TYPENAME_atomic_swap_nbi (man page shmem_atomic_swap) */
+void shmem_float_atomic_swap_nbi(float *fetch, float *dest, float value, int pe);
+void shmem_double_atomic_swap_nbi(double *fetch, double *dest, double value, int pe);
+void shmem_int_atomic_swap_nbi(int *fetch, int *dest, int value, int pe);
+void shmem_long_atomic_swap_nbi(long *fetch, long *dest, long value, int pe);
+void shmem_longlong_atomic_swap_nbi(long long *fetch, long long *dest, long long value, int pe);
+void shmem_uint_atomic_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
+                                int pe);
+void shmem_ulong_atomic_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value,
+                                 int pe);
+void shmem_ulonglong_atomic_swap_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                     unsigned long long value, int pe);
+void shmem_int32_atomic_swap_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_int64_atomic_swap_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_uint32_atomic_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint64_atomic_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+void shmem_size_atomic_swap_nbi(size_t *fetch, size_t *dest, size_t value, int pe);
+void shmem_ptrdiff_atomic_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_and (man page shmem_atomic_fetch_and) */
+unsigned int shmem_uint_atomic_fetch_and(unsigned int *dest, unsigned int value, int pe);
+unsigned long shmem_ulong_atomic_fetch_and(unsigned long *dest, unsigned long value, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch_and(unsigned long long *dest,
+                                                    unsigned long long value, int pe);
+int32_t shmem_int32_atomic_fetch_and(int32_t *dest, int32_t value, int pe);
+int64_t shmem_int64_atomic_fetch_and(int64_t *dest, int64_t value, int pe);
+uint32_t shmem_uint32_atomic_fetch_and(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_uint64_atomic_fetch_and(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_and (man page shmem_atomic_and) */
+void shmem_uint_atomic_and(unsigned int *dest, unsigned int value, int pe);
+void shmem_ulong_atomic_and(unsigned long *dest, unsigned long value, int pe);
+void shmem_ulonglong_atomic_and(unsigned long long *dest, unsigned long long value, int pe);
+void shmem_int32_atomic_and(int32_t *dest, int32_t value, int pe);
+void shmem_int64_atomic_and(int64_t *dest, int64_t value, int pe);
+void shmem_uint32_atomic_and(uint32_t *dest, uint32_t value, int pe);
+void shmem_uint64_atomic_and(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_and_nbi (man page shmem_atomic_fetch_and) */
+void shmem_uint_atomic_fetch_and_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
+                                     int pe);
+void shmem_ulong_atomic_fetch_and_nbi(unsigned long *fetch, unsigned long *dest,
+                                      unsigned long value, int pe);
+void shmem_ulonglong_atomic_fetch_and_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                          unsigned long long value, int pe);
+void shmem_int32_atomic_fetch_and_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_int64_atomic_fetch_and_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_uint32_atomic_fetch_and_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint64_atomic_fetch_and_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_or (man page shmem_atomic_fetch_or) */
+unsigned int shmem_uint_atomic_fetch_or(unsigned int *dest, unsigned int value, int pe);
+unsigned long shmem_ulong_atomic_fetch_or(unsigned long *dest, unsigned long value, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch_or(unsigned long long *dest,
+                                                   unsigned long long value, int pe);
+int32_t shmem_int32_atomic_fetch_or(int32_t *dest, int32_t value, int pe);
+int64_t shmem_int64_atomic_fetch_or(int64_t *dest, int64_t value, int pe);
+uint32_t shmem_uint32_atomic_fetch_or(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_uint64_atomic_fetch_or(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_or (man page shmem_atomic_or) */
+void shmem_uint_atomic_or(unsigned int *dest, unsigned int value, int pe);
+void shmem_ulong_atomic_or(unsigned long *dest, unsigned long value, int pe);
+void shmem_ulonglong_atomic_or(unsigned long long *dest, unsigned long long value, int pe);
+void shmem_int32_atomic_or(int32_t *dest, int32_t value, int pe);
+void shmem_int64_atomic_or(int64_t *dest, int64_t value, int pe);
+void shmem_uint32_atomic_or(uint32_t *dest, uint32_t value, int pe);
+void shmem_uint64_atomic_or(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_or_nbi (man page shmem_atomic_fetch_or) */
+void shmem_uint_atomic_fetch_or_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
+                                    int pe);
+void shmem_ulong_atomic_fetch_or_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value,
+                                     int pe);
+void shmem_ulonglong_atomic_fetch_or_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                         unsigned long long value, int pe);
+void shmem_int32_atomic_fetch_or_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_int64_atomic_fetch_or_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_uint32_atomic_fetch_or_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint64_atomic_fetch_or_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_xor (man page shmem_atomic_fetch_xor) */
+unsigned int shmem_uint_atomic_fetch_xor(unsigned int *dest, unsigned int value, int pe);
+unsigned long shmem_ulong_atomic_fetch_xor(unsigned long *dest, unsigned long value, int pe);
+unsigned long long shmem_ulonglong_atomic_fetch_xor(unsigned long long *dest,
+                                                    unsigned long long value, int pe);
+int32_t shmem_int32_atomic_fetch_xor(int32_t *dest, int32_t value, int pe);
+int64_t shmem_int64_atomic_fetch_xor(int64_t *dest, int64_t value, int pe);
+uint32_t shmem_uint32_atomic_fetch_xor(uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_uint64_atomic_fetch_xor(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_xor (man page shmem_atomic_xor) */
+void shmem_uint_atomic_xor(unsigned int *dest, unsigned int value, int pe);
+void shmem_ulong_atomic_xor(unsigned long *dest, unsigned long value, int pe);
+void shmem_ulonglong_atomic_xor(unsigned long long *dest, unsigned long long value, int pe);
+void shmem_int32_atomic_xor(int32_t *dest, int32_t value, int pe);
+void shmem_int64_atomic_xor(int64_t *dest, int64_t value, int pe);
+void shmem_uint32_atomic_xor(uint32_t *dest, uint32_t value, int pe);
+void shmem_uint64_atomic_xor(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_atomic_fetch_xor_nbi (man page shmem_atomic_fetch_xor) */
+void shmem_uint_atomic_fetch_xor_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
+                                     int pe);
+void shmem_ulong_atomic_fetch_xor_nbi(unsigned long *fetch, unsigned long *dest,
+                                      unsigned long value, int pe);
+void shmem_ulonglong_atomic_fetch_xor_nbi(unsigned long long *fetch, unsigned long long *dest,
+                                          unsigned long long value, int pe);
+void shmem_int32_atomic_fetch_xor_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe);
+void shmem_int64_atomic_fetch_xor_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
+void shmem_uint32_atomic_fetch_xor_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
+void shmem_uint64_atomic_fetch_xor_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_TYPENAME_cswap (man page shmem_atomic_compare_swap) */
+int shmem_int_cswap(int *dest, int cond, int value, int pe);
+long shmem_long_cswap(long *dest, long cond, long value, int pe);
+long long shmem_longlong_cswap(long long *dest, long long cond, long long value, int pe);
+
+/* shmem_TYPENAME_finc (man page shmem_atomic_fetch_inc) */
+int shmem_int_finc(int *dest, int pe);
+long shmem_long_finc(long *dest, int pe);
+long long shmem_longlong_finc(long long *dest, int pe);
+
+/* shmem_TYPENAME_inc (man page shmem_atomic_inc) */
+void shmem_int_inc(int *dest, int pe);
+void shmem_long_inc(long *dest, int pe);
+void shmem_longlong_inc(long long *dest, int pe);
+
+/* shmem_TYPENAME_fadd (man page shmem_atomic_fetch_add) */
+int shmem_int_fadd(int *dest, int value, int pe);
+long shmem_long_fadd(long *dest, long value, int pe);
+long long shmem_longlong_fadd(long long *dest, long long value, int pe);
+
+/* shmem_TYPENAME_add (man page shmem_atomic_add) */
+void shmem_int_add(int *dest, int value, int pe);
+void shmem_long_add(long *dest, long value, int pe);
+void shmem_longlong_add(long long *dest, long long value, int pe);
+
+/* shmem_TYPENAME_fetch (man page shmem_atomic_fetch) */
+float shmem_float_fetch(const float *source, int pe);
+double shmem_double_fetch(const double *source, int pe);
+int shmem_int_fetch(const int *source, int pe);
+long shmem_long_fetch(const long *source, int pe);
+long long shmem_longlong_fetch(const long long *source, int pe);
+
+/* shmem_TYPENAME_set (man page shmem_atomic_set) */
+void shmem_float_set(float *dest, float value, int pe);
+void shmem_double_set(double *dest, double value, int pe);
+void shmem_int_set(int *dest, int value, int pe);
+void shmem_long_set(long *dest, long value, int pe);
+void shmem_longlong_set(long long *dest, long long value, int pe);
+
+/* shmem_TYPENAME_swap (man page shmem_atomic_swap) */
+float shmem_float_swap(float *dest, float value, int pe);
+double shmem_double_swap(double *dest, double value, int pe);
+int shmem_int_swap(int *dest, int value, int pe);
+long shmem_long_swap(long *dest, long value, int pe);
+long long shmem_longlong_swap(long long *dest, long long value, int pe);
+
+/* shmem_TYPENAME_wait_until (man page shmem_wait_until) */
+void shmem_short_wait_until(short *ivar, int cmp, short cmp_value);
+void shmem_int_wait_until(int *ivar, int cmp, int cmp_value);
+void shmem_long_wait_until(long *ivar, int cmp, long cmp_value);
+void shmem_longlong_wait_until(long long *ivar, int cmp, long long cmp_value);
+void shmem_ushort_wait_until(unsigned short *ivar, int cmp, unsigned short cmp_value);
+void shmem_uint_wait_until(unsigned int *ivar, int cmp, unsigned int cmp_value);
+void shmem_ulong_wait_until(unsigned long *ivar, int cmp, unsigned long cmp_value);
+void shmem_ulonglong_wait_until(unsigned long long *ivar, int cmp, unsigned long long cmp_value);
+void shmem_int32_wait_until(int32_t *ivar, int cmp, int32_t cmp_value);
+void shmem_int64_wait_until(int64_t *ivar, int cmp, int64_t cmp_value);
+void shmem_uint32_wait_until(uint32_t *ivar, int cmp, uint32_t cmp_value);
+void shmem_uint64_wait_until(uint64_t *ivar, int cmp, uint64_t cmp_value);
+void shmem_size_wait_until(size_t *ivar, int cmp, size_t cmp_value);
+void shmem_ptrdiff_wait_until(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_wait_until_all (man page shmem_wait_until_all) */
+void shmem_short_wait_until_all(short *ivars, size_t nelems, const int *status, int cmp,
+                                short cmp_value);
+void shmem_int_wait_until_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+void shmem_long_wait_until_all(long *ivars, size_t nelems, const int *status, int cmp,
+                               long cmp_value);
+void shmem_longlong_wait_until_all(long long *ivars, size_t nelems, const int *status, int cmp,
+                                   long long cmp_value);
+void shmem_ushort_wait_until_all(unsigned short *ivars, size_t nelems, const int *status, int cmp,
+                                 unsigned short cmp_value);
+void shmem_uint_wait_until_all(unsigned int *ivars, size_t nelems, const int *status, int cmp,
+                               unsigned int cmp_value);
+void shmem_ulong_wait_until_all(unsigned long *ivars, size_t nelems, const int *status, int cmp,
+                                unsigned long cmp_value);
+void shmem_ulonglong_wait_until_all(unsigned long long *ivars, size_t nelems, const int *status,
+                                    int cmp, unsigned long long cmp_value);
+void shmem_int32_wait_until_all(int32_t *ivars, size_t nelems, const int *status, int cmp,
+                                int32_t cmp_value);
+void shmem_int64_wait_until_all(int64_t *ivars, size_t nelems, const int *status, int cmp,
+                                int64_t cmp_value);
+void shmem_uint32_wait_until_all(uint32_t *ivars, size_t nelems, const int *status, int cmp,
+                                 uint32_t cmp_value);
+void shmem_uint64_wait_until_all(uint64_t *ivars, size_t nelems, const int *status, int cmp,
+                                 uint64_t cmp_value);
+void shmem_size_wait_until_all(size_t *ivars, size_t nelems, const int *status, int cmp,
+                               size_t cmp_value);
+void shmem_ptrdiff_wait_until_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp,
+                                  ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_wait_until_any (man page shmem_wait_until_any) */
+size_t shmem_short_wait_until_any(short *ivars, size_t nelems, const int *status, int cmp,
+                                  short cmp_value);
+size_t shmem_int_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp,
+                                int cmp_value);
+size_t shmem_long_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp,
+                                 long cmp_value);
+size_t shmem_longlong_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp,
+                                     long long cmp_value);
+size_t shmem_ushort_wait_until_any(unsigned short *ivars, size_t nelems, const int *status, int cmp,
+                                   unsigned short cmp_value);
+size_t shmem_uint_wait_until_any(unsigned int *ivars, size_t nelems, const int *status, int cmp,
+                                 unsigned int cmp_value);
+size_t shmem_ulong_wait_until_any(unsigned long *ivars, size_t nelems, const int *status, int cmp,
+                                  unsigned long cmp_value);
+size_t shmem_ulonglong_wait_until_any(unsigned long long *ivars, size_t nelems, const int *status,
+                                      int cmp, unsigned long long cmp_value);
+size_t shmem_int32_wait_until_any(int32_t *ivars, size_t nelems, const int *status, int cmp,
+                                  int32_t cmp_value);
+size_t shmem_int64_wait_until_any(int64_t *ivars, size_t nelems, const int *status, int cmp,
+                                  int64_t cmp_value);
+size_t shmem_uint32_wait_until_any(uint32_t *ivars, size_t nelems, const int *status, int cmp,
+                                   uint32_t cmp_value);
+size_t shmem_uint64_wait_until_any(uint64_t *ivars, size_t nelems, const int *status, int cmp,
+                                   uint64_t cmp_value);
+size_t shmem_size_wait_until_any(size_t *ivars, size_t nelems, const int *status, int cmp,
+                                 size_t cmp_value);
+size_t shmem_ptrdiff_wait_until_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp,
+                                    ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_wait_until_some (man page shmem_wait_until_some) */
+size_t shmem_short_wait_until_some(short *ivars, size_t nelems, size_t *indices, const int *status,
+                                   int cmp, short cmp_value);
+size_t shmem_int_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status,
+                                 int cmp, int cmp_value);
+size_t shmem_long_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status,
+                                  int cmp, long cmp_value);
+size_t shmem_longlong_wait_until_some(long long *ivars, size_t nelems, size_t *indices,
+                                      const int *status, int cmp, long long cmp_value);
+size_t shmem_ushort_wait_until_some(unsigned short *ivars, size_t nelems, size_t *indices,
+                                    const int *status, int cmp, unsigned short cmp_value);
+size_t shmem_uint_wait_until_some(unsigned int *ivars, size_t nelems, size_t *indices,
+                                  const int *status, int cmp, unsigned int cmp_value);
+size_t shmem_ulong_wait_until_some(unsigned long *ivars, size_t nelems, size_t *indices,
+                                   const int *status, int cmp, unsigned long cmp_value);
+size_t shmem_ulonglong_wait_until_some(unsigned long long *ivars, size_t nelems, size_t *indices,
+                                       const int *status, int cmp, unsigned long long cmp_value);
+size_t shmem_int32_wait_until_some(int32_t *ivars, size_t nelems, size_t *indices,
+                                   const int *status, int cmp, int32_t cmp_value);
+size_t shmem_int64_wait_until_some(int64_t *ivars, size_t nelems, size_t *indices,
+                                   const int *status, int cmp, int64_t cmp_value);
+size_t shmem_uint32_wait_until_some(uint32_t *ivars, size_t nelems, size_t *indices,
+                                    const int *status, int cmp, uint32_t cmp_value);
+size_t shmem_uint64_wait_until_some(uint64_t *ivars, size_t nelems, size_t *indices,
+                                    const int *status, int cmp, uint64_t cmp_value);
+size_t shmem_size_wait_until_some(size_t *ivars, size_t nelems, size_t *indices, const int *status,
+                                  int cmp, size_t cmp_value);
+size_t shmem_ptrdiff_wait_until_some(ptrdiff_t *ivars, size_t nelems, size_t *indices,
+                                     const int *status, int cmp, ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_wait_until_all_vector (man page shmem_wait_until_all_vector) */
+void shmem_short_wait_until_all_vector(short *ivars, size_t nelems, const int *status, int cmp,
+                                       const short *cmp_values);
+void shmem_int_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp,
+                                     const int *cmp_values);
+void shmem_long_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp,
+                                      const long *cmp_values);
+void shmem_longlong_wait_until_all_vector(long long *ivars, size_t nelems, const int *status,
+                                          int cmp, const long long *cmp_values);
+void shmem_ushort_wait_until_all_vector(unsigned short *ivars, size_t nelems, const int *status,
+                                        int cmp, const unsigned short *cmp_values);
+void shmem_uint_wait_until_all_vector(unsigned int *ivars, size_t nelems, const int *status,
+                                      int cmp, const unsigned int *cmp_values);
+void shmem_ulong_wait_until_all_vector(unsigned long *ivars, size_t nelems, const int *status,
+                                       int cmp, const unsigned long *cmp_values);
+void shmem_ulonglong_wait_until_all_vector(unsigned long long *ivars, size_t nelems,
+                                           const int *status, int cmp,
+                                           const unsigned long long *cmp_values);
+void shmem_int32_wait_until_all_vector(int32_t *ivars, size_t nelems, const int *status, int cmp,
+                                       const int32_t *cmp_values);
+void shmem_int64_wait_until_all_vector(int64_t *ivars, size_t nelems, const int *status, int cmp,
+                                       const int64_t *cmp_values);
+void shmem_uint32_wait_until_all_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp,
+                                        const uint32_t *cmp_values);
+void shmem_uint64_wait_until_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp,
+                                        const uint64_t *cmp_values);
+void shmem_size_wait_until_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp,
+                                      const size_t *cmp_values);
+void shmem_ptrdiff_wait_until_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status,
+                                         int cmp, const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_wait_until_any_vector (man page shmem_wait_until_any_vector) */
+size_t shmem_short_wait_until_any_vector(short *ivars, size_t nelems, const int *status, int cmp,
+                                         const short *cmp_values);
+size_t shmem_int_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp,
+                                       const int *cmp_values);
+size_t shmem_long_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp,
+                                        const long *cmp_values);
+size_t shmem_longlong_wait_until_any_vector(long long *ivars, size_t nelems, const int *status,
+                                            int cmp, const long long *cmp_values);
+size_t shmem_ushort_wait_until_any_vector(unsigned short *ivars, size_t nelems, const int *status,
+                                          int cmp, const unsigned short *cmp_values);
+size_t shmem_uint_wait_until_any_vector(unsigned int *ivars, size_t nelems, const int *status,
+                                        int cmp, const unsigned int *cmp_values);
+size_t shmem_ulong_wait_until_any_vector(unsigned long *ivars, size_t nelems, const int *status,
+                                         int cmp, const unsigned long *cmp_values);
+size_t shmem_ulonglong_wait_until_any_vector(unsigned long long *ivars, size_t nelems,
+                                             const int *status, int cmp,
+                                             const unsigned long long *cmp_values);
+size_t shmem_int32_wait_until_any_vector(int32_t *ivars, size_t nelems, const int *status, int cmp,
+                                         const int32_t *cmp_values);
+size_t shmem_int64_wait_until_any_vector(int64_t *ivars, size_t nelems, const int *status, int cmp,
+                                         const int64_t *cmp_values);
+size_t shmem_uint32_wait_until_any_vector(uint32_t *ivars, size_t nelems, const int *status,
+                                          int cmp, const uint32_t *cmp_values);
+size_t shmem_uint64_wait_until_any_vector(uint64_t *ivars, size_t nelems, const int *status,
+                                          int cmp, const uint64_t *cmp_values);
+size_t shmem_size_wait_until_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp,
+                                        const size_t *cmp_values);
+size_t shmem_ptrdiff_wait_until_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status,
+                                           int cmp, const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_wait_until_some_vector (man page shmem_wait_until_some_vector) */
+size_t shmem_short_wait_until_some_vector(short *ivars, size_t nelems, size_t *indices,
+                                          const int *status, int cmp, const short *cmp_values);
+size_t shmem_int_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices,
+                                        const int *status, int cmp, const int *cmp_values);
+size_t shmem_long_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices,
+                                         const int *status, int cmp, const long *cmp_values);
+size_t shmem_longlong_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices,
+                                             const int *status, int cmp,
+                                             const long long *cmp_values);
+size_t shmem_ushort_wait_until_some_vector(unsigned short *ivars, size_t nelems, size_t *indices,
+                                           const int *status, int cmp,
+                                           const unsigned short *cmp_values);
+size_t shmem_uint_wait_until_some_vector(unsigned int *ivars, size_t nelems, size_t *indices,
+                                         const int *status, int cmp,
+                                         const unsigned int *cmp_values);
+size_t shmem_ulong_wait_until_some_vector(unsigned long *ivars, size_t nelems, size_t *indices,
+                                          const int *status, int cmp,
+                                          const unsigned long *cmp_values);
+size_t shmem_ulonglong_wait_until_some_vector(unsigned long long *ivars, size_t nelems,
+                                              size_t *indices, const int *status, int cmp,
+                                              const unsigned long long *cmp_values);
+size_t shmem_int32_wait_until_some_vector(int32_t *ivars, size_t nelems, size_t *indices,
+                                          const int *status, int cmp, const int32_t *cmp_values);
+size_t shmem_int64_wait_until_some_vector(int64_t *ivars, size_t nelems, size_t *indices,
+                                          const int *status, int cmp, const int64_t *cmp_values);
+size_t shmem_uint32_wait_until_some_vector(uint32_t *ivars, size_t nelems, size_t *indices,
+                                           const int *status, int cmp, const uint32_t *cmp_values);
+size_t shmem_uint64_wait_until_some_vector(uint64_t *ivars, size_t nelems, size_t *indices,
+                                           const int *status, int cmp, const uint64_t *cmp_values);
+size_t shmem_size_wait_until_some_vector(size_t *ivars, size_t nelems, size_t *indices,
+                                         const int *status, int cmp, const size_t *cmp_values);
+size_t shmem_ptrdiff_wait_until_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices,
+                                            const int *status, int cmp,
+                                            const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_test (man page shmem_test) */
+int shmem_short_test(short *ivar, int cmp, short cmp_value);
+int shmem_int_test(int *ivar, int cmp, int cmp_value);
+int shmem_long_test(long *ivar, int cmp, long cmp_value);
+int shmem_longlong_test(long long *ivar, int cmp, long long cmp_value);
+int shmem_ushort_test(unsigned short *ivar, int cmp, unsigned short cmp_value);
+int shmem_uint_test(unsigned int *ivar, int cmp, unsigned int cmp_value);
+int shmem_ulong_test(unsigned long *ivar, int cmp, unsigned long cmp_value);
+int shmem_ulonglong_test(unsigned long long *ivar, int cmp, unsigned long long cmp_value);
+int shmem_int32_test(int32_t *ivar, int cmp, int32_t cmp_value);
+int shmem_int64_test(int64_t *ivar, int cmp, int64_t cmp_value);
+int shmem_uint32_test(uint32_t *ivar, int cmp, uint32_t cmp_value);
+int shmem_uint64_test(uint64_t *ivar, int cmp, uint64_t cmp_value);
+int shmem_size_test(size_t *ivar, int cmp, size_t cmp_value);
+int shmem_ptrdiff_test(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_test_all (man page shmem_test_all) */
+int shmem_short_test_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value);
+int shmem_int_test_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+int shmem_long_test_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
+int shmem_longlong_test_all(long long *ivars, size_t nelems, const int *status, int cmp,
+                            long long cmp_value);
+int shmem_ushort_test_all(unsigned short *ivars, size_t nelems, const int *status, int cmp,
+                          unsigned short cmp_value);
+int shmem_uint_test_all(unsigned int *ivars, size_t nelems, const int *status, int cmp,
+                        unsigned int cmp_value);
+int shmem_ulong_test_all(unsigned long *ivars, size_t nelems, const int *status, int cmp,
+                         unsigned long cmp_value);
+int shmem_ulonglong_test_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp,
+                             unsigned long long cmp_value);
+int shmem_int32_test_all(int32_t *ivars, size_t nelems, const int *status, int cmp,
+                         int32_t cmp_value);
+int shmem_int64_test_all(int64_t *ivars, size_t nelems, const int *status, int cmp,
+                         int64_t cmp_value);
+int shmem_uint32_test_all(uint32_t *ivars, size_t nelems, const int *status, int cmp,
+                          uint32_t cmp_value);
+int shmem_uint64_test_all(uint64_t *ivars, size_t nelems, const int *status, int cmp,
+                          uint64_t cmp_value);
+int shmem_size_test_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value);
+int shmem_ptrdiff_test_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp,
+                           ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_test_any (man page shmem_test_any) */
+size_t shmem_short_test_any(short *ivars, size_t nelems, const int *status, int cmp,
+                            short cmp_value);
+size_t shmem_int_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value);
+size_t shmem_long_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value);
+size_t shmem_longlong_test_any(long long *ivars, size_t nelems, const int *status, int cmp,
+                               long long cmp_value);
+size_t shmem_ushort_test_any(unsigned short *ivars, size_t nelems, const int *status, int cmp,
+                             unsigned short cmp_value);
+size_t shmem_uint_test_any(unsigned int *ivars, size_t nelems, const int *status, int cmp,
+                           unsigned int cmp_value);
+size_t shmem_ulong_test_any(unsigned long *ivars, size_t nelems, const int *status, int cmp,
+                            unsigned long cmp_value);
+size_t shmem_ulonglong_test_any(unsigned long long *ivars, size_t nelems, const int *status,
+                                int cmp, unsigned long long cmp_value);
+size_t shmem_int32_test_any(int32_t *ivars, size_t nelems, const int *status, int cmp,
+                            int32_t cmp_value);
+size_t shmem_int64_test_any(int64_t *ivars, size_t nelems, const int *status, int cmp,
+                            int64_t cmp_value);
+size_t shmem_uint32_test_any(uint32_t *ivars, size_t nelems, const int *status, int cmp,
+                             uint32_t cmp_value);
+size_t shmem_uint64_test_any(uint64_t *ivars, size_t nelems, const int *status, int cmp,
+                             uint64_t cmp_value);
+size_t shmem_size_test_any(size_t *ivars, size_t nelems, const int *status, int cmp,
+                           size_t cmp_value);
+size_t shmem_ptrdiff_test_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp,
+                              ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_test_some (man page shmem_test_some) */
+size_t shmem_short_test_some(short *ivars, size_t nelems, size_t *indices, const int *status,
+                             int cmp, short cmp_value);
+size_t shmem_int_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp,
+                           int cmp_value);
+size_t shmem_long_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp,
+                            long cmp_value);
+size_t shmem_longlong_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status,
+                                int cmp, long long cmp_value);
+size_t shmem_ushort_test_some(unsigned short *ivars, size_t nelems, size_t *indices,
+                              const int *status, int cmp, unsigned short cmp_value);
+size_t shmem_uint_test_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status,
+                            int cmp, unsigned int cmp_value);
+size_t shmem_ulong_test_some(unsigned long *ivars, size_t nelems, size_t *indices,
+                             const int *status, int cmp, unsigned long cmp_value);
+size_t shmem_ulonglong_test_some(unsigned long long *ivars, size_t nelems, size_t *indices,
+                                 const int *status, int cmp, unsigned long long cmp_value);
+size_t shmem_int32_test_some(int32_t *ivars, size_t nelems, size_t *indices, const int *status,
+                             int cmp, int32_t cmp_value);
+size_t shmem_int64_test_some(int64_t *ivars, size_t nelems, size_t *indices, const int *status,
+                             int cmp, int64_t cmp_value);
+size_t shmem_uint32_test_some(uint32_t *ivars, size_t nelems, size_t *indices, const int *status,
+                              int cmp, uint32_t cmp_value);
+size_t shmem_uint64_test_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status,
+                              int cmp, uint64_t cmp_value);
+size_t shmem_size_test_some(size_t *ivars, size_t nelems, size_t *indices, const int *status,
+                            int cmp, size_t cmp_value);
+size_t shmem_ptrdiff_test_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status,
+                               int cmp, ptrdiff_t cmp_value);
+
+/* shmem_TYPENAME_test_all_vector (man page shmem_test_all_vector) */
+int shmem_short_test_all_vector(short *ivars, size_t nelems, const int *status, int cmp,
+                                const short *cmp_values);
+int shmem_int_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp,
+                              const int *cmp_values);
+int shmem_long_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp,
+                               const long *cmp_values);
+int shmem_longlong_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp,
+                                   const long long *cmp_values);
+int shmem_ushort_test_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp,
+                                 const unsigned short *cmp_values);
+int shmem_uint_test_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp,
+                               const unsigned int *cmp_values);
+int shmem_ulong_test_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp,
+                                const unsigned long *cmp_values);
+int shmem_ulonglong_test_all_vector(unsigned long long *ivars, size_t nelems, const int *status,
+                                    int cmp, const unsigned long long *cmp_values);
+int shmem_int32_test_all_vector(int32_t *ivars, size_t nelems, const int *status, int cmp,
+                                const int32_t *cmp_values);
+int shmem_int64_test_all_vector(int64_t *ivars, size_t nelems, const int *status, int cmp,
+                                const int64_t *cmp_values);
+int shmem_uint32_test_all_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp,
+                                 const uint32_t *cmp_values);
+int shmem_uint64_test_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp,
+                                 const uint64_t *cmp_values);
+int shmem_size_test_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp,
+                               const size_t *cmp_values);
+int shmem_ptrdiff_test_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp,
+                                  const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_test_any_vector (man page shmem_test_any_vector) */
+size_t shmem_short_test_any_vector(short *ivars, size_t nelems, const int *status, int cmp,
+                                   const short *cmp_values);
+size_t shmem_int_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp,
+                                 const int *cmp_values);
+size_t shmem_long_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp,
+                                  const long *cmp_values);
+size_t shmem_longlong_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp,
+                                      const long long *cmp_values);
+size_t shmem_ushort_test_any_vector(unsigned short *ivars, size_t nelems, const int *status,
+                                    int cmp, const unsigned short *cmp_values);
+size_t shmem_uint_test_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp,
+                                  const unsigned int *cmp_values);
+size_t shmem_ulong_test_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp,
+                                   const unsigned long *cmp_values);
+size_t shmem_ulonglong_test_any_vector(unsigned long long *ivars, size_t nelems, const int *status,
+                                       int cmp, const unsigned long long *cmp_values);
+size_t shmem_int32_test_any_vector(int32_t *ivars, size_t nelems, const int *status, int cmp,
+                                   const int32_t *cmp_values);
+size_t shmem_int64_test_any_vector(int64_t *ivars, size_t nelems, const int *status, int cmp,
+                                   const int64_t *cmp_values);
+size_t shmem_uint32_test_any_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp,
+                                    const uint32_t *cmp_values);
+size_t shmem_uint64_test_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp,
+                                    const uint64_t *cmp_values);
+size_t shmem_size_test_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp,
+                                  const size_t *cmp_values);
+size_t shmem_ptrdiff_test_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp,
+                                     const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_test_some_vector (man page shmem_test_some_vector) */
+size_t shmem_short_test_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status,
+                                    int cmp, const short *cmp_values);
+size_t shmem_int_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status,
+                                  int cmp, const int *cmp_values);
+size_t shmem_long_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status,
+                                   int cmp, const long *cmp_values);
+size_t shmem_longlong_test_some_vector(long long *ivars, size_t nelems, size_t *indices,
+                                       const int *status, int cmp, const long long *cmp_values);
+size_t shmem_ushort_test_some_vector(unsigned short *ivars, size_t nelems, size_t *indices,
+                                     const int *status, int cmp, const unsigned short *cmp_values);
+size_t shmem_uint_test_some_vector(unsigned int *ivars, size_t nelems, size_t *indices,
+                                   const int *status, int cmp, const unsigned int *cmp_values);
+size_t shmem_ulong_test_some_vector(unsigned long *ivars, size_t nelems, size_t *indices,
+                                    const int *status, int cmp, const unsigned long *cmp_values);
+size_t shmem_ulonglong_test_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices,
+                                        const int *status, int cmp,
+                                        const unsigned long long *cmp_values);
+size_t shmem_int32_test_some_vector(int32_t *ivars, size_t nelems, size_t *indices,
+                                    const int *status, int cmp, const int32_t *cmp_values);
+size_t shmem_int64_test_some_vector(int64_t *ivars, size_t nelems, size_t *indices,
+                                    const int *status, int cmp, const int64_t *cmp_values);
+size_t shmem_uint32_test_some_vector(uint32_t *ivars, size_t nelems, size_t *indices,
+                                     const int *status, int cmp, const uint32_t *cmp_values);
+size_t shmem_uint64_test_some_vector(uint64_t *ivars, size_t nelems, size_t *indices,
+                                     const int *status, int cmp, const uint64_t *cmp_values);
+size_t shmem_size_test_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status,
+                                   int cmp, const size_t *cmp_values);
+size_t shmem_ptrdiff_test_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices,
+                                      const int *status, int cmp, const ptrdiff_t *cmp_values);
+
+/* shmem_TYPENAME_wait (man page shmem_wait) */
+void shmem_short_wait(short *ivar, short cmp_value);
+void shmem_int_wait(int *ivar, int cmp_value);
+void shmem_long_wait(long *ivar, long cmp_value);
+void shmem_longlong_wait(long long *ivar, long long cmp_value);
+
+/* shmem_wait (man page shmem_wait) */
+void shmem_wait(long *ivar, long cmp_value);
+
+/* shmem_wait_until (man page shmem_wait_until) */
+void (shmem_wait_until)(long *ivar, int cmp, long cmp_value);
+
+/* shmem_TYPENAME_put_signal (man page shmem_put_signal) */
+void shmem_float_put_signal(float *dest, const float *source, size_t nelems, uint64_t *sig_addr,
+                            uint64_t signal, int sig_op, int pe);
+void shmem_double_put_signal(double *dest, const double *source, size_t nelems, uint64_t *sig_addr,
+                             uint64_t signal, int sig_op, int pe);
+void shmem_longdouble_put_signal(long double *dest, const long double *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_char_put_signal(char *dest, const char *source, size_t nelems, uint64_t *sig_addr,
+                           uint64_t signal, int sig_op, int pe);
+void shmem_schar_put_signal(signed char *dest, const signed char *source, size_t nelems,
+                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_short_put_signal(short *dest, const short *source, size_t nelems, uint64_t *sig_addr,
+                            uint64_t signal, int sig_op, int pe);
+void shmem_int_put_signal(int *dest, const int *source, size_t nelems, uint64_t *sig_addr,
+                          uint64_t signal, int sig_op, int pe);
+void shmem_long_put_signal(long *dest, const long *source, size_t nelems, uint64_t *sig_addr,
+                           uint64_t signal, int sig_op, int pe);
+void shmem_longlong_put_signal(long long *dest, const long long *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uchar_put_signal(unsigned char *dest, const unsigned char *source, size_t nelems,
+                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ushort_put_signal(unsigned short *dest, const unsigned short *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint_put_signal(unsigned int *dest, const unsigned int *source, size_t nelems,
+                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ulong_put_signal(unsigned long *dest, const unsigned long *source, size_t nelems,
+                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ulonglong_put_signal(unsigned long long *dest, const unsigned long long *source,
+                                size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                int pe);
+void shmem_int8_put_signal(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr,
+                           uint64_t signal, int sig_op, int pe);
+void shmem_int16_put_signal(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr,
+                            uint64_t signal, int sig_op, int pe);
+void shmem_int32_put_signal(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr,
+                            uint64_t signal, int sig_op, int pe);
+void shmem_int64_put_signal(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr,
+                            uint64_t signal, int sig_op, int pe);
+void shmem_uint8_put_signal(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr,
+                            uint64_t signal, int sig_op, int pe);
+void shmem_uint16_put_signal(uint16_t *dest, const uint16_t *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint32_put_signal(uint32_t *dest, const uint32_t *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint64_put_signal(uint64_t *dest, const uint64_t *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_size_put_signal(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr,
+                           uint64_t signal, int sig_op, int pe);
+void shmem_ptrdiff_put_signal(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* shmem_putSIZE_signal (man page shmem_put_signal) */
+void shmem_put8_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                       uint64_t signal, int sig_op, int pe);
+void shmem_put16_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                        uint64_t signal, int sig_op, int pe);
+void shmem_put32_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                        uint64_t signal, int sig_op, int pe);
+void shmem_put64_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                        uint64_t signal, int sig_op, int pe);
+void shmem_put128_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                         uint64_t signal, int sig_op, int pe);
+void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                         uint64_t signal, int sig_op, int pe);
+
+/* shmem_TYPENAME_put_signal_nbi (man page shmem_put_signal) */
+void shmem_float_put_signal_nbi(float *dest, const float *source, size_t nelems, uint64_t *sig_addr,
+                                uint64_t signal, int sig_op, int pe);
+void shmem_double_put_signal_nbi(double *dest, const double *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_longdouble_put_signal_nbi(long double *dest, const long double *source, size_t nelems,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_char_put_signal_nbi(char *dest, const char *source, size_t nelems, uint64_t *sig_addr,
+                               uint64_t signal, int sig_op, int pe);
+void shmem_schar_put_signal_nbi(signed char *dest, const signed char *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_short_put_signal_nbi(short *dest, const short *source, size_t nelems, uint64_t *sig_addr,
+                                uint64_t signal, int sig_op, int pe);
+void shmem_int_put_signal_nbi(int *dest, const int *source, size_t nelems, uint64_t *sig_addr,
+                              uint64_t signal, int sig_op, int pe);
+void shmem_long_put_signal_nbi(long *dest, const long *source, size_t nelems, uint64_t *sig_addr,
+                               uint64_t signal, int sig_op, int pe);
+void shmem_longlong_put_signal_nbi(long long *dest, const long long *source, size_t nelems,
+                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uchar_put_signal_nbi(unsigned char *dest, const unsigned char *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ushort_put_signal_nbi(unsigned short *dest, const unsigned short *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint_put_signal_nbi(unsigned int *dest, const unsigned int *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ulong_put_signal_nbi(unsigned long *dest, const unsigned long *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ulonglong_put_signal_nbi(unsigned long long *dest, const unsigned long long *source,
+                                    size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                    int pe);
+void shmem_int8_put_signal_nbi(int8_t *dest, const int8_t *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int16_put_signal_nbi(int16_t *dest, const int16_t *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int32_put_signal_nbi(int32_t *dest, const int32_t *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_int64_put_signal_nbi(int64_t *dest, const int64_t *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint8_put_signal_nbi(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint16_put_signal_nbi(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint32_put_signal_nbi(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_uint64_put_signal_nbi(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_size_put_signal_nbi(size_t *dest, const size_t *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ptrdiff_put_signal_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* shmem_putSIZE_signal_nbi (man page shmem_put_signal) */
+void shmem_put8_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                           uint64_t signal, int sig_op, int pe);
+void shmem_put16_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                            uint64_t signal, int sig_op, int pe);
+void shmem_put32_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                            uint64_t signal, int sig_op, int pe);
+void shmem_put64_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                            uint64_t signal, int sig_op, int pe);
+void shmem_put128_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                             uint64_t signal, int sig_op, int pe);
+void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
+                             uint64_t signal, int sig_op, int pe);
+
 #ifdef __cplusplus
 }
 #endif
@@ -494,6 +1389,506 @@ void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
              unsigned long *: shmem_ulong_get_nbi, \
              unsigned long long *: shmem_ulonglong_get_nbi)
 #define shmem_get_nbi(dest, ...) SHOAL_SELECT_get_nbi(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_compare_swap(x) \
+    _Generic((x), \
+             int *: shmem_int_atomic_compare_swap, \
+             long *: shmem_long_atomic_compare_swap, \
+             long long *: shmem_longlong_atomic_compare_swap, \
+             unsigned int *: shmem_uint_atomic_compare_swap, \
+             unsigned long *: shmem_ulong_atomic_compare_swap, \
+             unsigned long long *: shmem_ulonglong_atomic_compare_swap)
+#define shmem_atomic_compare_swap(dest, ...) SHOAL_SELECT_atomic_compare_swap(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_inc(x) \
+    _Generic((x), \
+             int *: shmem_int_atomic_fetch_inc, \
+             long *: shmem_long_atomic_fetch_inc, \
+             long long *: shmem_longlong_atomic_fetch_inc, \
+             unsigned int *: shmem_uint_atomic_fetch_inc, \
+             unsigned long *: shmem_ulong_atomic_fetch_inc, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_inc)
+#define shmem_atomic_fetch_inc(dest, ...) SHOAL_SELECT_atomic_fetch_inc(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_inc(x) \
+    _Generic((x), \
+             int *: shmem_int_atomic_inc, \
+             long *: shmem_long_atomic_inc, \
+             long long *: shmem_longlong_atomic_inc, \
+             unsigned int *: shmem_uint_atomic_inc, \
+             unsigned long *: shmem_ulong_atomic_inc, \
+             unsigned long long *: shmem_ulonglong_atomic_inc)
+#define shmem_atomic_inc(dest, ...) SHOAL_SELECT_atomic_inc(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_add(x) \
+    _Generic((x), \
+             int *: shmem_int_atomic_fetch_add, \
+             long *: shmem_long_atomic_fetch_add, \
+             long long *: shmem_longlong_atomic_fetch_add, \
+             unsigned int *: shmem_uint_atomic_fetch_add, \
+             unsigned long *: shmem_ulong_atomic_fetch_add, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_add)
+#define shmem_atomic_fetch_add(dest, ...) SHOAL_SELECT_atomic_fetch_add(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_add(x) \
+    _Generic((x), \
+             int *: shmem_int_atomic_add, \
+             long *: shmem_long_atomic_add, \
+             long long *: shmem_longlong_atomic_add, \
+             unsigned int *: shmem_uint_atomic_add, \
+             unsigned long *: shmem_ulong_atomic_add, \
+             unsigned long long *: shmem_ulonglong_atomic_add)
+#define shmem_atomic_add(dest, ...) SHOAL_SELECT_atomic_add(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_compare_swap_nbi(x) \
+    _Generic((x), \
+             int *: shmem_int_atomic_compare_swap_nbi, \
+             long *: shmem_long_atomic_compare_swap_nbi, \
+             long long *: shmem_longlong_atomic_compare_swap_nbi, \
+             unsigned int *: shmem_uint_atomic_compare_swap_nbi, \
+             unsigned long *: shmem_ulong_atomic_compare_swap_nbi, \
+             unsigned long long *: shmem_ulonglong_atomic_compare_swap_nbi)
+#define shmem_atomic_compare_swap_nbi(fetch, ...) SHOAL_SELECT_atomic_compare_swap_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_inc_nbi(x) \
+    _Generic((x), \
+             int *: shmem_int_atomic_fetch_inc_nbi, \
+             long *: shmem_long_atomic_fetch_inc_nbi, \
+             long long *: shmem_longlong_atomic_fetch_inc_nbi, \
+             unsigned int *: shmem_uint_atomic_fetch_inc_nbi, \
+             unsigned long *: shmem_ulong_atomic_fetch_inc_nbi, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_inc_nbi)
+#define shmem_atomic_fetch_inc_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_inc_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_add_nbi(x) \
+    _Generic((x), \
+             int *: shmem_int_atomic_fetch_add_nbi, \
+             long *: shmem_long_atomic_fetch_add_nbi, \
+             long long *: shmem_longlong_atomic_fetch_add_nbi, \
+             unsigned int *: shmem_uint_atomic_fetch_add_nbi, \
+             unsigned long *: shmem_ulong_atomic_fetch_add_nbi, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_add_nbi)
+#define shmem_atomic_fetch_add_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_add_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch(x) \
+    _Generic((x), \
+             float *: shmem_float_atomic_fetch, \
+             const float *: shmem_float_atomic_fetch, \
+             double *: shmem_double_atomic_fetch, \
+             const double *: shmem_double_atomic_fetch, \
+             int *: shmem_int_atomic_fetch, \
+             const int *: shmem_int_atomic_fetch, \
+             long *: shmem_long_atomic_fetch, \
+             const long *: shmem_long_atomic_fetch, \
+             long long *: shmem_longlong_atomic_fetch, \
+             const long long *: shmem_longlong_atomic_fetch, \
+             unsigned int *: shmem_uint_atomic_fetch, \
+             const unsigned int *: shmem_uint_atomic_fetch, \
+             unsigned long *: shmem_ulong_atomic_fetch, \
+             const unsigned long *: shmem_ulong_atomic_fetch, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch, \
+             const unsigned long long *: shmem_ulonglong_atomic_fetch)
+#define shmem_atomic_fetch(source, ...) SHOAL_SELECT_atomic_fetch(source)(source, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_set(x) \
+    _Generic((x), \
+             float *: shmem_float_atomic_set, \
+             double *: shmem_double_atomic_set, \
+             int *: shmem_int_atomic_set, \
+             long *: shmem_long_atomic_set, \
+             long long *: shmem_longlong_atomic_set, \
+             unsigned int *: shmem_uint_atomic_set, \
+             unsigned long *: shmem_ulong_atomic_set, \
+             unsigned long long *: shmem_ulonglong_atomic_set)
+#define shmem_atomic_set(dest, ...) SHOAL_SELECT_atomic_set(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_swap(x) \
+    _Generic((x), \
+             float *: shmem_float_atomic_swap, \
+             double *: shmem_double_atomic_swap, \
+             int *: shmem_int_atomic_swap, \
+             long *: shmem_long_atomic_swap, \
+             long long *: shmem_longlong_atomic_swap, \
+             unsigned int *: shmem_uint_atomic_swap, \
+             unsigned long *: shmem_ulong_atomic_swap, \
+             unsigned long long *: shmem_ulonglong_atomic_swap)
+#define shmem_atomic_swap(dest, ...) SHOAL_SELECT_atomic_swap(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_nbi(x) \
+    _Generic((x), \
+             float *: shmem_float_atomic_fetch_nbi, \
+             double *: shmem_double_atomic_fetch_nbi, \
+             int *: shmem_int_atomic_fetch_nbi, \
+             long *: shmem_long_atomic_fetch_nbi, \
+             long long *: shmem_longlong_atomic_fetch_nbi, \
+             unsigned int *: shmem_uint_atomic_fetch_nbi, \
+             unsigned long *: shmem_ulong_atomic_fetch_nbi, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_nbi)
+#define shmem_atomic_fetch_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_swap_nbi(x) \
+    _Generic((x), \
+             float *: shmem_float_atomic_swap_nbi, \
+             double *: shmem_double_atomic_swap_nbi, \
+             int *: shmem_int_atomic_swap_nbi, \
+             long *: shmem_long_atomic_swap_nbi, \
+             long long *: shmem_longlong_atomic_swap_nbi, \
+             unsigned int *: shmem_uint_atomic_swap_nbi, \
+             unsigned long *: shmem_ulong_atomic_swap_nbi, \
+             unsigned long long *: shmem_ulonglong_atomic_swap_nbi)
+#define shmem_atomic_swap_nbi(fetch, ...) SHOAL_SELECT_atomic_swap_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_and(x) \
+    _Generic((x), \
+             unsigned int *: shmem_uint_atomic_fetch_and, \
+             unsigned long *: shmem_ulong_atomic_fetch_and, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_and, \
+             int32_t *: shmem_int32_atomic_fetch_and, \
+             int64_t *: shmem_int64_atomic_fetch_and)
+#define shmem_atomic_fetch_and(dest, ...) SHOAL_SELECT_atomic_fetch_and(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_and(x) \
+    _Generic((x), \
+             unsigned int *: shmem_uint_atomic_and, \
+             unsigned long *: shmem_ulong_atomic_and, \
+             unsigned long long *: shmem_ulonglong_atomic_and, \
+             int32_t *: shmem_int32_atomic_and, \
+             int64_t *: shmem_int64_atomic_and)
+#define shmem_atomic_and(dest, ...) SHOAL_SELECT_atomic_and(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_and_nbi(x) \
+    _Generic((x), \
+             unsigned int *: shmem_uint_atomic_fetch_and_nbi, \
+             unsigned long *: shmem_ulong_atomic_fetch_and_nbi, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_and_nbi, \
+             int32_t *: shmem_int32_atomic_fetch_and_nbi, \
+             int64_t *: shmem_int64_atomic_fetch_and_nbi)
+#define shmem_atomic_fetch_and_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_and_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_or(x) \
+    _Generic((x), \
+             unsigned int *: shmem_uint_atomic_fetch_or, \
+             unsigned long *: shmem_ulong_atomic_fetch_or, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_or, \
+             int32_t *: shmem_int32_atomic_fetch_or, \
+             int64_t *: shmem_int64_atomic_fetch_or)
+#define shmem_atomic_fetch_or(dest, ...) SHOAL_SELECT_atomic_fetch_or(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_or(x) \
+    _Generic((x), \
+             unsigned int *: shmem_uint_atomic_or, \
+             unsigned long *: shmem_ulong_atomic_or, \
+             unsigned long long *: shmem_ulonglong_atomic_or, \
+             int32_t *: shmem_int32_atomic_or, \
+             int64_t *: shmem_int64_atomic_or)
+#define shmem_atomic_or(dest, ...) SHOAL_SELECT_atomic_or(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_or_nbi(x) \
+    _Generic((x), \
+             unsigned int *: shmem_uint_atomic_fetch_or_nbi, \
+             unsigned long *: shmem_ulong_atomic_fetch_or_nbi, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_or_nbi, \
+             int32_t *: shmem_int32_atomic_fetch_or_nbi, \
+             int64_t *: shmem_int64_atomic_fetch_or_nbi)
+#define shmem_atomic_fetch_or_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_or_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_xor(x) \
+    _Generic((x), \
+             unsigned int *: shmem_uint_atomic_fetch_xor, \
+             unsigned long *: shmem_ulong_atomic_fetch_xor, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_xor, \
+             int32_t *: shmem_int32_atomic_fetch_xor, \
+             int64_t *: shmem_int64_atomic_fetch_xor)
+#define shmem_atomic_fetch_xor(dest, ...) SHOAL_SELECT_atomic_fetch_xor(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_xor(x) \
+    _Generic((x), \
+             unsigned int *: shmem_uint_atomic_xor, \
+             unsigned long *: shmem_ulong_atomic_xor, \
+             unsigned long long *: shmem_ulonglong_atomic_xor, \
+             int32_t *: shmem_int32_atomic_xor, \
+             int64_t *: shmem_int64_atomic_xor)
+#define shmem_atomic_xor(dest, ...) SHOAL_SELECT_atomic_xor(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_atomic_fetch_xor_nbi(x) \
+    _Generic((x), \
+             unsigned int *: shmem_uint_atomic_fetch_xor_nbi, \
+             unsigned long *: shmem_ulong_atomic_fetch_xor_nbi, \
+             unsigned long long *: shmem_ulonglong_atomic_fetch_xor_nbi, \
+             int32_t *: shmem_int32_atomic_fetch_xor_nbi, \
+             int64_t *: shmem_int64_atomic_fetch_xor_nbi)
+#define shmem_atomic_fetch_xor_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_xor_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_cswap(x) \
+    _Generic((x), \
+             int *: shmem_int_cswap, \
+             long *: shmem_long_cswap, \
+             long long *: shmem_longlong_cswap)
+#define shmem_cswap(dest, ...) SHOAL_SELECT_cswap(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_finc(x) \
+    _Generic((x), \
+             int *: shmem_int_finc, \
+             long *: shmem_long_finc, \
+             long long *: shmem_longlong_finc)
+#define shmem_finc(dest, ...) SHOAL_SELECT_finc(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_inc(x) \
+    _Generic((x), \
+             int *: shmem_int_inc, \
+             long *: shmem_long_inc, \
+             long long *: shmem_longlong_inc)
+#define shmem_inc(dest, ...) SHOAL_SELECT_inc(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_fadd(x) \
+    _Generic((x), \
+             int *: shmem_int_fadd, \
+             long *: shmem_long_fadd, \
+             long long *: shmem_longlong_fadd)
+#define shmem_fadd(dest, ...) SHOAL_SELECT_fadd(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_add(x) \
+    _Generic((x), \
+             int *: shmem_int_add, \
+             long *: shmem_long_add, \
+             long long *: shmem_longlong_add)
+#define shmem_add(dest, ...) SHOAL_SELECT_add(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_fetch(x) \
+    _Generic((x), \
+             float *: shmem_float_fetch, \
+             const float *: shmem_float_fetch, \
+             double *: shmem_double_fetch, \
+             const double *: shmem_double_fetch, \
+             int *: shmem_int_fetch, \
+             const int *: shmem_int_fetch, \
+             long *: shmem_long_fetch, \
+             const long *: shmem_long_fetch, \
+             long long *: shmem_longlong_fetch, \
+             const long long *: shmem_longlong_fetch)
+#define shmem_fetch(source, ...) SHOAL_SELECT_fetch(source)(source, __VA_ARGS__)
+
+#define SHOAL_SELECT_set(x) \
+    _Generic((x), \
+             float *: shmem_float_set, \
+             double *: shmem_double_set, \
+             int *: shmem_int_set, \
+             long *: shmem_long_set, \
+             long long *: shmem_longlong_set)
+#define shmem_set(dest, ...) SHOAL_SELECT_set(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_swap(x) \
+    _Generic((x), \
+             float *: shmem_float_swap, \
+             double *: shmem_double_swap, \
+             int *: shmem_int_swap, \
+             long *: shmem_long_swap, \
+             long long *: shmem_longlong_swap)
+#define shmem_swap(dest, ...) SHOAL_SELECT_swap(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_wait_until(x) \
+    _Generic((x), \
+             short *: shmem_short_wait_until, \
+             int *: shmem_int_wait_until, \
+             long *: shmem_long_wait_until, \
+             long long *: shmem_longlong_wait_until, \
+             unsigned short *: shmem_ushort_wait_until, \
+             unsigned int *: shmem_uint_wait_until, \
+             unsigned long *: shmem_ulong_wait_until, \
+             unsigned long long *: shmem_ulonglong_wait_until)
+#define shmem_wait_until(ivar, ...) SHOAL_SELECT_wait_until(ivar)(ivar, __VA_ARGS__)
+
+#define SHOAL_SELECT_wait_until_all(x) \
+    _Generic((x), \
+             short *: shmem_short_wait_until_all, \
+             int *: shmem_int_wait_until_all, \
+             long *: shmem_long_wait_until_all, \
+             long long *: shmem_longlong_wait_until_all, \
+             unsigned short *: shmem_ushort_wait_until_all, \
+             unsigned int *: shmem_uint_wait_until_all, \
+             unsigned long *: shmem_ulong_wait_until_all, \
+             unsigned long long *: shmem_ulonglong_wait_until_all)
+#define shmem_wait_until_all(ivars, ...) SHOAL_SELECT_wait_until_all(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_wait_until_any(x) \
+    _Generic((x), \
+             short *: shmem_short_wait_until_any, \
+             int *: shmem_int_wait_until_any, \
+             long *: shmem_long_wait_until_any, \
+             long long *: shmem_longlong_wait_until_any, \
+             unsigned short *: shmem_ushort_wait_until_any, \
+             unsigned int *: shmem_uint_wait_until_any, \
+             unsigned long *: shmem_ulong_wait_until_any, \
+             unsigned long long *: shmem_ulonglong_wait_until_any)
+#define shmem_wait_until_any(ivars, ...) SHOAL_SELECT_wait_until_any(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_wait_until_some(x) \
+    _Generic((x), \
+             short *: shmem_short_wait_until_some, \
+             int *: shmem_int_wait_until_some, \
+             long *: shmem_long_wait_until_some, \
+             long long *: shmem_longlong_wait_until_some, \
+             unsigned short *: shmem_ushort_wait_until_some, \
+             unsigned int *: shmem_uint_wait_until_some, \
+             unsigned long *: shmem_ulong_wait_until_some, \
+             unsigned long long *: shmem_ulonglong_wait_until_some)
+#define shmem_wait_until_some(ivars, ...) SHOAL_SELECT_wait_until_some(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_wait_until_all_vector(x) \
+    _Generic((x), \
+             short *: shmem_short_wait_until_all_vector, \
+             int *: shmem_int_wait_until_all_vector, \
+             long *: shmem_long_wait_until_all_vector, \
+             long long *: shmem_longlong_wait_until_all_vector, \
+             unsigned short *: shmem_ushort_wait_until_all_vector, \
+             unsigned int *: shmem_uint_wait_until_all_vector, \
+             unsigned long *: shmem_ulong_wait_until_all_vector, \
+             unsigned long long *: shmem_ulonglong_wait_until_all_vector)
+#define shmem_wait_until_all_vector(ivars, ...) SHOAL_SELECT_wait_until_all_vector(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_wait_until_any_vector(x) \
+    _Generic((x), \
+             short *: shmem_short_wait_until_any_vector, \
+             int *: shmem_int_wait_until_any_vector, \
+             long *: shmem_long_wait_until_any_vector, \
+             long long *: shmem_longlong_wait_until_any_vector, \
+             unsigned short *: shmem_ushort_wait_until_any_vector, \
+             unsigned int *: shmem_uint_wait_until_any_vector, \
+             unsigned long *: shmem_ulong_wait_until_any_vector, \
+             unsigned long long *: shmem_ulonglong_wait_until_any_vector)
+#define shmem_wait_until_any_vector(ivars, ...) SHOAL_SELECT_wait_until_any_vector(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_wait_until_some_vector(x) \
+    _Generic((x), \
+             short *: shmem_short_wait_until_some_vector, \
+             int *: shmem_int_wait_until_some_vector, \
+             long *: shmem_long_wait_until_some_vector, \
+             long long *: shmem_longlong_wait_until_some_vector, \
+             unsigned short *: shmem_ushort_wait_until_some_vector, \
+             unsigned int *: shmem_uint_wait_until_some_vector, \
+             unsigned long *: shmem_ulong_wait_until_some_vector, \
+             unsigned long long *: shmem_ulonglong_wait_until_some_vector)
+#define shmem_wait_until_some_vector(ivars, ...) SHOAL_SELECT_wait_until_some_vector(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_test(x) \
+    _Generic((x), \
+             short *: shmem_short_test, \
+             int *: shmem_int_test, \
+             long *: shmem_long_test, \
+             long long *: shmem_longlong_test, \
+             unsigned short *: shmem_ushort_test, \
+             unsigned int *: shmem_uint_test, \
+             unsigned long *: shmem_ulong_test, \
+             unsigned long long *: shmem_ulonglong_test)
+#define shmem_test(ivar, ...) SHOAL_SELECT_test(ivar)(ivar, __VA_ARGS__)
+
+#define SHOAL_SELECT_test_all(x) \
+    _Generic((x), \
+             short *: shmem_short_test_all, \
+             int *: shmem_int_test_all, \
+             long *: shmem_long_test_all, \
+             long long *: shmem_longlong_test_all, \
+             unsigned short *: shmem_ushort_test_all, \
+             unsigned int *: shmem_uint_test_all, \
+             unsigned long *: shmem_ulong_test_all, \
+             unsigned long long *: shmem_ulonglong_test_all)
+#define shmem_test_all(ivars, ...) SHOAL_SELECT_test_all(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_test_any(x) \
+    _Generic((x), \
+             short *: shmem_short_test_any, \
+             int *: shmem_int_test_any, \
+             long *: shmem_long_test_any, \
+             long long *: shmem_longlong_test_any, \
+             unsigned short *: shmem_ushort_test_any, \
+             unsigned int *: shmem_uint_test_any, \
+             unsigned long *: shmem_ulong_test_any, \
+             unsigned long long *: shmem_ulonglong_test_any)
+#define shmem_test_any(ivars, ...) SHOAL_SELECT_test_any(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_test_some(x) \
+    _Generic((x), \
+             short *: shmem_short_test_some, \
+             int *: shmem_int_test_some, \
+             long *: shmem_long_test_some, \
+             long long *: shmem_longlong_test_some, \
+             unsigned short *: shmem_ushort_test_some, \
+             unsigned int *: shmem_uint_test_some, \
+             unsigned long *: shmem_ulong_test_some, \
+             unsigned long long *: shmem_ulonglong_test_some)
+#define shmem_test_some(ivars, ...) SHOAL_SELECT_test_some(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_test_all_vector(x) \
+    _Generic((x), \
+             short *: shmem_short_test_all_vector, \
+             int *: shmem_int_test_all_vector, \
+             long *: shmem_long_test_all_vector, \
+             long long *: shmem_longlong_test_all_vector, \
+             unsigned short *: shmem_ushort_test_all_vector, \
+             unsigned int *: shmem_uint_test_all_vector, \
+             unsigned long *: shmem_ulong_test_all_vector, \
+             unsigned long long *: shmem_ulonglong_test_all_vector)
+#define shmem_test_all_vector(ivars, ...) SHOAL_SELECT_test_all_vector(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_test_any_vector(x) \
+    _Generic((x), \
+             short *: shmem_short_test_any_vector, \
+             int *: shmem_int_test_any_vector, \
+             long *: shmem_long_test_any_vector, \
+             long long *: shmem_longlong_test_any_vector, \
+             unsigned short *: shmem_ushort_test_any_vector, \
+             unsigned int *: shmem_uint_test_any_vector, \
+             unsigned long *: shmem_ulong_test_any_vector, \
+             unsigned long long *: shmem_ulonglong_test_any_vector)
+#define shmem_test_any_vector(ivars, ...) SHOAL_SELECT_test_any_vector(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_test_some_vector(x) \
+    _Generic((x), \
+             short *: shmem_short_test_some_vector, \
+             int *: shmem_int_test_some_vector, \
+             long *: shmem_long_test_some_vector, \
+             long long *: shmem_longlong_test_some_vector, \
+             unsigned short *: shmem_ushort_test_some_vector, \
+             unsigned int *: shmem_uint_test_some_vector, \
+             unsigned long *: shmem_ulong_test_some_vector, \
+             unsigned long long *: shmem_ulonglong_test_some_vector)
+#define shmem_test_some_vector(ivars, ...) SHOAL_SELECT_test_some_vector(ivars)(ivars, __VA_ARGS__)
+
+#define SHOAL_SELECT_put_signal(x) \
+    _Generic((x), \
+             float *: shmem_float_put_signal, \
+             double *: shmem_double_put_signal, \
+             long double *: shmem_longdouble_put_signal, \
+             char *: shmem_char_put_signal, \
+             signed char *: shmem_schar_put_signal, \
+             short *: shmem_short_put_signal, \
+             int *: shmem_int_put_signal, \
+             long *: shmem_long_put_signal, \
+             long long *: shmem_longlong_put_signal, \
+             unsigned char *: shmem_uchar_put_signal, \
+             unsigned short *: shmem_ushort_put_signal, \
+             unsigned int *: shmem_uint_put_signal, \
+             unsigned long *: shmem_ulong_put_signal, \
+             unsigned long long *: shmem_ulonglong_put_signal)
+#define shmem_put_signal(dest, ...) SHOAL_SELECT_put_signal(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_put_signal_nbi(x) \
+    _Generic((x), \
+             float *: shmem_float_put_signal_nbi, \
+             double *: shmem_double_put_signal_nbi, \
+             long double *: shmem_longdouble_put_signal_nbi, \
+             char *: shmem_char_put_signal_nbi, \
+             signed char *: shmem_schar_put_signal_nbi, \
+             short *: shmem_short_put_signal_nbi, \
+             int *: shmem_int_put_signal_nbi, \
+             long *: shmem_long_put_signal_nbi, \
+             long long *: shmem_longlong_put_signal_nbi, \
+             unsigned char *: shmem_uchar_put_signal_nbi, \
+             unsigned short *: shmem_ushort_put_signal_nbi, \
+             unsigned int *: shmem_uint_put_signal_nbi, \
+             unsigned long *: shmem_ulong_put_signal_nbi, \
+             unsigned long long *: shmem_ulonglong_put_signal_nbi)
+#define shmem_put_signal_nbi(dest, ...) SHOAL_SELECT_put_signal_nbi(dest)(dest, __VA_ARGS__)
 
 #endif /* C11 */
 

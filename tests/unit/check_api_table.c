@@ -1,7 +1,8 @@
 /* check_api_table.c - checks the generated typed API against the C compiler:
- * the table's exact widths, the sized forms' widths, and that every C11
- * selection picks a routine of the right element size (the typedefs land on
- * a base type of the same size). Never calls a routine: no launcher needed. */
+ * the table's exact widths, the sized forms' widths, that every family's
+ * routines exist for every type of its list, and that every C11 selection
+ * picks a routine of the right element size and signedness (the typedefs land
+ * on a base type of the same size). Never calls a routine: no launcher needed. */
 #include <check.h>
 
 #include "check_main.h"
@@ -20,6 +21,14 @@ static const shoal_routine_info_t *routine_by_name(const char *name)
     for (size_t i = 0; i < SHOAL_ROUTINE_INFO_COUNT; i++)
         if (strcmp(shoal_routine_info[i].name, name) == 0)
             return &shoal_routine_info[i];
+    return NULL;
+}
+
+static const shoal_type_info_t *type_by_name(const char *typename)
+{
+    for (size_t i = 0; i < NTYPES; i++)
+        if (strcmp(shoal_rma_type_info[i].typename, typename) == 0)
+            return &shoal_rma_type_info[i];
     return NULL;
 }
 
@@ -45,8 +54,9 @@ END_TEST
  * typed routine is in the routine table with that element size. */
 START_TEST(test_type_size)
 {
-    static const char *const ops[] = {"put", "get", "p", "g", "iput", "iget", "put_nbi",
-                                      "get_nbi"};
+    static const char *const ops[] = {"put",  "get",     "p",          "g",
+                                      "iput", "iget",    "put_nbi",    "get_nbi",
+                                      "put_signal", "put_signal_nbi"};
     const shoal_type_info_t *t = &shoal_rma_type_info[_i];
     char name[64];
 
@@ -85,8 +95,119 @@ START_TEST(test_sized_widths)
             nsized++;
         }
     }
-    /* put, get, iput, iget, put_nbi, get_nbi x 5 sizes, plus 4 mem forms */
-    ck_assert_uint_eq(nsized, 6 * SHOAL_RMA_SIZES_COUNT + 4);
+    /* put, get, iput, iget, put_nbi, get_nbi, put_signal, put_signal_nbi x 5
+     * sizes, plus 6 mem forms (all but iput and iget) */
+    ck_assert_uint_eq(nsized, 8 * SHOAL_RMA_SIZES_COUNT + 6);
+}
+END_TEST
+
+/* One family's routines: each "shmem_<TYPENAME>_<suffix>" exists, with the
+ * element size of its type and the right op. */
+typedef struct {
+    const char *type;
+    const char *typename;
+    size_t size;
+} family_type_t;
+
+#define FAMILY_TYPE(type, name) {#type, #name, sizeof(type)},
+static const family_type_t amo_std_types[] = {SHOAL_AMO_STD_TYPES(FAMILY_TYPE)};
+static const family_type_t amo_ext_types[] = {SHOAL_AMO_EXT_ALL_TYPES(FAMILY_TYPE)};
+static const family_type_t amo_bit_types[] = {SHOAL_AMO_BIT_TYPES(FAMILY_TYPE)};
+static const family_type_t p2p_types[] = {SHOAL_P2P_TYPES(FAMILY_TYPE)};
+static const family_type_t signal_types[] = {SHOAL_SIGNAL_TYPES(FAMILY_TYPE)};
+static const family_type_t depr_amo_types[] = {SHOAL_DEPR_AMO_TYPES(FAMILY_TYPE)};
+static const family_type_t depr_amo_ext_types[] = {SHOAL_DEPR_AMO_EXT_TYPES(FAMILY_TYPE)};
+static const family_type_t depr_wait_types[] = {SHOAL_DEPR_WAIT_TYPES(FAMILY_TYPE)};
+#undef FAMILY_TYPE
+
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+static void check_family(const family_type_t *types, size_t ntypes, const char *const *suffixes,
+                         size_t nsuffixes, const char *const *ops)
+{
+    char name[96];
+
+    for (size_t t = 0; t < ntypes; t++) {
+        for (size_t k = 0; k < nsuffixes; k++) {
+            snprintf(name, sizeof(name), "shmem_%s_%s", types[t].typename, suffixes[k]);
+            const shoal_routine_info_t *r = routine_by_name(name);
+            ck_assert_msg(r != NULL, "%s missing from the routine table", name);
+            ck_assert_msg(r->elem_size == types[t].size, "%s: element size %zu, sizeof(%s) is %zu",
+                          name, r->elem_size, types[t].type, types[t].size);
+            ck_assert_str_eq(r->key, types[t].typename);
+            ck_assert_msg(strcmp(r->op, ops[k]) == 0, "%s: op %s, want %s", name, r->op, ops[k]);
+        }
+    }
+}
+
+START_TEST(test_amo_families)
+{
+    static const char *const std[] = {"atomic_compare_swap", "atomic_fetch_inc", "atomic_inc",
+                                      "atomic_fetch_add", "atomic_add",
+                                      "atomic_compare_swap_nbi", "atomic_fetch_inc_nbi",
+                                      "atomic_fetch_add_nbi"};
+    static const char *const ext[] = {"atomic_fetch", "atomic_set", "atomic_swap",
+                                      "atomic_fetch_nbi", "atomic_swap_nbi"};
+    static const char *const bit[] = {"atomic_fetch_and", "atomic_and", "atomic_fetch_and_nbi",
+                                      "atomic_fetch_or", "atomic_or", "atomic_fetch_or_nbi",
+                                      "atomic_fetch_xor", "atomic_xor", "atomic_fetch_xor_nbi"};
+    static const char *const depr[] = {"cswap", "finc", "inc", "fadd", "add"};
+    static const char *const depr_ext[] = {"fetch", "set", "swap"};
+
+    check_family(amo_std_types, NELEMS(amo_std_types), std, NELEMS(std), std);
+    check_family(amo_ext_types, NELEMS(amo_ext_types), ext, NELEMS(ext), ext);
+    check_family(amo_bit_types, NELEMS(amo_bit_types), bit, NELEMS(bit), bit);
+    check_family(depr_amo_types, NELEMS(depr_amo_types), depr, NELEMS(depr), depr);
+    check_family(depr_amo_ext_types, NELEMS(depr_amo_ext_types), depr_ext, NELEMS(depr_ext),
+                 depr_ext);
+    /* The spec's tables: the extended types are the standard ones plus two. */
+    ck_assert_uint_eq(SHOAL_AMO_STD_TYPES_COUNT, 12);
+    ck_assert_uint_eq(SHOAL_AMO_EXT_TYPES_COUNT, 2);
+    ck_assert_uint_eq(SHOAL_AMO_EXT_ALL_TYPES_COUNT, 14);
+    ck_assert_uint_eq(SHOAL_AMO_BIT_TYPES_COUNT, 7);
+}
+END_TEST
+
+START_TEST(test_p2p_signal_families)
+{
+    static const char *const p2p[] = {"wait_until",       "wait_until_all",
+                                      "wait_until_any",   "wait_until_some",
+                                      "wait_until_all_vector", "wait_until_any_vector",
+                                      "wait_until_some_vector", "test",
+                                      "test_all",         "test_any",
+                                      "test_some",        "test_all_vector",
+                                      "test_any_vector",  "test_some_vector"};
+    static const char *const wait[] = {"wait"};
+    static const char *const sig[] = {"put_signal", "put_signal_nbi"};
+    const shoal_routine_info_t *r;
+
+    check_family(p2p_types, NELEMS(p2p_types), p2p, NELEMS(p2p), p2p);
+    check_family(depr_wait_types, NELEMS(depr_wait_types), wait, NELEMS(wait), wait);
+    check_family(signal_types, NELEMS(signal_types), sig, NELEMS(sig), sig);
+    ck_assert_uint_eq(SHOAL_P2P_TYPES_COUNT, 14);
+    /* The deprecated untyped waits work on long. */
+    r = routine_by_name("shmem_wait");
+    ck_assert(r != NULL && r->elem_size == sizeof(long) && strcmp(r->key, "long") == 0);
+    r = routine_by_name("shmem_wait_until");
+    ck_assert(r != NULL && r->elem_size == sizeof(long) && strcmp(r->key, "long") == 0);
+}
+END_TEST
+
+/* The signed column the wait and test wrappers pass agrees with the C type
+ * (c_signed: what the compiler says) and with the type table. */
+static void check_sign(const char *type, const char *typename, int table, int c_signed)
+{
+    const shoal_type_info_t *t = type_by_name(typename);
+
+    ck_assert_msg(table == c_signed, "%s: table says signed=%d, C says %d", type, table, c_signed);
+    ck_assert_msg(t != NULL && t->is_signed == table, "%s: type table disagrees", type);
+}
+
+START_TEST(test_p2p_signedness)
+{
+#define CHECK_SIGN(type, name, sgn) check_sign(#type, #name, sgn, (type)-1 < (type)1);
+    SHOAL_P2P_TYPES_SIGNED(CHECK_SIGN)
+#undef CHECK_SIGN
 }
 END_TEST
 
@@ -127,6 +248,37 @@ START_TEST(test_generic_selection)
 }
 END_TEST
 
+/* Looped over every selection of every generic macro and type: the routine
+ * picked is of that macro's op, has the type's size, is the type's own routine
+ * for a base C type, and for a typedef has the typedef's signedness (an
+ * int64_t must not land on an unsigned long routine). */
+START_TEST(test_generic_selection_all)
+{
+    const shoal_select_info_t *s = &shoal_select_info[_i];
+    const shoal_routine_info_t *r = routine_by_fn(s->fn);
+    const char *cq = s->is_const ? "const " : "";
+
+    ck_assert_msg(r != NULL, "shmem_%s on %s%s * selects no generated routine", s->op, cq,
+                  s->type);
+    ck_assert_msg(strcmp(r->op, s->op) == 0, "shmem_%s on %s%s * selects %s", s->op, cq, s->type,
+                  r->name);
+    ck_assert_msg(r->elem_size == s->size,
+                  "shmem_%s on %s%s * selects %s (element size %zu, want %zu)", s->op, cq,
+                  s->type, r->name, r->elem_size, s->size);
+    if (s->c11) {
+        ck_assert_msg(strcmp(r->key, s->typename) == 0, "shmem_%s on %s%s * selects %s", s->op,
+                      cq, s->type, r->name);
+    } else {
+        const shoal_type_info_t *t = type_by_name(r->key);
+
+        ck_assert_msg(t != NULL, "%s: key %s is no known type", r->name, r->key);
+        ck_assert_msg(t->is_signed == s->is_signed,
+                      "shmem_%s on %s%s * selects %s (signed %d, want %d)", s->op, cq, s->type,
+                      r->name, t->is_signed, s->is_signed);
+    }
+}
+END_TEST
+
 /* The user-facing macros expand to the selected function (type check only). */
 START_TEST(test_generic_macros_compile)
 {
@@ -147,6 +299,73 @@ START_TEST(test_generic_macros_compile)
     ck_assert(SHOAL_SELECT_g((const int64_t *)0) == SHOAL_SELECT_g((int64_t *)0));
 }
 END_TEST
+
+START_TEST(test_generic_macros_amo_p2p_compile)
+{
+    static long l;
+    static unsigned int u;
+    static int32_t i32;
+    static double d;
+    static uint64_t sig;
+    const long cl = 0;
+    long lv[2] = {0, 0};
+    size_t idx[2];
+
+    if (0) {
+        l = shmem_atomic_fetch(&cl, 0) + shmem_atomic_fetch(&l, 0);
+        shmem_atomic_fetch_nbi(&l, &cl, 0);
+        shmem_atomic_set(&d, 1.0, 0);
+        d = shmem_atomic_swap(&d, 2.0, 0);
+        shmem_atomic_swap_nbi(&d, &d, 2.0, 0);
+        l = shmem_atomic_compare_swap(&l, 0L, 1L, 0);
+        shmem_atomic_compare_swap_nbi(&l, &l, 0L, 1L, 0);
+        l = shmem_atomic_fetch_inc(&l, 0);
+        shmem_atomic_fetch_inc_nbi(&l, &l, 0);
+        shmem_atomic_inc(&l, 0);
+        l = shmem_atomic_fetch_add(&l, 2L, 0);
+        shmem_atomic_fetch_add_nbi(&l, &l, 2L, 0);
+        shmem_atomic_add(&l, 2L, 0);
+        u = shmem_atomic_fetch_and(&u, 1u, 0) | shmem_atomic_fetch_or(&u, 1u, 0) |
+            shmem_atomic_fetch_xor(&u, 1u, 0);
+        shmem_atomic_and(&i32, 1, 0);
+        shmem_atomic_or(&i32, 1, 0);
+        shmem_atomic_xor(&i32, 1, 0);
+        shmem_atomic_fetch_and_nbi(&u, &u, 1u, 0);
+        shmem_atomic_fetch_or_nbi(&u, &u, 1u, 0);
+        shmem_atomic_fetch_xor_nbi(&u, &u, 1u, 0);
+        shmem_wait_until(&l, SHMEM_CMP_EQ, 1L);
+        shmem_wait_until_all(lv, 2, NULL, SHMEM_CMP_EQ, 1L);
+        idx[0] = shmem_wait_until_any(lv, 2, NULL, SHMEM_CMP_EQ, 1L);
+        idx[0] = shmem_wait_until_some(lv, 2, idx, NULL, SHMEM_CMP_EQ, 1L);
+        shmem_wait_until_all_vector(lv, 2, NULL, SHMEM_CMP_EQ, lv);
+        idx[0] = shmem_wait_until_any_vector(lv, 2, NULL, SHMEM_CMP_EQ, lv);
+        idx[0] = shmem_wait_until_some_vector(lv, 2, idx, NULL, SHMEM_CMP_EQ, lv);
+        idx[0] = (size_t)shmem_test(&l, SHMEM_CMP_NE, 0L) + (size_t)shmem_test_all(lv, 2, NULL,
+                 SHMEM_CMP_NE, 0L);
+        idx[0] = shmem_test_any(lv, 2, NULL, SHMEM_CMP_EQ, 1L) +
+                 shmem_test_some(lv, 2, idx, NULL, SHMEM_CMP_EQ, 1L);
+        idx[0] = (size_t)shmem_test_all_vector(lv, 2, NULL, SHMEM_CMP_EQ, lv) +
+                 shmem_test_any_vector(lv, 2, NULL, SHMEM_CMP_EQ, lv) +
+                 shmem_test_some_vector(lv, 2, idx, NULL, SHMEM_CMP_EQ, lv);
+        shmem_put_signal(&d, &d, 1, &sig, 1, SHMEM_SIGNAL_SET, 0);
+        shmem_put_signal_nbi(&l, &l, 1, &sig, 1, SHMEM_SIGNAL_ADD, 0);
+        l = shmem_cswap(&l, 0L, 1L, 0) + shmem_finc(&l, 0) + shmem_fadd(&l, 1L, 0) +
+            shmem_fetch(&cl, 0);
+        shmem_inc(&l, 0);
+        shmem_add(&l, 1L, 0);
+        shmem_set(&d, 1.0, 0);
+        d = shmem_swap(&d, 1.0, 0);
+        shmem_wait(&l, 0L);
+        shmem_long_wait(&l, 0L);
+        (shmem_wait_until)(&l, SHMEM_CMP_EQ, 0L);
+    }
+    ck_assert(SHOAL_SELECT_atomic_fetch_add((long *)0) == shmem_long_atomic_fetch_add);
+    ck_assert(SHOAL_SELECT_atomic_fetch((const long *)0) == SHOAL_SELECT_atomic_fetch((long *)0));
+    ck_assert(SHOAL_SELECT_atomic_and((int32_t *)0) == shmem_int32_atomic_and);
+    ck_assert(SHOAL_SELECT_wait_until((unsigned long *)0) == shmem_ulong_wait_until);
+    ck_assert(SHOAL_SELECT_test((short *)0) == shmem_short_test);
+}
+END_TEST
 #endif
 
 static Suite *api_table_suite(void)
@@ -158,9 +377,14 @@ static Suite *api_table_suite(void)
     tcase_add_test(tc, test_lists_agree);
     tcase_add_loop_test(tc, test_type_size, 0, (int)NTYPES);
     tcase_add_test(tc, test_sized_widths);
+    tcase_add_test(tc, test_amo_families);
+    tcase_add_test(tc, test_p2p_signal_families);
+    tcase_add_test(tc, test_p2p_signedness);
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
     tcase_add_loop_test(tc, test_generic_selection, 0, (int)NTYPES);
     tcase_add_test(tc, test_generic_macros_compile);
+    tcase_add_loop_test(tc, test_generic_selection_all, 0, SHOAL_SELECT_INFO_COUNT);
+    tcase_add_test(tc, test_generic_macros_amo_p2p_compile);
 #endif
     suite_add_tcase(s, tc);
     return s;

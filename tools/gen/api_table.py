@@ -5,8 +5,8 @@ man page synopses and the typed lists the tests loop over. Edit this file, then
 run `python3 tools/gen/shoal_gen.py` (or `make regen`) and commit the outputs.
 Plain data only: no imports, no logic beyond building the lists.
 
-Adding a family later (ctx forms, AMOs, signal, nvshmem_* aliases) means adding
-rows to ROUTINES, plus an OUTPUTS entry when the rows go to a new file.
+Adding a family later (ctx forms, nvshmem_* aliases) means adding rows to
+ROUTINES, plus a SOURCES entry when the rows go to a new file.
 """
 
 # ---------------------------------------------------------------------------
@@ -16,9 +16,9 @@ rows to ROUTINES, plus an OUTPUTS entry when the rows go to a new file.
 FAMILIES = {
     "rma": "standard RMA types (put, get, p, g, iput, iget, nbi, collectives)",
     "amo_std": "standard AMO types (compare_swap, fetch_inc, inc, fetch_add, add)",
-    "amo_ext": "extended AMO types (fetch, set, swap)",
+    "amo_ext": "extended AMO types (fetch, set, swap): the standard ones plus float, double",
     "amo_bit": "bitwise AMO types (fetch_and, and, fetch_or, or, fetch_xor, xor)",
-    "signal": "types of put_signal / put_signal_nbi (the standard RMA types)",
+    "signal": "standard RMA types (as put_signal and put_signal_nbi take them)",
     "red_bit": "team reductions AND, OR, XOR",
     "red_minmax": "team reductions MAX, MIN",
     "red_arith": "team reductions SUM, PROD",
@@ -26,6 +26,10 @@ FAMILIES = {
     "toall_minmax": "deprecated active-set reductions MAX, MIN (_to_all)",
     "toall_arith": "deprecated active-set reductions SUM, PROD (_to_all)",
     "p2p": "point-to-point synchronization types (wait_until, test and friends)",
+    # The deprecated names exist for fewer types than their replacements.
+    "depr_amo": "types the deprecated cswap, fadd, finc, add and inc names take",
+    "depr_amo_ext": "types the deprecated swap, fetch and set names take",
+    "depr_wait": "types the deprecated shmem_TYPENAME_wait takes",
 }
 
 # Family shorthands, to keep the rows below on one line each.
@@ -34,55 +38,63 @@ _TEAM_ALL = "red_minmax red_arith"
 _TEAM_INT = "red_bit red_minmax red_arith"
 _TOALL_INT = "toall_bit toall_minmax toall_arith"
 _TOALL_REAL = "toall_minmax toall_arith"
+_DEPR_INT = " depr_amo depr_amo_ext depr_wait"
 
 # ---------------------------------------------------------------------------
-# TYPES: (TYPE, TYPENAME, bits, c11, families)
+# TYPES: (TYPE, TYPENAME, bits, signed, c11, families)
 #   bits     exact width for the <stdint.h> types, None where C leaves it open;
 #            the unit test checks it against sizeof.
+#   signed   1 for signed integer types, 0 for unsigned ones, None where the
+#            question does not arise (floating types, plain char). The wait and
+#            test wrappers pass it to the core, which compares accordingly.
 #   c11      True for the distinct C types a _Generic list may name. Typedefs
 #            (int64_t, size_t, ...) are False: they alias one of these, and the
-#            selection reaches them through their base type.
+#            selection reaches them through their base type. Where a family
+#            holds no base type of the same signedness (int32_t among the
+#            bitwise AMO types), the selection names the typedef itself.
 #   families space-separated keys of FAMILIES.
 # Order is the spec's order for the standard RMA table, then the extra types.
 # ---------------------------------------------------------------------------
 TYPES = [
-    ("float", "float", None, True, _RMA + " amo_ext " + _TEAM_ALL + " " + _TOALL_REAL),
-    ("double", "double", None, True, _RMA + " amo_ext " + _TEAM_ALL + " " + _TOALL_REAL),
-    ("long double", "longdouble", None, True, _RMA + " " + _TEAM_ALL + " " + _TOALL_REAL),
-    ("char", "char", None, True, _RMA + " " + _TEAM_ALL),
-    ("signed char", "schar", None, True, _RMA + " " + _TEAM_ALL),
-    ("short", "short", None, True, _RMA + " " + _TEAM_ALL + " " + _TOALL_INT + " p2p"),
-    ("int", "int", None, True,
-     _RMA + " amo_std amo_ext " + _TEAM_ALL + " " + _TOALL_INT + " p2p"),
-    ("long", "long", None, True,
-     _RMA + " amo_std amo_ext " + _TEAM_ALL + " " + _TOALL_INT + " p2p"),
-    ("long long", "longlong", None, True,
-     _RMA + " amo_std amo_ext " + _TEAM_ALL + " " + _TOALL_INT + " p2p"),
-    ("unsigned char", "uchar", None, True, _RMA + " " + _TEAM_INT),
-    ("unsigned short", "ushort", None, True, _RMA + " " + _TEAM_INT + " p2p"),
-    ("unsigned int", "uint", None, True,
+    ("float", "float", None, None, True,
+     _RMA + " amo_ext depr_amo_ext " + _TEAM_ALL + " " + _TOALL_REAL),
+    ("double", "double", None, None, True,
+     _RMA + " amo_ext depr_amo_ext " + _TEAM_ALL + " " + _TOALL_REAL),
+    ("long double", "longdouble", None, None, True, _RMA + " " + _TEAM_ALL + " " + _TOALL_REAL),
+    ("char", "char", None, None, True, _RMA + " " + _TEAM_ALL),
+    ("signed char", "schar", None, 1, True, _RMA + " " + _TEAM_ALL),
+    ("short", "short", None, 1, True, _RMA + " " + _TEAM_ALL + " " + _TOALL_INT + " p2p depr_wait"),
+    ("int", "int", None, 1, True,
+     _RMA + " amo_std amo_ext " + _TEAM_ALL + " " + _TOALL_INT + " p2p" + _DEPR_INT),
+    ("long", "long", None, 1, True,
+     _RMA + " amo_std amo_ext " + _TEAM_ALL + " " + _TOALL_INT + " p2p" + _DEPR_INT),
+    ("long long", "longlong", None, 1, True,
+     _RMA + " amo_std amo_ext " + _TEAM_ALL + " " + _TOALL_INT + " p2p" + _DEPR_INT),
+    ("unsigned char", "uchar", None, 0, True, _RMA + " " + _TEAM_INT),
+    ("unsigned short", "ushort", None, 0, True, _RMA + " " + _TEAM_INT + " p2p"),
+    ("unsigned int", "uint", None, 0, True,
      _RMA + " amo_std amo_ext amo_bit " + _TEAM_INT + " p2p"),
-    ("unsigned long", "ulong", None, True,
+    ("unsigned long", "ulong", None, 0, True,
      _RMA + " amo_std amo_ext amo_bit " + _TEAM_INT + " p2p"),
-    ("unsigned long long", "ulonglong", None, True,
+    ("unsigned long long", "ulonglong", None, 0, True,
      _RMA + " amo_std amo_ext amo_bit " + _TEAM_INT + " p2p"),
-    ("int8_t", "int8", 8, False, _RMA + " " + _TEAM_INT),
-    ("int16_t", "int16", 16, False, _RMA + " " + _TEAM_INT),
-    ("int32_t", "int32", 32, False,
+    ("int8_t", "int8", 8, 1, False, _RMA + " " + _TEAM_INT),
+    ("int16_t", "int16", 16, 1, False, _RMA + " " + _TEAM_INT),
+    ("int32_t", "int32", 32, 1, False,
      _RMA + " amo_std amo_ext amo_bit " + _TEAM_INT + " p2p"),
-    ("int64_t", "int64", 64, False,
+    ("int64_t", "int64", 64, 1, False,
      _RMA + " amo_std amo_ext amo_bit " + _TEAM_INT + " p2p"),
-    ("uint8_t", "uint8", 8, False, _RMA + " " + _TEAM_INT),
-    ("uint16_t", "uint16", 16, False, _RMA + " " + _TEAM_INT),
-    ("uint32_t", "uint32", 32, False,
+    ("uint8_t", "uint8", 8, 0, False, _RMA + " " + _TEAM_INT),
+    ("uint16_t", "uint16", 16, 0, False, _RMA + " " + _TEAM_INT),
+    ("uint32_t", "uint32", 32, 0, False,
      _RMA + " amo_std amo_ext amo_bit " + _TEAM_INT + " p2p"),
-    ("uint64_t", "uint64", 64, False,
+    ("uint64_t", "uint64", 64, 0, False,
      _RMA + " amo_std amo_ext amo_bit " + _TEAM_INT + " p2p"),
-    ("size_t", "size", None, False, _RMA + " amo_std amo_ext " + _TEAM_INT + " p2p"),
-    ("ptrdiff_t", "ptrdiff", None, False, _RMA + " amo_std amo_ext " + _TEAM_ALL + " p2p"),
+    ("size_t", "size", None, 0, False, _RMA + " amo_std amo_ext " + _TEAM_INT + " p2p"),
+    ("ptrdiff_t", "ptrdiff", None, 1, False, _RMA + " amo_std amo_ext " + _TEAM_ALL + " p2p"),
     # Reduction-only types (never RMA): C only, there is no _Complex in C++.
-    ("double _Complex", "complexd", None, True, "red_arith toall_arith"),
-    ("float _Complex", "complexf", None, True, "red_arith toall_arith"),
+    ("double _Complex", "complexd", None, None, True, "red_arith toall_arith"),
+    ("float _Complex", "complexf", None, None, True, "red_arith toall_arith"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -113,6 +125,35 @@ SOURCES = {
         "includes": ["shoal_api.h"],
         "what": "Typed and sized get-side RMA wrappers: one call into shoal_api_* each, no logic.",
     },
+    "shmem/api/gen/amo_std.c": {
+        "includes": ["shoal_api.h"],
+        "what": "Standard AMO wrappers (compare_swap, fetch_inc, inc, fetch_add, add, _nbi).",
+    },
+    "shmem/api/gen/amo_ext.c": {
+        "includes": ["shoal_api.h"],
+        "what": "Extended AMO wrappers (fetch, set, swap and their _nbi forms).",
+    },
+    "shmem/api/gen/amo_bit.c": {
+        "includes": ["shoal_api.h"],
+        "what": "Bitwise AMO wrappers (and, or, xor, their fetching and _nbi forms).",
+    },
+    "shmem/api/gen/amo_depr.c": {
+        "includes": ["shoal_api.h"],
+        "what": "The AMO names deprecated in OpenSHMEM 1.4 (cswap, fadd, finc, add, inc, swap, "
+                "fetch, set).",
+    },
+    "shmem/api/gen/p2p_wait.c": {
+        "includes": ["shoal_api.h"],
+        "what": "Blocking point-to-point synchronization wrappers (wait_until and its forms).",
+    },
+    "shmem/api/gen/p2p_test.c": {
+        "includes": ["shoal_api.h"],
+        "what": "Non-blocking point-to-point synchronization wrappers (test and its forms).",
+    },
+    "shmem/api/gen/signal.c": {
+        "includes": ["shoal_api.h"],
+        "what": "Put-with-signal wrappers, typed and sized, blocking and _nbi.",
+    },
 }
 
 # ---------------------------------------------------------------------------
@@ -137,13 +178,24 @@ SOURCES = {
 #            pointer to const of each type (shmem_g reads through source).
 #   page     the man page (man/src/<page>.3.in) that documents the row.
 #   header, source: keys of HEADERS and SOURCES.
+#   ret_call True: the wrapper returns what core returns (cast to ret), instead
+#            of declaring `TYPE val`.
+#   only     a TYPENAME: restrict the row to that one type of its family (the
+#            deprecated untyped shmem_wait works on long only).
+#   deprecated  True for names the spec lists as deprecated: the man page
+#            synopsis lists them apart.
+#   op       the routine's operation as the unit tests name it; default: the
+#            generic name without "shmem_", else the core without "shoal_api_".
+# In args, TYPE is replaced as in params, {signed} is the type's signed
+# column, and literal braces are doubled (`&(TYPE){{1}}`).
 # ---------------------------------------------------------------------------
 _RMA_OUT = {"header": "shmem/include/shoal_typed.h", "source": "shmem/api/gen/rma_put.c"}
 _GET = {"source": "shmem/api/gen/rma_get.c"}
 
 
 def _row(**kw):
-    row = {"ctx": None, "generic": None, "select": None, "const_ok": False, "mem": False}
+    row = {"ctx": None, "generic": None, "select": None, "const_ok": False, "mem": False,
+           "ret_call": False, "only": None, "deprecated": False, "op": None}
     row.update(_RMA_OUT)
     row.update(kw)
     return row
@@ -199,6 +251,190 @@ ROUTINES = [
          **_GET, core="shoal_api_get_nbi", args=_CONTIG_ARGS, page="shmem_get_nbi"),
 ]
 
+
+# ---------------------------------------------------------------------------
+# Atomic memory operations. Every wrapper is one shoal_api_amo call:
+#   (ctx, op, dest, operand, compare, fetch, size, pe, nbi, routine)
+# inc and fetch_inc are ADD with an operand of 1; fetch_nbi forms pass the
+# caller's fetch pointer and nbi=1 (fetch is written by the next quiet).
+# ---------------------------------------------------------------------------
+def _amo(name, over, op, ret, params, operand="NULL", compare="NULL", fetch=None, nbi=0,
+         dest="dest", **kw):
+    if fetch is None:
+        fetch = "&val" if ret != "void" else "NULL"
+    args = "{ctx}, %s, %s, %s, %s, %s, {size}, pe, %d, {routine}" % (
+        op, dest, operand, compare, fetch, nbi)
+    if "generic" in kw and "select" not in kw:
+        kw["select"] = params.split(",")[0].split("*")[-1]
+    return _row(name=name, over=over, ret=ret, params=params, core="shoal_api_amo", args=args,
+                **kw)
+
+
+_ONE = "&(TYPE){{1}}"
+_STD = {"source": "shmem/api/gen/amo_std.c"}
+_EXT = {"source": "shmem/api/gen/amo_ext.c"}
+_BIT = {"source": "shmem/api/gen/amo_bit.c"}
+_DEPR = {"source": "shmem/api/gen/amo_depr.c", "deprecated": True}
+
+ROUTINES += [
+    # Standard AMOs
+    _amo("shmem_{TYPENAME}_atomic_compare_swap", "amo_std", "SHOAL_AMO_CSWAP", "TYPE",
+         "TYPE *dest, TYPE cond, TYPE value, int pe", operand="&value", compare="&cond",
+         generic="shmem_atomic_compare_swap", page="shmem_atomic_compare_swap", **_STD),
+    _amo("shmem_{TYPENAME}_atomic_fetch_inc", "amo_std", "SHOAL_AMO_ADD", "TYPE",
+         "TYPE *dest, int pe", operand=_ONE,
+         generic="shmem_atomic_fetch_inc", page="shmem_atomic_fetch_inc", **_STD),
+    _amo("shmem_{TYPENAME}_atomic_inc", "amo_std", "SHOAL_AMO_ADD", "void",
+         "TYPE *dest, int pe", operand=_ONE,
+         generic="shmem_atomic_inc", page="shmem_atomic_inc", **_STD),
+    _amo("shmem_{TYPENAME}_atomic_fetch_add", "amo_std", "SHOAL_AMO_ADD", "TYPE",
+         "TYPE *dest, TYPE value, int pe", operand="&value",
+         generic="shmem_atomic_fetch_add", page="shmem_atomic_fetch_add", **_STD),
+    _amo("shmem_{TYPENAME}_atomic_add", "amo_std", "SHOAL_AMO_ADD", "void",
+         "TYPE *dest, TYPE value, int pe", operand="&value",
+         generic="shmem_atomic_add", page="shmem_atomic_add", **_STD),
+    _amo("shmem_{TYPENAME}_atomic_compare_swap_nbi", "amo_std", "SHOAL_AMO_CSWAP", "void",
+         "TYPE *fetch, TYPE *dest, TYPE cond, TYPE value, int pe", operand="&value",
+         compare="&cond", fetch="fetch", nbi=1,
+         generic="shmem_atomic_compare_swap_nbi", page="shmem_atomic_compare_swap", **_STD),
+    _amo("shmem_{TYPENAME}_atomic_fetch_inc_nbi", "amo_std", "SHOAL_AMO_ADD", "void",
+         "TYPE *fetch, TYPE *dest, int pe", operand=_ONE, fetch="fetch", nbi=1,
+         generic="shmem_atomic_fetch_inc_nbi", page="shmem_atomic_fetch_inc", **_STD),
+    _amo("shmem_{TYPENAME}_atomic_fetch_add_nbi", "amo_std", "SHOAL_AMO_ADD", "void",
+         "TYPE *fetch, TYPE *dest, TYPE value, int pe", operand="&value", fetch="fetch", nbi=1,
+         generic="shmem_atomic_fetch_add_nbi", page="shmem_atomic_fetch_add", **_STD),
+    # Extended AMOs: fetch reads through a const pointer, so the selection takes both.
+    _amo("shmem_{TYPENAME}_atomic_fetch", "amo_ext", "SHOAL_AMO_FETCH", "TYPE",
+         "const TYPE *source, int pe", dest="(void *)source",
+         generic="shmem_atomic_fetch", const_ok=True, page="shmem_atomic_fetch", **_EXT),
+    _amo("shmem_{TYPENAME}_atomic_set", "amo_ext", "SHOAL_AMO_SET", "void",
+         "TYPE *dest, TYPE value, int pe", operand="&value",
+         generic="shmem_atomic_set", page="shmem_atomic_set", **_EXT),
+    _amo("shmem_{TYPENAME}_atomic_swap", "amo_ext", "SHOAL_AMO_SWAP", "TYPE",
+         "TYPE *dest, TYPE value, int pe", operand="&value",
+         generic="shmem_atomic_swap", page="shmem_atomic_swap", **_EXT),
+    _amo("shmem_{TYPENAME}_atomic_fetch_nbi", "amo_ext", "SHOAL_AMO_FETCH", "void",
+         "TYPE *fetch, const TYPE *source, int pe", dest="(void *)source", fetch="fetch", nbi=1,
+         generic="shmem_atomic_fetch_nbi", page="shmem_atomic_fetch", **_EXT),
+    _amo("shmem_{TYPENAME}_atomic_swap_nbi", "amo_ext", "SHOAL_AMO_SWAP", "void",
+         "TYPE *fetch, TYPE *dest, TYPE value, int pe", operand="&value", fetch="fetch", nbi=1,
+         generic="shmem_atomic_swap_nbi", page="shmem_atomic_swap", **_EXT),
+]
+
+# Bitwise AMOs: three operations, each fetching, non-fetching and fetching _nbi.
+for _op in ("and", "or", "xor"):
+    _OP = "SHOAL_AMO_" + _op.upper()
+    ROUTINES += [
+        _amo("shmem_{TYPENAME}_atomic_fetch_" + _op, "amo_bit", _OP, "TYPE",
+             "TYPE *dest, TYPE value, int pe", operand="&value",
+             generic="shmem_atomic_fetch_" + _op, page="shmem_atomic_fetch_" + _op, **_BIT),
+        _amo("shmem_{TYPENAME}_atomic_" + _op, "amo_bit", _OP, "void",
+             "TYPE *dest, TYPE value, int pe", operand="&value",
+             generic="shmem_atomic_" + _op, page="shmem_atomic_" + _op, **_BIT),
+        _amo("shmem_{TYPENAME}_atomic_fetch_%s_nbi" % _op, "amo_bit", _OP, "void",
+             "TYPE *fetch, TYPE *dest, TYPE value, int pe", operand="&value", fetch="fetch",
+             nbi=1, generic="shmem_atomic_fetch_%s_nbi" % _op, page="shmem_atomic_fetch_" + _op,
+             **_BIT),
+    ]
+
+# Deprecated AMO names (OpenSHMEM 1.4): the same calls as their replacements,
+# for the types the spec still lists them with, C11 selections included.
+ROUTINES += [
+    _amo("shmem_{TYPENAME}_cswap", "depr_amo", "SHOAL_AMO_CSWAP", "TYPE",
+         "TYPE *dest, TYPE cond, TYPE value, int pe", operand="&value", compare="&cond",
+         generic="shmem_cswap", page="shmem_atomic_compare_swap", **_DEPR),
+    _amo("shmem_{TYPENAME}_finc", "depr_amo", "SHOAL_AMO_ADD", "TYPE", "TYPE *dest, int pe",
+         operand=_ONE, generic="shmem_finc", page="shmem_atomic_fetch_inc", **_DEPR),
+    _amo("shmem_{TYPENAME}_inc", "depr_amo", "SHOAL_AMO_ADD", "void", "TYPE *dest, int pe",
+         operand=_ONE, generic="shmem_inc", page="shmem_atomic_inc", **_DEPR),
+    _amo("shmem_{TYPENAME}_fadd", "depr_amo", "SHOAL_AMO_ADD", "TYPE",
+         "TYPE *dest, TYPE value, int pe", operand="&value",
+         generic="shmem_fadd", page="shmem_atomic_fetch_add", **_DEPR),
+    _amo("shmem_{TYPENAME}_add", "depr_amo", "SHOAL_AMO_ADD", "void",
+         "TYPE *dest, TYPE value, int pe", operand="&value",
+         generic="shmem_add", page="shmem_atomic_add", **_DEPR),
+    _amo("shmem_{TYPENAME}_fetch", "depr_amo_ext", "SHOAL_AMO_FETCH", "TYPE",
+         "const TYPE *source, int pe", dest="(void *)source",
+         generic="shmem_fetch", const_ok=True, page="shmem_atomic_fetch", **_DEPR),
+    _amo("shmem_{TYPENAME}_set", "depr_amo_ext", "SHOAL_AMO_SET", "void",
+         "TYPE *dest, TYPE value, int pe", operand="&value",
+         generic="shmem_set", page="shmem_atomic_set", **_DEPR),
+    _amo("shmem_{TYPENAME}_swap", "depr_amo_ext", "SHOAL_AMO_SWAP", "TYPE",
+         "TYPE *dest, TYPE value, int pe", operand="&value",
+         generic="shmem_swap", page="shmem_atomic_swap", **_DEPR),
+]
+
+# ---------------------------------------------------------------------------
+# Point-to-point synchronization. Every wrapper is one shoal_api_sync call:
+#   (ivars, nelems, status, indices, cmp, values, vector, size, signed, sel,
+#    block, routine)
+# The single-variable forms are nelems 1 with no status. The core returns
+# what the _any, _some and test forms return.
+# ---------------------------------------------------------------------------
+_ONE_P = "TYPE *ivar, int cmp, TYPE cmp_value"
+_SET_P = "TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value"
+_SOME_P = "TYPE *ivars, size_t nelems, size_t *indices, const int *status, int cmp, TYPE cmp_value"
+_VSET_P = "TYPE *ivars, size_t nelems, const int *status, int cmp, const TYPE *cmp_values"
+_VSOME_P = ("TYPE *ivars, size_t nelems, size_t *indices, const int *status, int cmp, "
+            "const TYPE *cmp_values")
+# (suffix, ret of wait_until, ret of test, params, nelems, status, indices, values, vector, sel)
+_P2P_FORMS = [
+    ("", "void", "int", _ONE_P, "1", "NULL", "NULL", "&cmp_value", 0, "ONE"),
+    ("_all", "void", "int", _SET_P, "nelems", "status", "NULL", "&cmp_value", 0, "ALL"),
+    ("_any", "size_t", "size_t", _SET_P, "nelems", "status", "NULL", "&cmp_value", 0, "ANY"),
+    ("_some", "size_t", "size_t", _SOME_P, "nelems", "status", "indices", "&cmp_value", 0, "SOME"),
+    ("_all_vector", "void", "int", _VSET_P, "nelems", "status", "NULL", "cmp_values", 1, "ALL"),
+    ("_any_vector", "size_t", "size_t", _VSET_P, "nelems", "status", "NULL", "cmp_values", 1,
+     "ANY"),
+    ("_some_vector", "size_t", "size_t", _VSOME_P, "nelems", "status", "indices", "cmp_values", 1,
+     "SOME"),
+]
+for _kind, _block, _file in (("wait_until", 1, "p2p_wait.c"), ("test", 0, "p2p_test.c")):
+    for _sfx, _wret, _tret, _params, _n, _st, _ix, _vals, _vec, _sel in _P2P_FORMS:
+        _ret = _wret if _block else _tret
+        _ivars = "ivar" if _n == "1" else "ivars"
+        ROUTINES.append(_row(
+            name="shmem_{TYPENAME}_%s%s" % (_kind, _sfx), over="p2p", ret=_ret, params=_params,
+            core="shoal_api_sync", ret_call=_ret != "void",
+            args="%s, %s, %s, %s, cmp, %s, %d, {size}, {signed}, SHOAL_SEL_%s, %d, {routine}"
+                 % (_ivars, _n, _st, _ix, _vals, _vec, _sel, _block),
+            generic="shmem_%s%s" % (_kind, _sfx), select=_ivars,
+            page="shmem_%s%s" % (_kind, _sfx), source="shmem/api/gen/" + _file))
+
+# Deprecated waits: shmem_TYPENAME_wait(ivar, cmp_value) is wait_until with
+# SHMEM_CMP_NE; the untyped shmem_wait and shmem_wait_until work on long.
+_WAIT_ARGS = "ivar, 1, NULL, NULL, %s, &cmp_value, 0, {size}, {signed}, SHOAL_SEL_ONE, 1, {routine}"
+_P2P_DEPR = {"source": "shmem/api/gen/p2p_wait.c", "deprecated": True, "core": "shoal_api_sync"}
+ROUTINES += [
+    _row(name="shmem_{TYPENAME}_wait", over="depr_wait", ret="void",
+         params="TYPE *ivar, TYPE cmp_value", args=_WAIT_ARGS % "SHMEM_CMP_NE", op="wait",
+         page="shmem_wait", **_P2P_DEPR),
+    _row(name="shmem_wait", over="p2p", only="long", ret="void",
+         params="TYPE *ivar, TYPE cmp_value", args=_WAIT_ARGS % "SHMEM_CMP_NE", op="wait",
+         page="shmem_wait", **_P2P_DEPR),
+    _row(name="shmem_wait_until", over="p2p", only="long", ret="void", params=_ONE_P,
+         args=_WAIT_ARGS % "cmp", op="wait_until", page="shmem_wait_until", **_P2P_DEPR),
+]
+
+# ---------------------------------------------------------------------------
+# Put with signal: typed over the standard RMA types, sized, and _nbi.
+# ---------------------------------------------------------------------------
+_SIG_P = ("TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
+          "int sig_op, int pe")
+_SIG_ARGS = "{ctx}, dest, source, nelems, {size}, sig_addr, signal, sig_op, pe, %d, {routine}"
+_SIG = {"source": "shmem/api/gen/signal.c", "core": "shoal_api_put_signal", "ret": "void",
+        "params": _SIG_P, "page": "shmem_put_signal"}
+ROUTINES += [
+    _row(name="shmem_{TYPENAME}_put_signal", over="signal", args=_SIG_ARGS % 0,
+         generic="shmem_put_signal", select="dest", **_SIG),
+    _row(name="shmem_put{SIZE}_signal", over="sized", mem=True, args=_SIG_ARGS % 0,
+         op="put_signal", **_SIG),
+    _row(name="shmem_{TYPENAME}_put_signal_nbi", over="signal", args=_SIG_ARGS % 1,
+         generic="shmem_put_signal_nbi", select="dest", **_SIG),
+    _row(name="shmem_put{SIZE}_signal_nbi", over="sized", mem=True, args=_SIG_ARGS % 1,
+         op="put_signal_nbi", **_SIG),
+]
+
 # ---------------------------------------------------------------------------
 # UNTYPED: routines declared by hand in shmem/include/shmem.h. Listed here only
 # so their man page synopses come from the same place; the generator checks
@@ -235,6 +471,9 @@ UNTYPED = [
     ("void", "shmem_quiet", "void", "shmem_quiet", False),
     ("void", "shmem_barrier_all", "void", "shmem_barrier_all", False),
     ("void", "shmem_sync_all", "void", "shmem_sync_all", False),
+    ("uint64_t", "shmem_signal_fetch", "const uint64_t *sig_addr", "shmem_signal_fetch", False),
+    ("uint64_t", "shmem_signal_wait_until", "uint64_t *sig_addr, int cmp, uint64_t cmp_value",
+     "shmem_signal_wait_until", False),
 ]
 
 # ---------------------------------------------------------------------------
@@ -247,11 +486,14 @@ EXTRA_PAGES = ["shmem_intro"]
 # The line in a man/src/*.3.in file that the generated SYNOPSIS replaces.
 SYNOPSIS_MARKER = '.\\" @SHOAL_SYNOPSIS@'
 
-# Test lists emitted as X-macros in tests/gen/shoal_types.h: (macro, family).
+# Test lists emitted as X-macros in tests/gen/shoal_types.h: (macro, families).
+# "a -b" lists the types of family a that are not in family b.
 TEST_LISTS = [
     ("SHOAL_RMA_TYPES", "rma"),
     ("SHOAL_AMO_STD_TYPES", "amo_std"),
-    ("SHOAL_AMO_EXT_TYPES", "amo_ext"),
+    # Only what the extended routines add to the standard types: float, double.
+    ("SHOAL_AMO_EXT_TYPES", "amo_ext -amo_std"),
+    ("SHOAL_AMO_EXT_ALL_TYPES", "amo_ext"),
     ("SHOAL_AMO_BIT_TYPES", "amo_bit"),
     ("SHOAL_SIGNAL_TYPES", "signal"),
     ("SHOAL_REDUCE_BIT_TYPES", "red_bit"),
@@ -261,4 +503,13 @@ TEST_LISTS = [
     ("SHOAL_TOALL_MINMAX_TYPES", "toall_minmax"),
     ("SHOAL_TOALL_ARITH_TYPES", "toall_arith"),
     ("SHOAL_P2P_TYPES", "p2p"),
+    ("SHOAL_DEPR_AMO_TYPES", "depr_amo"),
+    ("SHOAL_DEPR_AMO_EXT_TYPES", "depr_amo_ext"),
+    ("SHOAL_DEPR_WAIT_TYPES", "depr_wait"),
+]
+
+# Lists emitted with the signed column as a third argument, X(TYPE, TYPENAME,
+# IS_SIGNED), for the tests of routines that compare values.
+TEST_LISTS_SIGNED = [
+    ("SHOAL_P2P_TYPES_SIGNED", "p2p"),
 ]

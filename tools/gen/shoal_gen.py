@@ -43,24 +43,34 @@ def load_table():
 
 class Type:
     def __init__(self, row):
-        self.ctype, self.typename, self.bits, self.c11, fams = row
+        self.ctype, self.typename, self.bits, self.signed, self.c11, fams = row
         self.families = set(fams.split())
 
 
 class Routine:
     """One concrete routine: a table row applied to one type or one size."""
 
-    def __init__(self, row, name, ctype, size_expr, key):
+    def __init__(self, row, name, ctype, size_expr, key, signed=None):
         self.row = row
         self.name = name
         self.ctype = ctype          # C element type ("void" for sized forms)
         self.size_expr = size_expr  # what the wrapper passes as the element size
         self.key = key              # TYPENAME, or SIZE for sized forms
+        self.signed = signed        # the type's signed column (None for sized forms)
         self.ret = subst_type(row["ret"], ctype)
         self.params = subst_type(row["params"], ctype)
+        self.decl_name = name       # parenthesized where a C11 macro has the same name
 
     def proto(self):
-        return c_decl(self.ret, self.name, self.params)
+        return c_decl(self.ret, self.decl_name, self.params)
+
+    def op(self):
+        row = self.row
+        if row["op"]:
+            return row["op"]
+        if row["generic"]:
+            return row["generic"][len("shmem_"):]
+        return row["core"][len("shoal_api_"):]
 
 
 def subst_type(text, ctype):
@@ -74,9 +84,10 @@ def c_decl(ret, name, params):
 
 def wrap(line):
     """Break a long C declaration or call after commas, aligned after '('."""
-    if len(line) <= WIDTH or "(" not in line:
+    call = re.search(r"[\w)]\(", line)  # the call's or declarator's paren, not a cast's
+    if len(line) <= WIDTH or not call:
         return [line]
-    col = line.index("(") + 1
+    col = call.end()
     pad = " " * col
     out, cur = [], ""
     for piece in re.split(r"(?<=,) ", line):
@@ -106,9 +117,16 @@ class Api:
             else:
                 if row["over"] not in table.FAMILIES:
                     sys.exit("api_table: unknown family %r" % row["over"])
-                for ty in self.family(row["over"]):
+                tys = self.family(row["over"])
+                if row["only"]:
+                    tys = [ty for ty in tys if ty.typename == row["only"]]
+                    if len(tys) != 1:
+                        sys.exit("api_table: %s: only=%r is not one type of %s"
+                                 % (row["name"], row["only"], row["over"]))
+                for ty in tys:
                     name = row["name"].replace("{TYPENAME}", ty.typename)
-                    rs.append(Routine(row, name, ty.ctype, "sizeof(%s)" % ty.ctype, ty.typename))
+                    rs.append(Routine(row, name, ty.ctype, "sizeof(%s)" % ty.ctype, ty.typename,
+                                      ty.signed))
             self.by_row.append((row, rs))
             self.routines.extend(rs)
         names = [r.name for r in self.routines] + [u[1] for u in table.UNTYPED]
@@ -120,12 +138,61 @@ class Api:
         if dup:
             sys.exit("api_table: one row per generic name for now (ctx dispatch is not "
                      "generated yet): " + ", ".join(dup))
+        # A routine may share its name with a C11 macro (the deprecated untyped
+        # shmem_wait_until); its declarator is parenthesized so the macro stays out.
+        for r in self.routines:
+            if r.name in generics:
+                r.decl_name = "(%s)" % r.name
 
     def family(self, fam):
         return [ty for ty in self.types if fam in ty.families]
 
+    def family_expr(self, expr):
+        """"a -b": the types of family a that are not in family b."""
+        words = expr.split()
+        tys = self.family(words[0])
+        for w in words[1:]:
+            if not w.startswith("-"):
+                sys.exit("api_table: bad family expression %r" % expr)
+            tys = [ty for ty in tys if w[1:] not in ty.families]
+        return tys
+
     def generic_rows(self):
         return [(row, rs) for row, rs in self.by_row if row["generic"]]
+
+
+def listed_typedefs(tys):
+    """Typedefs a selection must name itself: those whose family holds no base
+    type of the same signedness for them to reach (int32_t and int64_t among
+    the bitwise AMO types, which hold only unsigned base types). Such a typedef
+    cannot equal a listed base type; two of them could equal each other only
+    with the same signedness and width, which is refused here."""
+    have = {ty.signed for ty in tys if ty.c11}
+    out = [ty for ty in tys if not ty.c11 and ty.signed not in have]
+    for a in out:
+        for b in out:
+            if a is not b and a.signed == b.signed and (a.bits is None or a.bits == b.bits):
+                sys.exit("api_table: %s and %s may be one type; a _Generic cannot list both"
+                         % (a.ctype, b.ctype))
+    return out
+
+
+def generic_body(api, row, rs):
+    """The _Generic lines of one selection: the distinct base types, then the
+    typedefs that reach none of them."""
+    by_key = {r.key: r for r in rs}
+    tys = [ty for ty in api.family(row["over"]) if ty.typename in by_key]
+    assoc = []
+    for ty in [ty for ty in tys if ty.c11] + listed_typedefs(tys):
+        fn = by_key[ty.typename].name
+        assoc.append("%s *: %s" % (ty.ctype, fn))
+        if row["const_ok"]:
+            assoc.append("const %s *: %s" % (ty.ctype, fn))
+    out = ["    _Generic((x), \\"]
+    for i, a in enumerate(assoc):
+        out.append("             %s%s \\" % (a, "," if i + 1 < len(assoc) else ")"))
+    out[-1] = out[-1][:-2]
+    return out
 
 
 def select_macro(generic):
@@ -160,22 +227,10 @@ def gen_header(api, path, info):
     for row, rs in api.generic_rows():
         if row["header"] != path:
             continue
-        by_key = {r.key: r for r in rs}
         macro = select_macro(row["generic"])
         out.append("")
         out.append("#define %s(x) \\" % macro)
-        out.append("    _Generic((x), \\")
-        assoc = []
-        for ty in api.family(row["over"]):
-            if not ty.c11:
-                continue
-            fn = by_key[ty.typename].name
-            assoc.append("%s *: %s" % (ty.ctype, fn))
-            if row["const_ok"]:
-                assoc.append("const %s *: %s" % (ty.ctype, fn))
-        for i, a in enumerate(assoc):
-            out.append("             %s%s \\" % (a, "," if i + 1 < len(assoc) else ")"))
-        out[-1] = out[-1][:-2]
+        out.extend(generic_body(api, row, rs))
         sel = row["select"]
         params = [p.split()[-1].lstrip("*") for p in row["params"].split(",")]
         if row["ctx"]:
@@ -202,16 +257,25 @@ def gen_source(api, path, info):
             continue
         for r in rs:
             ctx = row["ctx"] or "SHMEM_CTX_DEFAULT"
-            args = row["args"].format(ctx=ctx, size=r.size_expr, routine='"%s"' % r.name)
+            signed = "" if r.signed is None else str(r.signed)
+            if "{signed}" in row["args"] and r.signed is None:
+                sys.exit("api_table: %s: type %s has no signed column" % (r.name, r.ctype))
+            args = subst_type(row["args"], r.ctype).format(ctx=ctx, size=r.size_expr,
+                                                           signed=signed,
+                                                           routine='"%s"' % r.name)
             call = "%s(%s);" % (row["core"], args)
             out.append("")
             out.extend(wrap(r.proto()))
             out.append("{")
-            if r.ret != "void":
-                out.append("    %s val;" % r.ret)
-            out.extend(wrap("    " + call))
-            if r.ret != "void":
-                out.append("    return val;")
+            if row["ret_call"]:
+                cast = "" if r.ret == "size_t" else "(%s)" % r.ret
+                out.extend(wrap("    return %s%s" % (cast, call)))
+            else:
+                if r.ret != "void":
+                    out.append("    %s val;" % r.ret)
+                out.extend(wrap("    " + call))
+                if r.ret != "void":
+                    out.append("    return val;")
             out.append("}")
     out.append("")
     return "\n".join(out)
@@ -231,12 +295,23 @@ def gen_test_types(api):
     t = api.t
     out = ["/* %s */" % BANNER,
            "/* shoal_types.h - the API table's type lists as X-macros, for tests.",
-           " * X(TYPE, TYPENAME) for types, X(SIZE, BYTES) for sized forms. */",
+           " * X(TYPE, TYPENAME) for types; the *_SIGNED lists X(TYPE, TYPENAME, IS_SIGNED)",
+           " * with IS_SIGNED 1 or 0; X(SIZE, BYTES) for sized forms. */",
            "#ifndef SHOAL_TEST_TYPES_H", "#define SHOAL_TEST_TYPES_H", ""]
-    for macro, fam in t.TEST_LISTS:
-        tys = api.family(fam)
-        out += xmacro(macro, ["%s, %s" % (ty.ctype, ty.typename) for ty in tys],
-                      t.FAMILIES[fam])
+    for macro, expr in t.TEST_LISTS:
+        tys = api.family_expr(expr)
+        words = expr.split()
+        what = t.FAMILIES[words[0]]
+        if len(words) > 1:
+            what = "%s, less the %s" % (what.split(" (")[0], "; ".join(
+                t.FAMILIES[w[1:]].split(" (")[0] for w in words[1:]))
+        out += xmacro(macro, ["%s, %s" % (ty.ctype, ty.typename) for ty in tys], what)
+        out.append("#define %s_COUNT %d" % (macro, len(tys)))
+        out.append("")
+    for macro, expr in t.TEST_LISTS_SIGNED:
+        tys = api.family_expr(expr)
+        out += xmacro(macro, ["%s, %s, %d" % (ty.ctype, ty.typename, ty.signed) for ty in tys],
+                      t.FAMILIES[expr.split()[0]] + ", with signedness")
         out.append("#define %s_COUNT %d" % (macro, len(tys)))
         out.append("")
     rma_c11 = [ty for ty in api.family("rma") if ty.c11]
@@ -260,14 +335,17 @@ def gen_test_tables(api):
            "#include <stddef.h>", "#include <stdint.h>", '#include "shmem.h"',
            '#include "shoal_types.h"', "",
            "typedef void (*shoal_fn_t)(void);", "",
-           "/* bits: exact width from the table (0 where C does not fix it). */",
+           "/* bits: exact width from the table (0 where C does not fix it);",
+           " * is_signed: 1 signed, 0 unsigned, -1 neither (floating types, char). */",
            "typedef struct {", "    const char *type;", "    const char *typename;",
-           "    size_t size;", "    unsigned bits;", "    int c11;", "} shoal_type_info_t;", "",
+           "    size_t size;", "    unsigned bits;", "    int c11;", "    int is_signed;",
+           "} shoal_type_info_t;", "",
            "static const shoal_type_info_t shoal_rma_type_info[] = {"]
     rma = api.family("rma")
     for ty in rma:
-        out.append('    {"%s", "%s", sizeof(%s), %d, %d},'
-                   % (ty.ctype, ty.typename, ty.ctype, ty.bits or 0, int(ty.c11)))
+        out.append('    {"%s", "%s", sizeof(%s), %d, %d, %d},'
+                   % (ty.ctype, ty.typename, ty.ctype, ty.bits or 0, int(ty.c11),
+                      -1 if ty.signed is None else ty.signed))
     out += ["};", "",
             "/* key: TYPENAME, or SIZE (8..128, mem) for sized forms. */",
             "typedef struct {", "    const char *name;", "    const char *op;",
@@ -275,10 +353,9 @@ def gen_test_tables(api):
             "} shoal_routine_info_t;", "",
             "static const shoal_routine_info_t shoal_routine_info[] = {"]
     for row, rs in api.by_row:
-        op = row["core"].replace("shoal_api_", "")
         for r in rs:
             out.append('    {"%s", "%s", "%s", (shoal_fn_t)%s, %s},'
-                       % (r.name, op, r.key, r.name, r.size_expr))
+                       % (r.name, r.op(), r.key, r.name, r.size_expr))
     out += ["};", "#define SHOAL_ROUTINE_INFO_COUNT %d" % len(api.routines), ""]
     out.append(C11_GUARD)
     gens = [(row, rs) for row, rs in api.generic_rows() if row["over"] == "rma"]
@@ -302,7 +379,30 @@ def gen_test_tables(api):
         out.append("    {" + vals[0] + ",")
         out += ["     %s%s" % (v, "," if i + 2 < len(vals) else "},")
                 for i, v in enumerate(vals[1:])]
-    out += ["};", "#endif /* C11 */", "", "#endif /* SHOAL_TEST_TYPE_TABLES_H */", ""]
+    out += ["};", ""]
+    out += ["/* Every C11 selection, for every type of its row: op is the routine's op,",
+            " * fn what SHOAL_SELECT_<op> picks for a pointer to type (to const type",
+            " * where is_const). */",
+            "typedef struct {", "    const char *op;", "    const char *type;",
+            "    const char *typename;", "    size_t size;", "    int c11;",
+            "    int is_signed;", "    int is_const;", "    shoal_fn_t fn;",
+            "} shoal_select_info_t;", "",
+            "static const shoal_select_info_t shoal_select_info[] = {"]
+    nsel = 0
+    for row, rs in api.generic_rows():
+        by_key = {r.key: r for r in rs}
+        for ty in api.family(row["over"]):
+            if ty.typename not in by_key:
+                continue
+            for const in ([False, True] if row["const_ok"] else [False]):
+                ptr = "(%s%s *)0" % ("const " if const else "", ty.ctype)
+                out.append('    {"%s", "%s", "%s", sizeof(%s), %d, %d, %d,'
+                           % (by_key[ty.typename].op(), ty.ctype, ty.typename, ty.ctype,
+                              int(ty.c11), -1 if ty.signed is None else ty.signed, int(const)))
+                out.append("     (shoal_fn_t)%s(%s)}," % (select_macro(row["generic"]), ptr))
+                nsel += 1
+    out += ["};", "#define SHOAL_SELECT_INFO_COUNT %d" % nsel]
+    out += ["#endif /* C11 */", "", "#endif /* SHOAL_TEST_TYPE_TABLES_H */", ""]
     return "\n".join(out)
 
 
@@ -330,9 +430,27 @@ def man_synopsis(api, page):
     if cur:
         out += [".PP", ".nf"] + [c_decl(u[0], u[1], u[2]) + ";" for u in cur] + [".fi"]
     rows = [(row, rs) for row, rs in api.by_row if row["page"] == page]
+    cur_rows = [(row, rs) for row, rs in rows if not row["deprecated"]]
+    dep_rows = [(row, rs) for row, rs in rows if row["deprecated"]]
+    out += synopsis_rows(api, cur_rows, "")
+    if dep or dep_rows:
+        out += [".SS Deprecated"]
+        if dep:
+            out += [".nf"] + [c_decl(u[0], u[1], u[2]) + ";" for u in dep] + [".fi"]
+        out += synopsis_rows(api, dep_rows, "Deprecated ")
+    # A paragraph break right after a heading is redundant (mandoc warns).
+    return [ln for i, ln in enumerate(out) if not (ln == ".PP" and out[i - 1].startswith(".SS"))]
+
+
+def synopsis_rows(api, rows, label):
+    """The C11, typed and sized parts of a synopsis. label is empty for the
+    current names; the deprecated ones get their own subsection headings."""
+    t = api.t
+    out = []
+    head = (lambda s: [".SS %s" % s]) if not label else (lambda s: [".PP", label + s + ":"])
     gens = [(row, rs) for row, rs in rows if row["generic"]]
     if gens:
-        out += [".SS C11 type-generic", ".nf"]
+        out += head("C11 type-generic") + [".nf"]
         for row, rs in gens:
             out.append(c_decl(row["ret"], row["generic"], row["params"]) + ";")
         out += [".fi", ".PP"]
@@ -342,18 +460,15 @@ def man_synopsis(api, page):
             out.append("TYPE is one of the %s: %s." % (t.FAMILIES[fam].split(" (")[0], names))
     typed = [(row, rs) for row, rs in rows if row["over"] != "sized"]
     if typed:
-        out += [".SS C/C++ typed", ".nf"]
+        out += head("C/C++ typed") + [".nf"]
         for row, rs in typed:
-            out += [r.proto() + ";" for r in rs]
+            out += [r.proto().replace(r.decl_name, r.name) + ";" for r in rs]
         out += [".fi"]
     sized = [(row, rs) for row, rs in rows if row["over"] == "sized"]
     if sized:
-        out += [".SS C/C++ sized", ".nf"]
+        out += head("C/C++ sized") + [".nf"]
         for row, rs in sized:
             out += [r.proto() + ";" for r in rs]
-        out += [".fi"]
-    if dep:
-        out += [".SS Deprecated", ".nf"] + [c_decl(u[0], u[1], u[2]) + ";" for u in dep]
         out += [".fi"]
     return out
 

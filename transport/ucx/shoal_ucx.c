@@ -358,6 +358,48 @@ static int ucx_put_flag(void *state, int seg, size_t off, uint64_t value)
     return status;
 }
 
+/* UCP has add, and, or, xor, swap and cswap; fetch is an add of 0 and set a swap
+ * whose old value is dropped. A reply buffer of our own (set, or cswap without a
+ * fetch pointer) lives on this stack, so those wait; the rest complete at quiet. */
+static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
+                   const void *operand, const void *compare, void *fetch, int nbi)
+{
+    static const ucp_atomic_op_t opcodes[] = {
+        [SHOAL_AMO_FETCH] = UCP_ATOMIC_OP_ADD, [SHOAL_AMO_SET] = UCP_ATOMIC_OP_SWAP,
+        [SHOAL_AMO_SWAP] = UCP_ATOMIC_OP_SWAP, [SHOAL_AMO_CSWAP] = UCP_ATOMIC_OP_CSWAP,
+        [SHOAL_AMO_ADD] = UCP_ATOMIC_OP_ADD,   [SHOAL_AMO_AND] = UCP_ATOMIC_OP_AND,
+        [SHOAL_AMO_OR] = UCP_ATOMIC_OP_OR,     [SHOAL_AMO_XOR] = UCP_ATOMIC_OP_XOR,
+    };
+    ucp_request_param_t param = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+        .datatype = ucp_dt_make_contig(size),
+    };
+    ucx_peer_t *peer = state;
+    uint64_t zero = 0, scratch = 0;
+    const void *value = op == SHOAL_AMO_FETCH ? &zero : op == SHOAL_AMO_CSWAP ? compare : operand;
+    void *reply = fetch;
+    ucs_status_ptr_t req;
+    int status;
+
+    if (reply == NULL && (op == SHOAL_AMO_SET || op == SHOAL_AMO_CSWAP))
+        reply = &scratch;
+    if (op == SHOAL_AMO_CSWAP) /* UCP compares with buffer; the new value rides in reply */
+        memcpy(reply, operand, size);
+    if (reply != NULL) {
+        param.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+        param.reply_buffer = reply;
+    }
+    pthread_mutex_lock(&peer->ucx->lock);
+    req = ucp_atomic_op_nbx(peer->ep, opcodes[op], value, 1, peer->base[seg] + off,
+                            peer->rkey[seg], &param);
+    if (reply == &scratch || (fetch != NULL && !nbi))
+        status = request_wait(peer->ucx, req, "atomic");
+    else
+        status = request_keep(peer->ucx, req, "atomic");
+    pthread_mutex_unlock(&peer->ucx->lock);
+    return status;
+}
+
 static void *ucx_ptr(void *state, int seg, size_t off)
 {
     return NULL;
@@ -370,6 +412,7 @@ const shoal_transport_ops_t shoal_ucx_ops = {
     .put_nbi = ucx_put_nbi,
     .get_nbi = ucx_get_nbi,
     .put_flag = ucx_put_flag,
+    .amo = ucx_amo,
     .ptr = ucx_ptr,
 };
 

@@ -1,0 +1,21 @@
+/* Atomic memory operations: check, then the core. The typed wrappers in gen/ pass
+ * the op, the operands by address and the element size (4 or 8 bytes). */
+#include "shoal_api.h"
+#include "shoal_check.h"
+
+void shoal_api_amo(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest, const void *operand,
+                   const void *compare, void *fetch, size_t elem_size, int pe, int nbi,
+                   const char *routine)
+{
+    size_t off;
+    int seg;
+
+    shoal_check_init(routine);
+    shoal_check_pe(pe, routine);
+    seg = shoal_check_symmetric(dest, elem_size, routine, op == SHOAL_AMO_FETCH ? "source" : "dest",
+                                &off);
+    if (((uintptr_t)dest & (elem_size - 1)) != 0)
+        shoal_fatal("%s: argument %s is %p, not aligned to its %zu-byte type", routine,
+                    op == SHOAL_AMO_FETCH ? "source" : "dest", dest, elem_size);
+    shoal_core_amo(pe, seg, off, op, elem_size, operand, compare, fetch, nbi, routine);
+}

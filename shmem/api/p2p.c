@@ -1,0 +1,98 @@
+/* Point-to-point synchronisation: wait_until and test in all their forms, and the
+ * signal routines. The checks here, the loops in core/wait.c, the tests themselves
+ * in core/shoal_wait.h (shared with the GPU). */
+#include "shoal_api.h"
+#include "shoal_check.h"
+
+#include <stdint.h>
+
+_Static_assert(SHMEM_CMP_EQ == SHOAL_CMP_EQ && SHMEM_CMP_NE == SHOAL_CMP_NE &&
+                   SHMEM_CMP_GT == SHOAL_CMP_GT && SHMEM_CMP_LE == SHOAL_CMP_LE &&
+                   SHMEM_CMP_LT == SHOAL_CMP_LT && SHMEM_CMP_GE == SHOAL_CMP_GE,
+               "the wait core's operators must be the API's");
+
+static void check_cmp(int cmp, const char *routine)
+{
+    if (!shoal_wait_cmp_valid(cmp))
+        shoal_fatal("%s: argument cmp is %d, expected one of SHMEM_CMP_EQ, SHMEM_CMP_NE, "
+                    "SHMEM_CMP_GT, SHMEM_CMP_LE, SHMEM_CMP_LT, SHMEM_CMP_GE",
+                    routine, cmp);
+}
+
+size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *indices, int cmp,
+                      const void *values, int vector, size_t elem_size, int is_signed,
+                      shoal_sel_t sel, int block, const char *routine)
+{
+    shoal_wait_set_t set = {
+        .ivars = ivars,
+        .nelems = nelems,
+        .elem_size = elem_size,
+        .is_signed = is_signed,
+        .status = status,
+        .cmp = cmp,
+        .values = values,
+        .vector = vector,
+    };
+    size_t off;
+
+    shoal_check_init(routine);
+    check_cmp(cmp, routine);
+    if (nelems > 0) {
+        /* Others update the ivars remotely: they must be symmetric. */
+        shoal_check_symmetric(ivars, shoal_check_bytes(nelems, elem_size, routine), routine,
+                              sel == SHOAL_SEL_ONE ? "ivar" : "ivars", &off);
+        if (sel == SHOAL_SEL_SOME && indices == NULL)
+            shoal_fatal("%s: argument indices is NULL, expected an array of nelems (%zu) "
+                        "size_t",
+                        routine, nelems);
+        if (vector && values == NULL)
+            shoal_fatal("%s: argument cmp_values is NULL, expected nelems (%zu) values",
+                        routine, nelems);
+    }
+    return shoal_core_sync(&set, sel, block, indices);
+}
+
+static int check_sig_addr(const uint64_t *sig_addr, const char *routine, size_t *off)
+{
+    int seg = shoal_check_symmetric(sig_addr, sizeof(*sig_addr), routine, "sig_addr", off);
+
+    if (((uintptr_t)sig_addr & (sizeof(*sig_addr) - 1)) != 0)
+        shoal_fatal("%s: argument sig_addr is %p, not aligned to 8 bytes", routine,
+                    (const void *)sig_addr);
+    return seg;
+}
+
+void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                          size_t elem_size, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                          int pe, int nbi, const char *routine)
+{
+    size_t bytes = shoal_check_bytes(nelems, elem_size, routine), off = 0, sig_off;
+    int seg = 0, sig_seg;
+
+    shoal_check_init(routine);
+    shoal_check_pe(pe, routine);
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+        shoal_fatal("%s: argument sig_op is %d, expected SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",
+                    routine, sig_op);
+    if (bytes > 0)
+        seg = shoal_check_symmetric(dest, bytes, routine, "dest", &off);
+    sig_seg = check_sig_addr(sig_addr, routine, &sig_off);
+    shoal_core_put_signal(pe, seg, off, source, bytes, sig_seg, sig_off, signal,
+                          sig_op == SHMEM_SIGNAL_ADD, nbi, routine);
+}
+
+uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
+{
+    size_t off;
+
+    shoal_check_init("shmem_signal_fetch");
+    check_sig_addr(sig_addr, "shmem_signal_fetch", &off);
+    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+}
+
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+{
+    shoal_api_sync(sig_addr, 1, NULL, NULL, cmp, &cmp_value, 0, sizeof(*sig_addr), 0,
+                   SHOAL_SEL_ONE, 1, "shmem_signal_wait_until");
+    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+}
