@@ -92,6 +92,10 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
+    size_t off;
+
+    shoal_check_init("shmem_signal_wait_until");
+    check_sig_addr(sig_addr, "shmem_signal_wait_until", &off);
     shoal_api_sync(sig_addr, 1, NULL, NULL, cmp, &cmp_value, 0, sizeof(*sig_addr), 0,
                    SHOAL_SEL_ONE, 1, "shmem_signal_wait_until");
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);

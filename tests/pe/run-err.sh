@@ -48,6 +48,24 @@ err_malloc_negative)
 err_align)
     pattern="shmem_align: argument alignment is 48, expected a power of two up to 1073741824"
     who="any" ;;
+err_wait_cmp)
+    pattern="shmem_int_wait_until: argument cmp is 99, expected one of SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT, SHMEM_CMP_LE, SHMEM_CMP_LT, SHMEM_CMP_GE"
+    who="$last 1" ;;
+err_amo_pe)
+    pattern="shmem_int_atomic_fetch_add: argument pe is $ERR_PES, valid range 0\.\.$last"
+    who="$last 1" ;;
+err_wait_ivars)
+    pattern="shmem_int_wait_until_all: argument ivars is $hex, which is not symmetric memory (symmetric heap $hex\.\.$hex, global/static data $hex\.\.$hex); allocate it with shmem_malloc or make it a global or static variable"
+    who="$last 1" ;;
+err_signal_op)
+    pattern="shmem_putmem_signal: argument sig_op is 7, expected SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD"
+    who="$last 1" ;;
+err_signal_addr)
+    pattern="shmem_putmem_signal: argument sig_addr is $hex, which is not symmetric memory (symmetric heap $hex\.\.$hex, global/static data $hex\.\.$hex); allocate it with shmem_malloc or make it a global or static variable"
+    who="$last 1" ;;
+err_signal_wait_addr)
+    pattern="shmem_signal_wait_until: argument sig_addr is $hex, which is not symmetric memory (symmetric heap $hex\.\.$hex, global/static data $hex\.\.$hex); allocate it with shmem_malloc or make it a global or static variable"
+    who="any" ;;
 *)
     echo "run-err.sh: no expected error for $name"; exit 99 ;;
 esac

@@ -21,8 +21,8 @@ typedef struct kind {
 } kind_t;
 
 static const kind_t kinds[] = {
-    {2, 1, "int16"}, {2, 0, "uint16"}, {4, 1, "int32"},
-    {4, 0, "uint32"}, {8, 1, "int64"}, {8, 0, "uint64"},
+    {2, 1, "int16"},  {2, 0, "uint16"}, {4, 1, "int32"},
+    {4, 0, "uint32"}, {8, 1, "int64"},  {8, 0, "uint64"},
 };
 #define NKINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
 
@@ -65,18 +65,24 @@ static int ref_compare(const kind_t *k, int cmp, uint64_t a, uint64_t b)
     int lt = k->is_signed ? sa < sb : ua < ub, eq = ua == ub;
 
     switch (cmp) {
-    case SHOAL_CMP_EQ: return eq;
-    case SHOAL_CMP_NE: return !eq;
-    case SHOAL_CMP_GT: return !lt && !eq;
-    case SHOAL_CMP_LE: return lt || eq;
-    case SHOAL_CMP_LT: return lt;
-    case SHOAL_CMP_GE: return !lt;
+    case SHOAL_CMP_EQ:
+        return eq;
+    case SHOAL_CMP_NE:
+        return !eq;
+    case SHOAL_CMP_GT:
+        return !lt && !eq;
+    case SHOAL_CMP_LE:
+        return lt || eq;
+    case SHOAL_CMP_LT:
+        return lt;
+    case SHOAL_CMP_GE:
+        return !lt;
     }
     return -1;
 }
 
-static shoal_wait_set_t make_set(const kind_t *k, const elems_t *ivars, size_t n,
-                                 const int *status, int cmp, const elems_t *values, int vector)
+static shoal_wait_set_t make_set(const kind_t *k, const elems_t *ivars, size_t n, const int *status,
+                                 int cmp, const elems_t *values, int vector)
 {
     shoal_wait_set_t s;
 
@@ -150,12 +156,11 @@ START_TEST(test_every_operator_at_boundaries)
                               "%s: 0x%llx %s 0x%llx: expected %d", k->name,
                               (unsigned long long)v[a], cmp_names[cmps[c]],
                               (unsigned long long)v[b], want);
-                ck_assert_int_eq(shoal_wait_compare(cmps[c], k->is_signed,
-                                                    shoal_wait_load_ivar(iv.w, k->size,
-                                                                         k->is_signed),
-                                                    shoal_wait_load_value(val.w, k->size,
-                                                                          k->is_signed)),
-                                 want);
+                ck_assert_int_eq(
+                    shoal_wait_compare(cmps[c], k->is_signed,
+                                       shoal_wait_load_ivar(iv.w, k->size, k->is_signed),
+                                       shoal_wait_load_value(val.w, k->size, k->is_signed)),
+                    want);
                 ck_assert_int_eq(shoal_wait_test_all(&s, &next), want);
                 ck_assert_uint_eq(next, want ? 1 : 0);
                 ck_assert_uint_eq(shoal_wait_test_any(&s, &cursor), want ? 0 : SIZE_MAX);
@@ -188,8 +193,8 @@ START_TEST(test_signed_unsigned_spelled_out)
                       k->name, cmp_names[cmps[c]], want);
         put_elem(&iv, 0, k, sign); /* the minimum, or 2^(bits-1) */
         put_elem(&val, 0, k, sign - 1);
-        ck_assert_msg(shoal_wait_test_entry(&s, 0) == (k->is_signed ? minus1_vs_1_signed[c]
-                                                                    : minus1_vs_1_unsigned[c]),
+        ck_assert_msg(shoal_wait_test_entry(&s, 0) ==
+                          (k->is_signed ? minus1_vs_1_signed[c] : minus1_vs_1_unsigned[c]),
                       "%s: sign bit %s max signed", k->name, cmp_names[cmps[c]]);
     }
     /* An unknown operator is never satisfied. */
@@ -487,8 +492,8 @@ START_TEST(test_any_is_fair)
         prev = SIZE_MAX;
         for (calls = 0; calls < 7; calls++) {
             got = shoal_wait_test_any(&s, &cursor);
-            ck_assert_msg(got == 0 || got == 2 || got == 6, "%s: test_any returned %zu",
-                          k->name, got);
+            ck_assert_msg(got == 0 || got == 2 || got == 6, "%s: test_any returned %zu", k->name,
+                          got);
             if (!seen[got]++)
                 distinct++;
             /* Round robin: the next report is the next satisfied index after the
@@ -499,8 +504,8 @@ START_TEST(test_any_is_fair)
             if (calls == 2)
                 ck_assert_int_eq(distinct, 3); /* all three within three calls */
         }
-        ck_assert_msg(seen[6] > 0, "%s: from cursor %zu the highest index was starved",
-                      k->name, start);
+        ck_assert_msg(seen[6] > 0, "%s: from cursor %zu the highest index was starved", k->name,
+                      start);
     }
 
     /* Only the highest index satisfied, cursor past it: the scan wraps to it. */
@@ -519,8 +524,7 @@ START_TEST(test_any_is_fair)
     for (i = 0; i < 3; i++) {
         got = shoal_wait_test_any(&s, &cursor);
         ck_assert_msg(got < 7 && got % 3 == 0 && status[got] == 0,
-                      "%s: test_any returned %zu (already reported or unsatisfied)", k->name,
-                      got);
+                      "%s: test_any returned %zu (already reported or unsatisfied)", k->name, got);
         status[got] = 1;
     }
     ck_assert_uint_eq(shoal_wait_test_any(&s, &cursor), SIZE_MAX);

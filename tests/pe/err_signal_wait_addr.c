@@ -1,0 +1,13 @@
+/* Must fail: shmem_signal_wait_until on a stack variable, which no PE can signal. */
+#include "pe_test.h"
+
+int main(void)
+{
+    uint64_t sig = 0;
+
+    shmem_init();
+    pe_test_watchdog();
+    shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, 0);
+    shmem_finalize();
+    return 0;
+}
