@@ -89,6 +89,11 @@ void shmem_sync_all(void);
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 
+/* Distributed locks */
+void shmem_set_lock(long *lock);
+void shmem_clear_lock(long *lock);
+int shmem_test_lock(long *lock);
+
 #ifdef __cplusplus
 }
 #endif

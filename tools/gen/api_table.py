@@ -474,6 +474,9 @@ UNTYPED = [
     ("uint64_t", "shmem_signal_fetch", "const uint64_t *sig_addr", "shmem_signal_fetch", False),
     ("uint64_t", "shmem_signal_wait_until", "uint64_t *sig_addr, int cmp, uint64_t cmp_value",
      "shmem_signal_wait_until", False),
+    ("void", "shmem_set_lock", "long *lock", "shmem_set_lock", False),
+    ("void", "shmem_clear_lock", "long *lock", "shmem_set_lock", False),
+    ("int", "shmem_test_lock", "long *lock", "shmem_set_lock", False),
 ]
 
 # ---------------------------------------------------------------------------
