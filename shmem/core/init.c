@@ -153,7 +153,6 @@ void shoal_core_finalize(void)
     shoal_rt_barrier();
     shoal_ucx_destroy(shoal_g.ucx);
     shoal_g.ucx = NULL;
-    shoal_g.ucx_peers = 0;
     free(shoal_g.peers);
     shoal_g.peers = NULL;
     shoal_heap_cleanup(&shoal_g.heap);

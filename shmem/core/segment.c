@@ -195,7 +195,6 @@ static int connect_ucx(const wireup_t *w, shoal_peer_t *peer)
 
     if (status != SHOAL_OK)
         return status;
-    shoal_g.ucx_peers++;
     peer->amo_ops = &shoal_ucx_ops;
     peer->amo_state = peer->state;
     __atomic_store_n(&peer->ops, &shoal_ucx_ops, __ATOMIC_RELEASE);

@@ -42,7 +42,6 @@ typedef struct shoal_state {
     shoal_heap_t heap;
     shoal_peer_t *peers;
     struct shoal_ucx *ucx;
-    int ucx_peers; /* peers connected through UCX: quiet must flush them */
     int local_pes; /* PEs on this node, as the launcher says */
     int amo_ucx;   /* every AMO goes through UCX (the job spans nodes) */
     pthread_mutex_t connect_lock;
