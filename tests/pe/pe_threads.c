@@ -1,0 +1,87 @@
+/* SHMEM_THREAD_MULTIPLE: several threads per PE issue puts, gets, fetch_adds,
+ * put_nbi + quiet and lazy first connections at once. Every count and every slot
+ * is checked afterwards; a library that is not thread safe loses updates, mixes
+ * up data, or crashes here. */
+#include "pe_test.h"
+
+#include <pthread.h>
+
+#define THREADS 4
+#define ITERS 2000
+#define MAX_PES 64
+
+static long counters[THREADS];              /* fetch_add targets, one per thread */
+static long slots[MAX_PES][THREADS][ITERS]; /* put targets: [from pe][thread][iter] */
+static int me, npes;
+static int failures[THREADS];
+
+static void *worker(void *arg)
+{
+    int t = (int)(long)arg, i;
+
+    for (i = 0; i < ITERS; i++) {
+        int pe = (me + t + i) % npes; /* threads reach peers in different orders */
+        long value = ((long)me << 40) | ((long)t << 32) | i, back = -1, old;
+
+        old = shmem_long_atomic_fetch_add(&counters[t], 1, pe);
+        if (old < 0)
+            failures[t]++;
+        if (i % 2)
+            shmem_long_put(&slots[me][t][i], &value, 1, pe);
+        else
+            shmem_long_put_nbi(&slots[me][t][i], &value, 1, pe);
+        if (i % 64 == 0) {
+            shmem_quiet();
+            shmem_long_get(&back, &slots[me][t][i], 1, pe);
+            if (back != value)
+                failures[t]++;
+        }
+    }
+    shmem_quiet();
+    return NULL;
+}
+
+int main(void)
+{
+    pthread_t threads[THREADS];
+    int provided, t, i, pe;
+
+    shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
+    pe_test_watchdog();
+    me = shmem_my_pe();
+    npes = shmem_n_pes();
+    if (provided != SHMEM_THREAD_MULTIPLE || npes > MAX_PES) {
+        if (me == 0)
+            printf("pe_threads: provided %d, %d PEs: skipped\n", provided, npes);
+        shmem_finalize();
+        return 77;
+    }
+    shmem_barrier_all();
+    for (t = 0; t < THREADS; t++)
+        pthread_create(&threads[t], NULL, worker, (void *)(long)t);
+    for (t = 0; t < THREADS; t++) {
+        pthread_join(threads[t], NULL);
+        PE_CHECK_EQ("checks failed inside thread", 0, failures[t]);
+    }
+    shmem_barrier_all();
+
+    /* Each thread t of every PE hit counters[t] on this PE once for each i with
+     * (pe + t + i) % npes == me, and wrote exactly those slots. */
+    for (t = 0; t < THREADS; t++) {
+        long expected = 0;
+
+        for (pe = 0; pe < npes; pe++)
+            for (i = 0; i < ITERS; i++)
+                if ((pe + t + i) % npes == me) {
+                    long value = ((long)pe << 40) | ((long)t << 32) | i;
+
+                    expected++;
+                    PE_CHECK(slots[pe][t][i] == value,
+                             "slot [%d][%d][%d] is %ld, expected %ld", pe, t, i,
+                             slots[pe][t][i], value);
+                }
+        PE_CHECK(counters[t] == expected, "counter %d is %ld, expected %ld", t, counters[t],
+                 expected);
+    }
+    return pe_test_finish("pe_threads");
+}
