@@ -7,15 +7,13 @@ void shoal_api_amo(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest, const void *o
                    const void *compare, void *fetch, size_t elem_size, int pe, int nbi,
                    const char *routine)
 {
+    const char *arg = op == SHOAL_AMO_FETCH ? "source" : "dest";
     size_t off;
     int seg;
 
     shoal_check_init(routine);
     shoal_check_pe(pe, routine);
-    seg = shoal_check_symmetric(dest, elem_size, routine, op == SHOAL_AMO_FETCH ? "source" : "dest",
-                                &off);
-    if (((uintptr_t)dest & (elem_size - 1)) != 0)
-        shoal_fatal("%s: argument %s is %p, not aligned to its %zu-byte type", routine,
-                    op == SHOAL_AMO_FETCH ? "source" : "dest", dest, elem_size);
+    seg = shoal_check_symmetric(dest, elem_size, routine, arg, &off);
+    shoal_check_aligned(dest, elem_size, routine, arg);
     shoal_core_amo(pe, seg, off, op, elem_size, operand, compare, fetch, nbi, routine);
 }

@@ -27,9 +27,7 @@ static int check_lock(long *lock, const char *routine, size_t *off_out)
 
     shoal_check_init(routine);
     seg = shoal_check_symmetric(lock, sizeof(*lock), routine, "lock", off_out);
-    if (((uintptr_t)lock & (sizeof(*lock) - 1)) != 0)
-        shoal_fatal("%s: argument lock is %p, not aligned to its %zu-byte type", routine,
-                    (void *)lock, sizeof(*lock));
+    shoal_check_aligned(lock, sizeof(*lock), routine, "lock");
     return seg;
 }
 

@@ -56,9 +56,7 @@ static int check_sig_addr(const uint64_t *sig_addr, const char *routine, size_t 
 {
     int seg = shoal_check_symmetric(sig_addr, sizeof(*sig_addr), routine, "sig_addr", off);
 
-    if (((uintptr_t)sig_addr & (sizeof(*sig_addr) - 1)) != 0)
-        shoal_fatal("%s: argument sig_addr is %p, not aligned to 8 bytes", routine,
-                    (const void *)sig_addr);
+    shoal_check_aligned(sig_addr, sizeof(*sig_addr), routine, "sig_addr");
     return seg;
 }
 

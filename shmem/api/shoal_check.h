@@ -5,6 +5,7 @@
 #define SHOAL_CHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "shoal_core.h"
 
@@ -31,6 +32,15 @@ static inline size_t shoal_check_bytes(size_t nelems, size_t elem_size, const ch
         shoal_fatal("%s: argument nelems is %zu, too large: %zu-byte elements overflow size_t",
                     routine, nelems, elem_size);
     return bytes;
+}
+
+/* The target of an atomic must be naturally aligned, or the update may tear. */
+static inline void shoal_check_aligned(const void *addr, size_t size, const char *routine,
+                                       const char *arg)
+{
+    if (__builtin_expect(((uintptr_t)addr & (size - 1)) != 0, 0))
+        shoal_fatal("%s: argument %s is %p, not aligned to its %zu-byte type", routine, arg,
+                    addr, size);
 }
 
 /* The segment and offset of [addr, addr+len) which must lie in symmetric memory. */

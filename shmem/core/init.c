@@ -90,7 +90,6 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         fail(routine, "making global/static data symmetric", status);
 
     status = shoal_rt_init(&shoal_g.my_pe, &shoal_g.n_pes, &local_size);
-    shoal_g.local_pes = local_size;
     if (status != SHOAL_OK)
         fail(routine, "connecting to the launcher", status);
     shoal_log_set_pe(shoal_g.my_pe);

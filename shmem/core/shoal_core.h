@@ -42,7 +42,6 @@ typedef struct shoal_state {
     shoal_heap_t heap;
     shoal_peer_t *peers;
     struct shoal_ucx *ucx;
-    int local_pes; /* PEs on this node, as the launcher says */
     int amo_ucx;   /* every AMO goes through UCX (the job spans nodes) */
     pthread_mutex_t connect_lock;
     size_t barrier_off; /* internal symmetric flags, one cache line per round */

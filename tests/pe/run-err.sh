@@ -66,6 +66,9 @@ err_signal_addr)
 err_signal_wait_addr)
     pattern="shmem_signal_wait_until: argument sig_addr is $hex, which is not symmetric memory (symmetric heap $hex\.\.$hex, global/static data $hex\.\.$hex); allocate it with shmem_malloc or make it a global or static variable"
     who="any" ;;
+err_amo_align)
+    pattern="shmem_long_atomic_add: argument dest is $hex, not aligned to its 8-byte type"
+    who="$last 1" ;;
 err_lock_addr)
     pattern="shmem_set_lock: argument lock is $hex, which is not symmetric memory (symmetric heap $hex\.\.$hex, global/static data $hex\.\.$hex); allocate it with shmem_malloc or make it a global or static variable"
     who="$last 1" ;;
