@@ -12,8 +12,8 @@ void shoal_api_amo(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest, const void *o
     int seg;
 
     shoal_check_init(routine);
-    shoal_check_pe(pe, routine);
+    pe = shoal_check_ctx_pe(ctx, pe, routine);
     seg = shoal_check_symmetric(dest, elem_size, routine, arg, &off);
     shoal_check_aligned(dest, elem_size, routine, arg);
-    shoal_core_amo(pe, seg, off, op, elem_size, operand, compare, fetch, nbi, routine);
+    shoal_core_amo(ctx, pe, seg, off, op, elem_size, operand, compare, fetch, nbi, routine);
 }

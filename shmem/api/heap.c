@@ -24,8 +24,11 @@ static void *heap_alloc(size_t size, size_t align, const char *routine)
 
     shoal_check_init(routine);
     check_size(size, routine);
+    if (shoal_g.settings.check_coll) /* a size that differs would break symmetry */
+        shoal_coll_check(&shoal_team_world.pset, routine, (const uint64_t[]){size, align},
+                         (const char *const[]){"size", "alignment"}, 2);
     status = size == 0 ? SHOAL_ERR_INVALID_ARG : shoal_heap_alloc(&shoal_g.heap, size, align, &off);
-    shoal_core_barrier(1);
+    shoal_coll_barrier(&shoal_team_world.pset, 1, routine);
     if (status == SHOAL_ERR_INVALID_ARG && size == 0)
         return NULL;
     if (status != SHOAL_OK) {
@@ -74,7 +77,7 @@ void *shmem_calloc(size_t count, size_t size)
     if (ptr != NULL)
         memset(ptr, 0, bytes);
     /* No PE may write the block remotely before its owner has cleared it. */
-    shoal_core_barrier(0);
+    shoal_coll_barrier(&shoal_team_world.pset, 0, "shmem_calloc");
     return ptr;
 }
 
@@ -93,7 +96,7 @@ void shmem_free(void *ptr)
     size_t off;
 
     shoal_check_init("shmem_free");
-    shoal_core_barrier(1);
+    shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_free");
     if (ptr == NULL)
         return;
     off = heap_block(ptr, "shmem_free");
@@ -116,14 +119,14 @@ void *shmem_realloc(void *ptr, size_t size)
     check_size(size, "shmem_realloc");
     off = heap_block(ptr, "shmem_realloc");
     shoal_heap_lookup(&shoal_g.heap, off, &start, &old_size);
-    shoal_core_barrier(1);
+    shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_realloc");
     status = shoal_heap_realloc(&shoal_g.heap, off, size, &new_off, &moved);
     base = shoal_g.seg[SHOAL_SEG_HEAP].base;
     if (status == SHOAL_OK && moved) {
         memcpy(base + new_off, base + off, old_size < size ? old_size : size);
         shoal_heap_free(&shoal_g.heap, off);
     }
-    shoal_core_barrier(1);
+    shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_realloc");
     if (status != SHOAL_OK) {
         shoal_warn("shmem_realloc: cannot grow %p to %zu bytes: %zu of %zu symmetric heap "
                    "bytes are in use; raise SHMEM_SYMMETRIC_SIZE",

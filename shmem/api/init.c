@@ -6,11 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct shoal_ctx {
-    int unused;
-} ctx_default;
-
-shmem_ctx_t SHMEM_CTX_DEFAULT = &ctx_default;
+shmem_ctx_t SHMEM_CTX_DEFAULT = &shoal_ctx_default;
 
 void shmem_init(void)
 {

@@ -37,7 +37,7 @@ static uint64_t lock_amo(int seg, size_t off, shoal_amo_op_t op, const uint64_t 
 {
     uint64_t old = 0;
 
-    shoal_core_amo(LOCK_PE, seg, off, op, sizeof(old), operand, compare, &old, 0, routine);
+    shoal_core_amo(&shoal_ctx_default, LOCK_PE, seg, off, op, sizeof(old), operand, compare, &old, 0, routine);
     return old;
 }
 
@@ -88,11 +88,11 @@ void shmem_clear_lock(long *lock)
     uint32_t ticket = shoal_g.my_pe == LOCK_PE ? serving_of(mine) : (uint32_t)(mine - 1);
 
     /* The critical section's stores complete before the next holder may enter. */
-    shoal_core_quiet();
+    shoal_core_quiet(&shoal_ctx_default);
     /* Served wraps from 2^32-1 to 0: take back the carry the add makes. */
     if (ticket == UINT32_MAX)
         step -= ONE_TICKET;
-    shoal_core_amo(LOCK_PE, seg, off, SHOAL_AMO_ADD, sizeof(step), &step, NULL, NULL, 0,
+    shoal_core_amo(&shoal_ctx_default, LOCK_PE, seg, off, SHOAL_AMO_ADD, sizeof(step), &step, NULL, NULL, 0,
                    "shmem_clear_lock");
 }
 

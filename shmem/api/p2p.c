@@ -68,14 +68,14 @@ void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_
     int seg = 0, sig_seg;
 
     shoal_check_init(routine);
-    shoal_check_pe(pe, routine);
+    pe = shoal_check_ctx_pe(ctx, pe, routine);
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         shoal_fatal("%s: argument sig_op is %d, expected SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",
                     routine, sig_op);
     if (bytes > 0)
         seg = shoal_check_symmetric(dest, bytes, routine, "dest", &off);
     sig_seg = check_sig_addr(sig_addr, routine, &sig_off);
-    shoal_core_put_signal(pe, seg, off, source, bytes, sig_seg, sig_off, signal,
+    shoal_core_put_signal(ctx, pe, seg, off, source, bytes, sig_seg, sig_off, signal,
                           sig_op == SHMEM_SIGNAL_ADD, nbi, routine);
 }
 

@@ -5,72 +5,74 @@
 
 #include <limits.h>
 
-/* Checks what every RMA call shares and returns the remote segment and offset. */
-static int rma_prepare(const void *remote, size_t bytes, int pe, const char *routine,
-                       const char *arg, size_t *off)
+/* Checks what every RMA call shares; turns *pe into a world PE and returns the
+ * remote segment and offset. */
+static int rma_prepare(shmem_ctx_t ctx, const void *remote, size_t bytes, int *pe,
+                       const char *routine, const char *arg, size_t *off)
 {
     shoal_check_init(routine);
-    shoal_check_pe(pe, routine);
+    *pe = shoal_check_ctx_pe(ctx, *pe, routine);
     if (bytes == 0) /* moves nothing: any address will do, as in the other runtimes */
         return -1;
     return shoal_check_symmetric(remote, bytes, routine, arg, off);
 }
 
 /* Contiguous transfers: put when the remote side is dest, get when it is source. */
-static void rma_contig(int put, int nbi, void *dest, const void *source, size_t nelems,
-                       size_t elem_size, int pe, const char *routine)
+static void rma_contig(shmem_ctx_t ctx, int put, int nbi, void *dest, const void *source,
+                       size_t nelems, size_t elem_size, int pe, const char *routine)
 {
     size_t bytes = shoal_check_bytes(nelems, elem_size, routine), off;
-    int seg = rma_prepare(put ? dest : source, bytes, pe, routine, put ? "dest" : "source", &off);
+    int seg = rma_prepare(ctx, put ? dest : source, bytes, &pe, routine, put ? "dest" : "source",
+                          &off);
 
     if (bytes == 0)
         return;
     if (put)
-        shoal_core_put(pe, seg, off, source, bytes, nbi, routine);
+        shoal_core_put(ctx, pe, seg, off, source, bytes, nbi, routine);
     else
-        shoal_core_get(pe, seg, off, dest, bytes, nbi, routine);
+        shoal_core_get(ctx, pe, seg, off, dest, bytes, nbi, routine);
 }
 
 void shoal_api_put(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                    size_t elem_size, int pe, const char *routine)
 {
-    rma_contig(1, 0, dest, source, nelems, elem_size, pe, routine);
+    rma_contig(ctx, 1, 0, dest, source, nelems, elem_size, pe, routine);
 }
 
 void shoal_api_get(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                    size_t elem_size, int pe, const char *routine)
 {
-    rma_contig(0, 0, dest, source, nelems, elem_size, pe, routine);
+    rma_contig(ctx, 0, 0, dest, source, nelems, elem_size, pe, routine);
 }
 
 void shoal_api_put_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                        size_t elem_size, int pe, const char *routine)
 {
-    rma_contig(1, 1, dest, source, nelems, elem_size, pe, routine);
+    rma_contig(ctx, 1, 1, dest, source, nelems, elem_size, pe, routine);
 }
 
 void shoal_api_get_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                        size_t elem_size, int pe, const char *routine)
 {
-    rma_contig(0, 1, dest, source, nelems, elem_size, pe, routine);
+    rma_contig(ctx, 0, 1, dest, source, nelems, elem_size, pe, routine);
 }
 
 void shoal_api_p(shmem_ctx_t ctx, void *dest, const void *value, size_t elem_size, int pe,
                  const char *routine)
 {
     size_t off;
-    int seg = rma_prepare(dest, elem_size, pe, routine, "dest", &off);
+    int seg = rma_prepare(ctx, dest, elem_size, &pe, routine, "dest", &off);
 
-    shoal_core_put(pe, seg, off, value, elem_size, 0, routine);
+    shoal_core_put(ctx, pe, seg, off, value, elem_size, 0, routine);
 }
 
 void shoal_api_g(shmem_ctx_t ctx, void *out, const void *source, size_t elem_size, int pe,
                  const char *routine)
 {
     size_t off;
-    int seg = rma_prepare(source, elem_size, pe, routine, "source", &off);
+    int seg = rma_prepare(ctx, source, elem_size, &pe, routine, "source", &off);
 
-    shoal_core_get(pe, seg, off, out, elem_size, 0, routine);
+    shoal_core_get(ctx, pe, seg, off, out, elem_size, 0, routine);
 }
 
 /* The bytes a strided range spans from its first element: strides must be positive. */
@@ -102,9 +104,9 @@ void shoal_api_iput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t d
     shoal_check_init(routine);
     span = strided_span(dst, nelems, elem_size, routine, "dst");
     strided_span(sst, nelems, elem_size, routine, "sst");
-    seg = rma_prepare(dest, span, pe, routine, "dest", &off);
+    seg = rma_prepare(ctx, dest, span, &pe, routine, "dest", &off);
     if (nelems > 0)
-        shoal_core_iput(pe, seg, off, source, dst, sst, nelems, elem_size, routine);
+        shoal_core_iput(ctx, pe, seg, off, source, dst, sst, nelems, elem_size, routine);
 }
 
 void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
@@ -117,7 +119,7 @@ void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t d
     shoal_check_init(routine);
     strided_span(dst, nelems, elem_size, routine, "dst");
     span = strided_span(sst, nelems, elem_size, routine, "sst");
-    seg = rma_prepare(source, span, pe, routine, "source", &off);
+    seg = rma_prepare(ctx, source, span, &pe, routine, "source", &off);
     if (nelems > 0)
-        shoal_core_iget(pe, seg, off, dest, dst, sst, nelems, elem_size, routine);
+        shoal_core_iget(ctx, pe, seg, off, dest, dst, sst, nelems, elem_size, routine);
 }

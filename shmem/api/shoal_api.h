@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "shmem.h"
+#include "shoal_coll.h"
 #include "shoal_transport.h"
 #include "shoal_wait.h"
 
@@ -56,5 +57,25 @@ size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *ind
 void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                           size_t elem_size, uint64_t *sig_addr, uint64_t signal, int sig_op,
                           int pe, int nbi, const char *routine);
+
+/* Team collectives. Sizes are in elements of elem_size bytes; PE numbers are the
+ * team's. Each returns 0 (errors end the job with one line). collect: each PE
+ * contributes nelems (fixed: fcollect, the same on every PE). */
+int shoal_api_broadcast(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                        size_t elem_size, int root, const char *routine);
+int shoal_api_collect(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                      size_t elem_size, int fixed, const char *routine);
+int shoal_api_alltoall(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                       size_t elem_size, const char *routine);
+int shoal_api_alltoalls(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine);
+/* Reductions: dt and elem_size say how to combine (SHOAL_DT_CHAR for plain char). */
+int shoal_api_reduce(shmem_team_t team, void *dest, const void *source, size_t nreduce,
+                     shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, const char *routine);
+/* The deprecated active-set form; pWrk is not needed and not touched. */
+void shoal_api_reduce_to_all(void *dest, const void *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, void *pWrk, long *pSync,
+                             shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                             const char *routine);
 
 #endif

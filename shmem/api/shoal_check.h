@@ -23,6 +23,26 @@ static inline void shoal_check_pe(int pe, const char *routine)
                     shoal_g.n_pes - 1);
 }
 
+/* The world PE that pe names on ctx: team contexts number PEs in their team. */
+static inline int shoal_check_ctx_pe(shoal_ctx_t *ctx, int pe, const char *routine)
+{
+    const shoal_team_t *t;
+
+    if (__builtin_expect(ctx == NULL, 0))
+        shoal_fatal("%s: argument ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context "
+                    "that shmem_ctx_create or shmem_team_create_ctx made",
+                    routine);
+    t = ctx->team;
+    if (__builtin_expect(t == &shoal_team_world, 1)) {
+        shoal_check_pe(pe, routine);
+        return pe;
+    }
+    if (__builtin_expect((unsigned)pe >= (unsigned)t->pset.size, 0))
+        shoal_fatal("%s: argument pe is %d, valid range 0..%d (PEs of the context's team)",
+                    routine, pe, t->pset.size - 1);
+    return shoal_pset_pe(&t->pset, pe);
+}
+
 /* nelems * elem_size, or the end of the job when it overflows. */
 static inline size_t shoal_check_bytes(size_t nelems, size_t elem_size, const char *routine)
 {

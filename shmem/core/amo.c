@@ -4,13 +4,13 @@
 #include "shoal_core.h"
 #include "shoal_status.h"
 
-void shoal_core_amo(int pe, int seg, size_t off, shoal_amo_op_t op, size_t size,
-                    const void *operand, const void *compare, void *fetch, int nbi,
+void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op,
+                    size_t size, const void *operand, const void *compare, void *fetch, int nbi,
                     const char *routine)
 {
-    shoal_peer_t *peer = shoal_peer(pe);
-    int status = peer->amo_ops->amo(peer->amo_state, seg, off, op, size, operand, compare,
-                                    fetch, nbi);
+    void *st;
+    const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 1, &st);
+    int status = ops->amo(st, seg, off, op, size, operand, compare, fetch, nbi);
 
     if (status != SHOAL_OK)
         shoal_fatal("%s: the atomic operation on PE %d failed (%s)", routine, pe,
@@ -18,13 +18,13 @@ void shoal_core_amo(int pe, int seg, size_t off, shoal_amo_op_t op, size_t size,
 }
 
 /* The data, then a fence, then the signal: whoever sees the signal sees the data. */
-void shoal_core_put_signal(int pe, int seg, size_t off, const void *src, size_t len,
-                           int sig_seg, size_t sig_off, uint64_t signal, int sig_add, int nbi,
-                           const char *routine)
+void shoal_core_put_signal(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src,
+                           size_t len, int sig_seg, size_t sig_off, uint64_t signal, int sig_add,
+                           int nbi, const char *routine)
 {
     if (len > 0)
-        shoal_core_put(pe, seg, off, src, len, nbi, routine);
-    shoal_core_fence();
-    shoal_core_amo(pe, sig_seg, sig_off, sig_add ? SHOAL_AMO_ADD : SHOAL_AMO_SET,
+        shoal_core_put(ctx, pe, seg, off, src, len, nbi, routine);
+    shoal_core_fence(ctx);
+    shoal_core_amo(ctx, pe, sig_seg, sig_off, sig_add ? SHOAL_AMO_ADD : SHOAL_AMO_SET,
                    sizeof(uint64_t), &signal, NULL, NULL, 1, routine);
 }

@@ -102,11 +102,14 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         shoal_fatal("%s: cannot create a symmetric heap of %zu bytes (%m); set "
                     "SHMEM_SYMMETRIC_SIZE to a size this machine can map",
                     routine, shoal_g.settings.symmetric_size);
+    if (shoal_g.settings.teams_max < 2 || shoal_g.settings.teams_max > 64)
+        shoal_fatal("%s: environment variable SHOAL_TEAMS_MAX is %zu; expected 2 to 64", routine,
+                    shoal_g.settings.teams_max);
     if (shoal_heap_init(&shoal_g.heap, shoal_g.settings.symmetric_size) != SHOAL_OK ||
-        shoal_core_barrier_setup() != SHOAL_OK)
+        shoal_team_setup(local_size) != SHOAL_OK)
         shoal_fatal("%s: SHMEM_SYMMETRIC_SIZE (%zu bytes) is too small for Shoal's own "
-                    "%d bytes of synchronisation flags",
-                    routine, shoal_g.settings.symmetric_size, 32 * 64);
+                    "synchronisation counters (%zu teams of 4 KiB; see SHOAL_TEAMS_MAX)",
+                    routine, shoal_g.settings.symmetric_size, shoal_g.settings.teams_max);
     shoal_g.peers = calloc((size_t)shoal_g.n_pes, sizeof(*shoal_g.peers));
     if (shoal_g.peers == NULL)
         fail(routine, "allocating the peer table", SHOAL_ERR_NO_MEMORY);
@@ -117,8 +120,10 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_g.n_pes > 1
                                                           : local_size < shoal_g.n_pes) {
         status = shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
-        if (status == SHOAL_OK)
+        if (status == SHOAL_OK) {
+            shoal_g.ucx_main = shoal_ucx_main_worker(shoal_g.ucx);
             status = shoal_ucx_progress_start(shoal_g.ucx);
+        }
         if (status != SHOAL_OK)
             fail(routine, "starting UCX", status);
         /* On one node UCX's shared-memory transports use CPU atomics too; across
@@ -143,7 +148,8 @@ void shoal_core_finalize(void)
 {
     if (!shoal_g.initialized)
         return;
-    shoal_core_barrier(1);
+    shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_finalize");
+    shoal_ctx_cleanup();
     shoal_g.initialized = 0;
     shoal_g.finalized = 1;
     /* No PE touches another's memory any more. Endpoints close with a flush that
@@ -152,6 +158,8 @@ void shoal_core_finalize(void)
     shoal_rt_barrier();
     shoal_ucx_destroy(shoal_g.ucx);
     shoal_g.ucx = NULL;
+    shoal_g.ucx_main = NULL;
+    shoal_team_cleanup();
     free(shoal_g.peers);
     shoal_g.peers = NULL;
     shoal_heap_cleanup(&shoal_g.heap);

@@ -10,57 +10,59 @@ static void check_transport(int status, const char *routine, int pe)
                     shoal_status_string(status));
 }
 
-void shoal_core_put(int pe, int seg, size_t off, const void *src, size_t len, int nbi,
-                    const char *routine)
+void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src, size_t len,
+                    int nbi, const char *routine)
 {
-    shoal_peer_t *peer = shoal_peer(pe);
+    void *st;
+    const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
 
-    check_transport(nbi ? peer->ops->put_nbi(peer->state, seg, off, src, len)
-                        : peer->ops->put(peer->state, seg, off, src, len),
+    check_transport(nbi ? ops->put_nbi(st, seg, off, src, len) : ops->put(st, seg, off, src, len),
                     routine, pe);
 }
 
-void shoal_core_get(int pe, int seg, size_t off, void *dst, size_t len, int nbi,
-                    const char *routine)
+void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, size_t len,
+                    int nbi, const char *routine)
 {
-    shoal_peer_t *peer = shoal_peer(pe);
+    void *st;
+    const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
 
-    check_transport(nbi ? peer->ops->get_nbi(peer->state, seg, off, dst, len)
-                        : peer->ops->get(peer->state, seg, off, dst, len),
+    check_transport(nbi ? ops->get_nbi(st, seg, off, dst, len) : ops->get(st, seg, off, dst, len),
                     routine, pe);
 }
 
 /* Strided forms move one element at a time; strides are in elements. */
-void shoal_core_iput(int pe, int seg, size_t off, const char *src, ptrdiff_t dst,
-                     ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine)
+void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *src,
+                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
+                     const char *routine)
 {
-    shoal_peer_t *peer = shoal_peer(pe);
+    void *st;
+    const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
     size_t i;
 
     for (i = 0; i < nelems; i++) {
         ptrdiff_t d = (ptrdiff_t)i * dst * (ptrdiff_t)elem_size;
         ptrdiff_t s = (ptrdiff_t)i * sst * (ptrdiff_t)elem_size;
 
-        check_transport(peer->ops->put(peer->state, seg, off + d, src + s, elem_size), routine,
-                        pe);
+        check_transport(ops->put(st, seg, off + d, src + s, elem_size), routine, pe);
     }
 }
 
-void shoal_core_iget(int pe, int seg, size_t off, char *dst_buf, ptrdiff_t dst,
-                     ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine)
+void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_buf,
+                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
+                     const char *routine)
 {
-    shoal_peer_t *peer = shoal_peer(pe);
+    void *st;
+    const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
     size_t i;
 
     for (i = 0; i < nelems; i++) {
         ptrdiff_t d = (ptrdiff_t)i * dst * (ptrdiff_t)elem_size;
         ptrdiff_t s = (ptrdiff_t)i * sst * (ptrdiff_t)elem_size;
 
-        check_transport(peer->ops->get_nbi(peer->state, seg, off + s, dst_buf + d, elem_size),
-                        routine, pe);
+        check_transport(ops->get_nbi(st, seg, off + s, dst_buf + d, elem_size), routine, pe);
     }
-    if (peer->ops->get_nbi != peer->ops->get)
-        shoal_core_quiet();
+    if (ops->get_nbi != ops->get)
+        shoal_core_quiet(ctx);
 }
 
 void *shoal_core_ptr(int pe, int seg, size_t off)

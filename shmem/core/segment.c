@@ -172,8 +172,8 @@ err_detach:
     return status;
 }
 
-/* A UCX endpoint and remote keys for the peer that published w. */
-static int attach_ucx(const wireup_t *w, void **state_out)
+/* A UCX endpoint on worker wk and remote keys for the peer that published w. */
+static int attach_ucx(const wireup_t *w, shoal_ucx_worker_t *wk, void **state_out)
 {
     const char *p = (const char *)(w + 1);
     const void *rkeys[SHOAL_SEG_COUNT];
@@ -186,12 +186,12 @@ static int attach_ucx(const wireup_t *w, void **state_out)
     rkeys[1] = p + w->addr_len + w->rkey_len[0];
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
         bases[seg] = w->base[seg];
-    return shoal_ucx_peer_create(shoal_g.ucx, p, rkeys, bases, state_out);
+    return shoal_ucx_peer_create(wk, p, rkeys, bases, state_out);
 }
 
 static int connect_ucx(const wireup_t *w, shoal_peer_t *peer)
 {
-    int status = attach_ucx(w, &peer->state);
+    int status = attach_ucx(w, shoal_g.ucx_main, &peer->state);
 
     if (status != SHOAL_OK)
         return status;
@@ -222,13 +222,26 @@ static int connect_peer(int pe, shoal_peer_t *peer)
      * job spans nodes, where they must meet the NIC's atomics on one path. */
     peer->amo_ops = &shoal_shm_ops;
     if (shoal_g.amo_ucx) {
-        status = attach_ucx(w, &peer->amo_state);
+        status = attach_ucx(w, shoal_g.ucx_main, &peer->amo_state);
         if (status != SHOAL_OK)
             goto out;
         peer->amo_ops = &shoal_ucx_ops;
     }
     status = connect_shm(w, pe, peer);
 out:
+    free(w);
+    return status;
+}
+
+int shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *wk, void **state_out)
+{
+    wireup_t *w = NULL;
+    size_t len;
+    int status = shoal_rt_lookup(pe, WIREUP_KEY, (void **)&w, &len);
+
+    if (status != SHOAL_OK)
+        return status;
+    status = attach_ucx(w, wk, state_out);
     free(w);
     return status;
 }

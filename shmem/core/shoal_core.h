@@ -8,13 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shoal_coll.h"
 #include "shoal_env.h"
 #include "shoal_heap.h"
 #include "shoal_log.h"
 #include "shoal_transport.h"
+#include "shoal_ucx.h"
 #include "shoal_wait.h"
-
-struct shoal_ucx;
 
 typedef struct shoal_seg {
     char *base;
@@ -41,12 +41,22 @@ typedef struct shoal_state {
     shoal_seg_t seg[SHOAL_SEG_COUNT];
     shoal_heap_t heap;
     shoal_peer_t *peers;
-    struct shoal_ucx *ucx;
+    shoal_ucx_t *ucx;
+    shoal_ucx_worker_t *ucx_main; /* the default context's worker */
     int amo_ucx;   /* every AMO goes through UCX (the job spans nodes) */
     pthread_mutex_t connect_lock;
-    size_t barrier_off; /* internal symmetric flags, one cache line per round */
-    uint64_t barrier_seq;
 } shoal_state_t;
+
+/* A communication context: its PE numbers are its team's, and where UCX carries
+ * the traffic it has a worker of its own, so its quiet waits for nothing else. */
+typedef struct shoal_ctx {
+    long options;
+    shoal_team_t *team;
+    shoal_ucx_worker_t *worker; /* NULL: the main worker (the default context) */
+    void **ucx_peers;           /* per world PE: endpoints on worker, made on first use */
+} shoal_ctx_t;
+
+extern shoal_ctx_t shoal_ctx_default;
 
 extern shoal_state_t shoal_g;
 
@@ -81,37 +91,62 @@ static inline shoal_peer_t *shoal_peer(int pe)
     return peer;
 }
 
+void *shoal_ctx_ucx_peer(shoal_ctx_t *ctx, int pe);
+
+/* The ops and state that carry ctx's RMA (amo: AMOs) to world PE pe. Cost: the
+ * peer look-up, plus one compare for contexts other than the default. */
+static inline const shoal_transport_ops_t *shoal_path(shoal_ctx_t *ctx, int pe, int amo,
+                                                       void **state_out)
+{
+    shoal_peer_t *peer = shoal_peer(pe);
+    const shoal_transport_ops_t *ops = amo ? peer->amo_ops : peer->ops;
+
+    *state_out = amo ? peer->amo_state : peer->state;
+    if (__builtin_expect(ctx->worker != NULL, 0) && ops == &shoal_ucx_ops)
+        *state_out = shoal_ctx_ucx_peer(ctx, pe);
+    return ops;
+}
+
 /* segment.c */
 int shoal_segment_data_setup(shoal_seg_t *seg_out);
 int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out);
 int shoal_wireup_publish(void);
 void shoal_peers_cleanup(void);
+/* A UCX endpoint to pe on worker w (for a context). */
+int shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
 
 /* sync.c */
 void shoal_core_progress(void);
 void shoal_core_backoff(unsigned *spins);
-void shoal_core_quiet(void);
-void shoal_core_fence(void);
-void shoal_core_barrier(int complete_puts);
-void shoal_core_wait_u64_ge(const uint64_t *addr, uint64_t value);
-int shoal_core_barrier_setup(void);
+void shoal_core_quiet(shoal_ctx_t *ctx);
+void shoal_core_fence(shoal_ctx_t *ctx);
+/* Quiet on every context: barriers complete everything issued before them. */
+void shoal_core_quiet_all(void);
 
-/* rma.c: remote ranges have been checked by the API layer. */
-void shoal_core_put(int pe, int seg, size_t off, const void *src, size_t len, int nbi,
+/* ctx.c */
+int shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out);
+void shoal_ctx_destroy(shoal_ctx_t *ctx);
+void shoal_ctx_cleanup(void);
+void shoal_ctx_destroy_team(const shoal_team_t *team);
+/* How many contexts were made from team and are alive. */
+int shoal_ctx_count(const shoal_team_t *team);
+
+/* rma.c: remote ranges have been checked by the API layer; pe is a world PE. */
+void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src, size_t len, int nbi,
                     const char *routine);
-void shoal_core_get(int pe, int seg, size_t off, void *dst, size_t len, int nbi,
+void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, size_t len, int nbi,
                     const char *routine);
-void shoal_core_iput(int pe, int seg, size_t off, const char *src, ptrdiff_t dst,
+void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *src, ptrdiff_t dst,
                      ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine);
-void shoal_core_iget(int pe, int seg, size_t off, char *dst, ptrdiff_t dst_stride,
+void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst, ptrdiff_t dst_stride,
                      ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine);
 void *shoal_core_ptr(int pe, int seg, size_t off);
 
 /* amo.c */
-void shoal_core_amo(int pe, int seg, size_t off, shoal_amo_op_t op, size_t size,
+void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op, size_t size,
                     const void *operand, const void *compare, void *fetch, int nbi,
                     const char *routine);
-void shoal_core_put_signal(int pe, int seg, size_t off, const void *src, size_t len,
+void shoal_core_put_signal(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src, size_t len,
                            int sig_seg, size_t sig_off, uint64_t signal, int sig_add, int nbi,
                            const char *routine);
 

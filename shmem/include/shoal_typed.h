@@ -37,6 +37,49 @@ void shmem_uint64_put(uint64_t *dest, const uint64_t *source, size_t nelems, int
 void shmem_size_put(size_t *dest, const size_t *source, size_t nelems, int pe);
 void shmem_ptrdiff_put(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
 
+/* shmem_ctx_TYPENAME_put (man page shmem_put) */
+void shmem_ctx_float_put(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
+void shmem_ctx_double_put(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems,
+                          int pe);
+void shmem_ctx_longdouble_put(shmem_ctx_t ctx, long double *dest, const long double *source,
+                              size_t nelems, int pe);
+void shmem_ctx_char_put(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void shmem_ctx_schar_put(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                         size_t nelems, int pe);
+void shmem_ctx_short_put(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe);
+void shmem_ctx_int_put(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void shmem_ctx_long_put(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void shmem_ctx_longlong_put(shmem_ctx_t ctx, long long *dest, const long long *source,
+                            size_t nelems, int pe);
+void shmem_ctx_uchar_put(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                         size_t nelems, int pe);
+void shmem_ctx_ushort_put(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                          size_t nelems, int pe);
+void shmem_ctx_uint_put(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                        size_t nelems, int pe);
+void shmem_ctx_ulong_put(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                         size_t nelems, int pe);
+void shmem_ctx_ulonglong_put(shmem_ctx_t ctx, unsigned long long *dest,
+                             const unsigned long long *source, size_t nelems, int pe);
+void shmem_ctx_int8_put(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void shmem_ctx_int16_put(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems,
+                         int pe);
+void shmem_ctx_int32_put(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems,
+                         int pe);
+void shmem_ctx_int64_put(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems,
+                         int pe);
+void shmem_ctx_uint8_put(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems,
+                         int pe);
+void shmem_ctx_uint16_put(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems,
+                          int pe);
+void shmem_ctx_uint32_put(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems,
+                          int pe);
+void shmem_ctx_uint64_put(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems,
+                          int pe);
+void shmem_ctx_size_put(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe);
+void shmem_ctx_ptrdiff_put(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                           int pe);
+
 /* shmem_putSIZE (man page shmem_put) */
 void shmem_put8(void *dest, const void *source, size_t nelems, int pe);
 void shmem_put16(void *dest, const void *source, size_t nelems, int pe);
@@ -44,6 +87,14 @@ void shmem_put32(void *dest, const void *source, size_t nelems, int pe);
 void shmem_put64(void *dest, const void *source, size_t nelems, int pe);
 void shmem_put128(void *dest, const void *source, size_t nelems, int pe);
 void shmem_putmem(void *dest, const void *source, size_t nelems, int pe);
+
+/* shmem_ctx_putSIZE (man page shmem_put) */
+void shmem_ctx_put8(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_put16(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_put32(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_put64(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_put128(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_putmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 
 /* shmem_TYPENAME_get (man page shmem_get) */
 void shmem_float_get(float *dest, const float *source, size_t nelems, int pe);
@@ -72,6 +123,49 @@ void shmem_uint64_get(uint64_t *dest, const uint64_t *source, size_t nelems, int
 void shmem_size_get(size_t *dest, const size_t *source, size_t nelems, int pe);
 void shmem_ptrdiff_get(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
 
+/* shmem_ctx_TYPENAME_get (man page shmem_get) */
+void shmem_ctx_float_get(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, int pe);
+void shmem_ctx_double_get(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems,
+                          int pe);
+void shmem_ctx_longdouble_get(shmem_ctx_t ctx, long double *dest, const long double *source,
+                              size_t nelems, int pe);
+void shmem_ctx_char_get(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void shmem_ctx_schar_get(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                         size_t nelems, int pe);
+void shmem_ctx_short_get(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, int pe);
+void shmem_ctx_int_get(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void shmem_ctx_long_get(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void shmem_ctx_longlong_get(shmem_ctx_t ctx, long long *dest, const long long *source,
+                            size_t nelems, int pe);
+void shmem_ctx_uchar_get(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                         size_t nelems, int pe);
+void shmem_ctx_ushort_get(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                          size_t nelems, int pe);
+void shmem_ctx_uint_get(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                        size_t nelems, int pe);
+void shmem_ctx_ulong_get(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                         size_t nelems, int pe);
+void shmem_ctx_ulonglong_get(shmem_ctx_t ctx, unsigned long long *dest,
+                             const unsigned long long *source, size_t nelems, int pe);
+void shmem_ctx_int8_get(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, int pe);
+void shmem_ctx_int16_get(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems,
+                         int pe);
+void shmem_ctx_int32_get(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems,
+                         int pe);
+void shmem_ctx_int64_get(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems,
+                         int pe);
+void shmem_ctx_uint8_get(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems,
+                         int pe);
+void shmem_ctx_uint16_get(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems,
+                          int pe);
+void shmem_ctx_uint32_get(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems,
+                          int pe);
+void shmem_ctx_uint64_get(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems,
+                          int pe);
+void shmem_ctx_size_get(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, int pe);
+void shmem_ctx_ptrdiff_get(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                           int pe);
+
 /* shmem_getSIZE (man page shmem_get) */
 void shmem_get8(void *dest, const void *source, size_t nelems, int pe);
 void shmem_get16(void *dest, const void *source, size_t nelems, int pe);
@@ -79,6 +173,14 @@ void shmem_get32(void *dest, const void *source, size_t nelems, int pe);
 void shmem_get64(void *dest, const void *source, size_t nelems, int pe);
 void shmem_get128(void *dest, const void *source, size_t nelems, int pe);
 void shmem_getmem(void *dest, const void *source, size_t nelems, int pe);
+
+/* shmem_ctx_getSIZE (man page shmem_get) */
+void shmem_ctx_get8(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_get16(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_get32(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_get64(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_get128(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_getmem(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 
 /* shmem_TYPENAME_p (man page shmem_p) */
 void shmem_float_p(float *dest, float value, int pe);
@@ -106,6 +208,33 @@ void shmem_uint64_p(uint64_t *dest, uint64_t value, int pe);
 void shmem_size_p(size_t *dest, size_t value, int pe);
 void shmem_ptrdiff_p(ptrdiff_t *dest, ptrdiff_t value, int pe);
 
+/* shmem_ctx_TYPENAME_p (man page shmem_p) */
+void shmem_ctx_float_p(shmem_ctx_t ctx, float *dest, float value, int pe);
+void shmem_ctx_double_p(shmem_ctx_t ctx, double *dest, double value, int pe);
+void shmem_ctx_longdouble_p(shmem_ctx_t ctx, long double *dest, long double value, int pe);
+void shmem_ctx_char_p(shmem_ctx_t ctx, char *dest, char value, int pe);
+void shmem_ctx_schar_p(shmem_ctx_t ctx, signed char *dest, signed char value, int pe);
+void shmem_ctx_short_p(shmem_ctx_t ctx, short *dest, short value, int pe);
+void shmem_ctx_int_p(shmem_ctx_t ctx, int *dest, int value, int pe);
+void shmem_ctx_long_p(shmem_ctx_t ctx, long *dest, long value, int pe);
+void shmem_ctx_longlong_p(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void shmem_ctx_uchar_p(shmem_ctx_t ctx, unsigned char *dest, unsigned char value, int pe);
+void shmem_ctx_ushort_p(shmem_ctx_t ctx, unsigned short *dest, unsigned short value, int pe);
+void shmem_ctx_uint_p(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_p(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_p(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value,
+                           int pe);
+void shmem_ctx_int8_p(shmem_ctx_t ctx, int8_t *dest, int8_t value, int pe);
+void shmem_ctx_int16_p(shmem_ctx_t ctx, int16_t *dest, int16_t value, int pe);
+void shmem_ctx_int32_p(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_p(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint8_p(shmem_ctx_t ctx, uint8_t *dest, uint8_t value, int pe);
+void shmem_ctx_uint16_p(shmem_ctx_t ctx, uint16_t *dest, uint16_t value, int pe);
+void shmem_ctx_uint32_p(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_p(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_size_p(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+void shmem_ctx_ptrdiff_p(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+
 /* shmem_TYPENAME_g (man page shmem_g) */
 float shmem_float_g(const float *source, int pe);
 double shmem_double_g(const double *source, int pe);
@@ -131,6 +260,32 @@ uint32_t shmem_uint32_g(const uint32_t *source, int pe);
 uint64_t shmem_uint64_g(const uint64_t *source, int pe);
 size_t shmem_size_g(const size_t *source, int pe);
 ptrdiff_t shmem_ptrdiff_g(const ptrdiff_t *source, int pe);
+
+/* shmem_ctx_TYPENAME_g (man page shmem_g) */
+float shmem_ctx_float_g(shmem_ctx_t ctx, const float *source, int pe);
+double shmem_ctx_double_g(shmem_ctx_t ctx, const double *source, int pe);
+long double shmem_ctx_longdouble_g(shmem_ctx_t ctx, const long double *source, int pe);
+char shmem_ctx_char_g(shmem_ctx_t ctx, const char *source, int pe);
+signed char shmem_ctx_schar_g(shmem_ctx_t ctx, const signed char *source, int pe);
+short shmem_ctx_short_g(shmem_ctx_t ctx, const short *source, int pe);
+int shmem_ctx_int_g(shmem_ctx_t ctx, const int *source, int pe);
+long shmem_ctx_long_g(shmem_ctx_t ctx, const long *source, int pe);
+long long shmem_ctx_longlong_g(shmem_ctx_t ctx, const long long *source, int pe);
+unsigned char shmem_ctx_uchar_g(shmem_ctx_t ctx, const unsigned char *source, int pe);
+unsigned short shmem_ctx_ushort_g(shmem_ctx_t ctx, const unsigned short *source, int pe);
+unsigned int shmem_ctx_uint_g(shmem_ctx_t ctx, const unsigned int *source, int pe);
+unsigned long shmem_ctx_ulong_g(shmem_ctx_t ctx, const unsigned long *source, int pe);
+unsigned long long shmem_ctx_ulonglong_g(shmem_ctx_t ctx, const unsigned long long *source, int pe);
+int8_t shmem_ctx_int8_g(shmem_ctx_t ctx, const int8_t *source, int pe);
+int16_t shmem_ctx_int16_g(shmem_ctx_t ctx, const int16_t *source, int pe);
+int32_t shmem_ctx_int32_g(shmem_ctx_t ctx, const int32_t *source, int pe);
+int64_t shmem_ctx_int64_g(shmem_ctx_t ctx, const int64_t *source, int pe);
+uint8_t shmem_ctx_uint8_g(shmem_ctx_t ctx, const uint8_t *source, int pe);
+uint16_t shmem_ctx_uint16_g(shmem_ctx_t ctx, const uint16_t *source, int pe);
+uint32_t shmem_ctx_uint32_g(shmem_ctx_t ctx, const uint32_t *source, int pe);
+uint64_t shmem_ctx_uint64_g(shmem_ctx_t ctx, const uint64_t *source, int pe);
+size_t shmem_ctx_size_g(shmem_ctx_t ctx, const size_t *source, int pe);
+ptrdiff_t shmem_ctx_ptrdiff_g(shmem_ctx_t ctx, const ptrdiff_t *source, int pe);
 
 /* shmem_TYPENAME_iput (man page shmem_iput) */
 void shmem_float_iput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
@@ -182,6 +337,57 @@ void shmem_size_iput(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_
 void shmem_ptrdiff_iput(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe);
 
+/* shmem_ctx_TYPENAME_iput (man page shmem_iput) */
+void shmem_ctx_float_iput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_double_iput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_longdouble_iput(shmem_ctx_t ctx, long double *dest, const long double *source,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_char_iput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_schar_iput(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_short_iput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_int_iput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t nelems, int pe);
+void shmem_ctx_long_iput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_longlong_iput(shmem_ctx_t ctx, long long *dest, const long long *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uchar_iput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_ushort_iput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uint_iput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_ulong_iput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_ulonglong_iput(shmem_ctx_t ctx, unsigned long long *dest,
+                              const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                              size_t nelems, int pe);
+void shmem_ctx_int8_iput(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_int16_iput(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_int32_iput(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_int64_iput(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uint8_iput(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uint16_iput(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uint32_iput(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uint64_iput(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_size_iput(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_ptrdiff_iput(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+
 /* shmem_iputSIZE (man page shmem_iput) */
 void shmem_iput8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                  int pe);
@@ -193,6 +399,18 @@ void shmem_iput64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, 
                   int pe);
 void shmem_iput128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe);
+
+/* shmem_ctx_iputSIZE (man page shmem_iput) */
+void shmem_ctx_iput8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                     size_t nelems, int pe);
+void shmem_ctx_iput16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t nelems, int pe);
+void shmem_ctx_iput32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t nelems, int pe);
+void shmem_ctx_iput64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t nelems, int pe);
+void shmem_ctx_iput128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems, int pe);
 
 /* shmem_TYPENAME_iget (man page shmem_iget) */
 void shmem_float_iget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
@@ -244,6 +462,57 @@ void shmem_size_iget(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_
 void shmem_ptrdiff_iget(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe);
 
+/* shmem_ctx_TYPENAME_iget (man page shmem_iget) */
+void shmem_ctx_float_iget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_double_iget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_longdouble_iget(shmem_ctx_t ctx, long double *dest, const long double *source,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_char_iget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_schar_iget(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_short_iget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_int_iget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t nelems, int pe);
+void shmem_ctx_long_iget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_longlong_iget(shmem_ctx_t ctx, long long *dest, const long long *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uchar_iget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_ushort_iget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uint_iget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_ulong_iget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_ulonglong_iget(shmem_ctx_t ctx, unsigned long long *dest,
+                              const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                              size_t nelems, int pe);
+void shmem_ctx_int8_iget(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_int16_iget(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_int32_iget(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_int64_iget(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uint8_iget(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uint16_iget(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uint32_iget(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_uint64_iget(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_size_iget(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, int pe);
+void shmem_ctx_ptrdiff_iget(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+
 /* shmem_igetSIZE (man page shmem_iget) */
 void shmem_iget8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                  int pe);
@@ -255,6 +524,18 @@ void shmem_iget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, 
                   int pe);
 void shmem_iget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe);
+
+/* shmem_ctx_igetSIZE (man page shmem_iget) */
+void shmem_ctx_iget8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                     size_t nelems, int pe);
+void shmem_ctx_iget16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t nelems, int pe);
+void shmem_ctx_iget32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t nelems, int pe);
+void shmem_ctx_iget64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t nelems, int pe);
+void shmem_ctx_iget128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems, int pe);
 
 /* shmem_TYPENAME_put_nbi (man page shmem_put_nbi) */
 void shmem_float_put_nbi(float *dest, const float *source, size_t nelems, int pe);
@@ -284,6 +565,53 @@ void shmem_uint64_put_nbi(uint64_t *dest, const uint64_t *source, size_t nelems,
 void shmem_size_put_nbi(size_t *dest, const size_t *source, size_t nelems, int pe);
 void shmem_ptrdiff_put_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
 
+/* shmem_ctx_TYPENAME_put_nbi (man page shmem_put_nbi) */
+void shmem_ctx_float_put_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems,
+                             int pe);
+void shmem_ctx_double_put_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems,
+                              int pe);
+void shmem_ctx_longdouble_put_nbi(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                  size_t nelems, int pe);
+void shmem_ctx_char_put_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void shmem_ctx_schar_put_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                             size_t nelems, int pe);
+void shmem_ctx_short_put_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems,
+                             int pe);
+void shmem_ctx_int_put_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void shmem_ctx_long_put_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void shmem_ctx_longlong_put_nbi(shmem_ctx_t ctx, long long *dest, const long long *source,
+                                size_t nelems, int pe);
+void shmem_ctx_uchar_put_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                             size_t nelems, int pe);
+void shmem_ctx_ushort_put_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                              size_t nelems, int pe);
+void shmem_ctx_uint_put_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                            size_t nelems, int pe);
+void shmem_ctx_ulong_put_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                             size_t nelems, int pe);
+void shmem_ctx_ulonglong_put_nbi(shmem_ctx_t ctx, unsigned long long *dest,
+                                 const unsigned long long *source, size_t nelems, int pe);
+void shmem_ctx_int8_put_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems,
+                            int pe);
+void shmem_ctx_int16_put_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems,
+                             int pe);
+void shmem_ctx_int32_put_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems,
+                             int pe);
+void shmem_ctx_int64_put_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems,
+                             int pe);
+void shmem_ctx_uint8_put_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems,
+                             int pe);
+void shmem_ctx_uint16_put_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
+                              size_t nelems, int pe);
+void shmem_ctx_uint32_put_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
+                              size_t nelems, int pe);
+void shmem_ctx_uint64_put_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
+                              size_t nelems, int pe);
+void shmem_ctx_size_put_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems,
+                            int pe);
+void shmem_ctx_ptrdiff_put_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                               size_t nelems, int pe);
+
 /* shmem_putSIZE_nbi (man page shmem_put_nbi) */
 void shmem_put8_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_put16_nbi(void *dest, const void *source, size_t nelems, int pe);
@@ -291,6 +619,14 @@ void shmem_put32_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_put64_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_put128_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+
+/* shmem_ctx_putSIZE_nbi (man page shmem_put_nbi) */
+void shmem_ctx_put8_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_put16_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_put32_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_put64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_put128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 
 /* shmem_TYPENAME_get_nbi (man page shmem_get_nbi) */
 void shmem_float_get_nbi(float *dest, const float *source, size_t nelems, int pe);
@@ -320,6 +656,53 @@ void shmem_uint64_get_nbi(uint64_t *dest, const uint64_t *source, size_t nelems,
 void shmem_size_get_nbi(size_t *dest, const size_t *source, size_t nelems, int pe);
 void shmem_ptrdiff_get_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe);
 
+/* shmem_ctx_TYPENAME_get_nbi (man page shmem_get_nbi) */
+void shmem_ctx_float_get_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems,
+                             int pe);
+void shmem_ctx_double_get_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems,
+                              int pe);
+void shmem_ctx_longdouble_get_nbi(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                  size_t nelems, int pe);
+void shmem_ctx_char_get_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, int pe);
+void shmem_ctx_schar_get_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                             size_t nelems, int pe);
+void shmem_ctx_short_get_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems,
+                             int pe);
+void shmem_ctx_int_get_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, int pe);
+void shmem_ctx_long_get_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, int pe);
+void shmem_ctx_longlong_get_nbi(shmem_ctx_t ctx, long long *dest, const long long *source,
+                                size_t nelems, int pe);
+void shmem_ctx_uchar_get_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                             size_t nelems, int pe);
+void shmem_ctx_ushort_get_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                              size_t nelems, int pe);
+void shmem_ctx_uint_get_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                            size_t nelems, int pe);
+void shmem_ctx_ulong_get_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                             size_t nelems, int pe);
+void shmem_ctx_ulonglong_get_nbi(shmem_ctx_t ctx, unsigned long long *dest,
+                                 const unsigned long long *source, size_t nelems, int pe);
+void shmem_ctx_int8_get_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems,
+                            int pe);
+void shmem_ctx_int16_get_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems,
+                             int pe);
+void shmem_ctx_int32_get_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems,
+                             int pe);
+void shmem_ctx_int64_get_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems,
+                             int pe);
+void shmem_ctx_uint8_get_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems,
+                             int pe);
+void shmem_ctx_uint16_get_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
+                              size_t nelems, int pe);
+void shmem_ctx_uint32_get_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
+                              size_t nelems, int pe);
+void shmem_ctx_uint64_get_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
+                              size_t nelems, int pe);
+void shmem_ctx_size_get_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems,
+                            int pe);
+void shmem_ctx_ptrdiff_get_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                               size_t nelems, int pe);
+
 /* shmem_getSIZE_nbi (man page shmem_get_nbi) */
 void shmem_get8_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_get16_nbi(void *dest, const void *source, size_t nelems, int pe);
@@ -327,6 +710,14 @@ void shmem_get32_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_get64_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_get128_nbi(void *dest, const void *source, size_t nelems, int pe);
 void shmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe);
+
+/* shmem_ctx_getSIZE_nbi (man page shmem_get_nbi) */
+void shmem_ctx_get8_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_get16_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_get32_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_get64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_get128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
 
 /* shmem_TYPENAME_atomic_compare_swap (man page shmem_atomic_compare_swap) */
 int shmem_int_atomic_compare_swap(int *dest, int cond, int value, int pe);
@@ -348,6 +739,32 @@ size_t shmem_size_atomic_compare_swap(size_t *dest, size_t cond, size_t value, i
 ptrdiff_t shmem_ptrdiff_atomic_compare_swap(ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value,
                                             int pe);
 
+/* shmem_ctx_TYPENAME_atomic_compare_swap (man page shmem_atomic_compare_swap) */
+int shmem_ctx_int_atomic_compare_swap(shmem_ctx_t ctx, int *dest, int cond, int value, int pe);
+long shmem_ctx_long_atomic_compare_swap(shmem_ctx_t ctx, long *dest, long cond, long value, int pe);
+long long shmem_ctx_longlong_atomic_compare_swap(shmem_ctx_t ctx, long long *dest, long long cond,
+                                                 long long value, int pe);
+unsigned int shmem_ctx_uint_atomic_compare_swap(shmem_ctx_t ctx, unsigned int *dest,
+                                                unsigned int cond, unsigned int value, int pe);
+unsigned long shmem_ctx_ulong_atomic_compare_swap(shmem_ctx_t ctx, unsigned long *dest,
+                                                  unsigned long cond, unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_compare_swap(shmem_ctx_t ctx,
+                                                           unsigned long long *dest,
+                                                           unsigned long long cond,
+                                                           unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_compare_swap(shmem_ctx_t ctx, int32_t *dest, int32_t cond,
+                                            int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_compare_swap(shmem_ctx_t ctx, int64_t *dest, int64_t cond,
+                                            int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_compare_swap(shmem_ctx_t ctx, uint32_t *dest, uint32_t cond,
+                                              uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_compare_swap(shmem_ctx_t ctx, uint64_t *dest, uint64_t cond,
+                                              uint64_t value, int pe);
+size_t shmem_ctx_size_atomic_compare_swap(shmem_ctx_t ctx, size_t *dest, size_t cond, size_t value,
+                                          int pe);
+ptrdiff_t shmem_ctx_ptrdiff_atomic_compare_swap(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t cond,
+                                                ptrdiff_t value, int pe);
+
 /* shmem_TYPENAME_atomic_fetch_inc (man page shmem_atomic_fetch_inc) */
 int shmem_int_atomic_fetch_inc(int *dest, int pe);
 long shmem_long_atomic_fetch_inc(long *dest, int pe);
@@ -362,6 +779,21 @@ uint64_t shmem_uint64_atomic_fetch_inc(uint64_t *dest, int pe);
 size_t shmem_size_atomic_fetch_inc(size_t *dest, int pe);
 ptrdiff_t shmem_ptrdiff_atomic_fetch_inc(ptrdiff_t *dest, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_fetch_inc (man page shmem_atomic_fetch_inc) */
+int shmem_ctx_int_atomic_fetch_inc(shmem_ctx_t ctx, int *dest, int pe);
+long shmem_ctx_long_atomic_fetch_inc(shmem_ctx_t ctx, long *dest, int pe);
+long long shmem_ctx_longlong_atomic_fetch_inc(shmem_ctx_t ctx, long long *dest, int pe);
+unsigned int shmem_ctx_uint_atomic_fetch_inc(shmem_ctx_t ctx, unsigned int *dest, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long *dest, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long long *dest,
+                                                        int pe);
+int32_t shmem_ctx_int32_atomic_fetch_inc(shmem_ctx_t ctx, int32_t *dest, int pe);
+int64_t shmem_ctx_int64_atomic_fetch_inc(shmem_ctx_t ctx, int64_t *dest, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch_inc(shmem_ctx_t ctx, uint32_t *dest, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch_inc(shmem_ctx_t ctx, uint64_t *dest, int pe);
+size_t shmem_ctx_size_atomic_fetch_inc(shmem_ctx_t ctx, size_t *dest, int pe);
+ptrdiff_t shmem_ctx_ptrdiff_atomic_fetch_inc(shmem_ctx_t ctx, ptrdiff_t *dest, int pe);
+
 /* shmem_TYPENAME_atomic_inc (man page shmem_atomic_inc) */
 void shmem_int_atomic_inc(int *dest, int pe);
 void shmem_long_atomic_inc(long *dest, int pe);
@@ -375,6 +807,20 @@ void shmem_uint32_atomic_inc(uint32_t *dest, int pe);
 void shmem_uint64_atomic_inc(uint64_t *dest, int pe);
 void shmem_size_atomic_inc(size_t *dest, int pe);
 void shmem_ptrdiff_atomic_inc(ptrdiff_t *dest, int pe);
+
+/* shmem_ctx_TYPENAME_atomic_inc (man page shmem_atomic_inc) */
+void shmem_ctx_int_atomic_inc(shmem_ctx_t ctx, int *dest, int pe);
+void shmem_ctx_long_atomic_inc(shmem_ctx_t ctx, long *dest, int pe);
+void shmem_ctx_longlong_atomic_inc(shmem_ctx_t ctx, long long *dest, int pe);
+void shmem_ctx_uint_atomic_inc(shmem_ctx_t ctx, unsigned int *dest, int pe);
+void shmem_ctx_ulong_atomic_inc(shmem_ctx_t ctx, unsigned long *dest, int pe);
+void shmem_ctx_ulonglong_atomic_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe);
+void shmem_ctx_int32_atomic_inc(shmem_ctx_t ctx, int32_t *dest, int pe);
+void shmem_ctx_int64_atomic_inc(shmem_ctx_t ctx, int64_t *dest, int pe);
+void shmem_ctx_uint32_atomic_inc(shmem_ctx_t ctx, uint32_t *dest, int pe);
+void shmem_ctx_uint64_atomic_inc(shmem_ctx_t ctx, uint64_t *dest, int pe);
+void shmem_ctx_size_atomic_inc(shmem_ctx_t ctx, size_t *dest, int pe);
+void shmem_ctx_ptrdiff_atomic_inc(shmem_ctx_t ctx, ptrdiff_t *dest, int pe);
 
 /* shmem_TYPENAME_atomic_fetch_add (man page shmem_atomic_fetch_add) */
 int shmem_int_atomic_fetch_add(int *dest, int value, int pe);
@@ -391,6 +837,25 @@ uint64_t shmem_uint64_atomic_fetch_add(uint64_t *dest, uint64_t value, int pe);
 size_t shmem_size_atomic_fetch_add(size_t *dest, size_t value, int pe);
 ptrdiff_t shmem_ptrdiff_atomic_fetch_add(ptrdiff_t *dest, ptrdiff_t value, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_fetch_add (man page shmem_atomic_fetch_add) */
+int shmem_ctx_int_atomic_fetch_add(shmem_ctx_t ctx, int *dest, int value, int pe);
+long shmem_ctx_long_atomic_fetch_add(shmem_ctx_t ctx, long *dest, long value, int pe);
+long long shmem_ctx_longlong_atomic_fetch_add(shmem_ctx_t ctx, long long *dest, long long value,
+                                              int pe);
+unsigned int shmem_ctx_uint_atomic_fetch_add(shmem_ctx_t ctx, unsigned int *dest,
+                                             unsigned int value, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch_add(shmem_ctx_t ctx, unsigned long *dest,
+                                               unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_add(shmem_ctx_t ctx, unsigned long long *dest,
+                                                        unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_fetch_add(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_fetch_add(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch_add(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch_add(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+size_t shmem_ctx_size_atomic_fetch_add(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+ptrdiff_t shmem_ctx_ptrdiff_atomic_fetch_add(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value,
+                                             int pe);
+
 /* shmem_TYPENAME_atomic_add (man page shmem_atomic_add) */
 void shmem_int_atomic_add(int *dest, int value, int pe);
 void shmem_long_atomic_add(long *dest, long value, int pe);
@@ -404,6 +869,21 @@ void shmem_uint32_atomic_add(uint32_t *dest, uint32_t value, int pe);
 void shmem_uint64_atomic_add(uint64_t *dest, uint64_t value, int pe);
 void shmem_size_atomic_add(size_t *dest, size_t value, int pe);
 void shmem_ptrdiff_atomic_add(ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_ctx_TYPENAME_atomic_add (man page shmem_atomic_add) */
+void shmem_ctx_int_atomic_add(shmem_ctx_t ctx, int *dest, int value, int pe);
+void shmem_ctx_long_atomic_add(shmem_ctx_t ctx, long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_add(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void shmem_ctx_uint_atomic_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_add(shmem_ctx_t ctx, unsigned long long *dest,
+                                    unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_add(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_add(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_add(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_add(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_size_atomic_add(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+void shmem_ctx_ptrdiff_atomic_add(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
 
 /* shmem_TYPENAME_atomic_compare_swap_nbi (man page shmem_atomic_compare_swap) */
 void shmem_int_atomic_compare_swap_nbi(int *fetch, int *dest, int cond, int value, int pe);
@@ -430,6 +910,35 @@ void shmem_size_atomic_compare_swap_nbi(size_t *fetch, size_t *dest, size_t cond
 void shmem_ptrdiff_atomic_compare_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond,
                                            ptrdiff_t value, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_compare_swap_nbi (man page shmem_atomic_compare_swap) */
+void shmem_ctx_int_atomic_compare_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int cond,
+                                           int value, int pe);
+void shmem_ctx_long_atomic_compare_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long cond,
+                                            long value, int pe);
+void shmem_ctx_longlong_atomic_compare_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest,
+                                                long long cond, long long value, int pe);
+void shmem_ctx_uint_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch,
+                                            unsigned int *dest, unsigned int cond,
+                                            unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch,
+                                             unsigned long *dest, unsigned long cond,
+                                             unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                                 unsigned long long *dest, unsigned long long cond,
+                                                 unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_compare_swap_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
+                                             int32_t cond, int32_t value, int pe);
+void shmem_ctx_int64_atomic_compare_swap_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
+                                             int64_t cond, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_compare_swap_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
+                                              uint32_t cond, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_compare_swap_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
+                                              uint64_t cond, uint64_t value, int pe);
+void shmem_ctx_size_atomic_compare_swap_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest,
+                                            size_t cond, size_t value, int pe);
+void shmem_ctx_ptrdiff_atomic_compare_swap_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest,
+                                               ptrdiff_t cond, ptrdiff_t value, int pe);
+
 /* shmem_TYPENAME_atomic_fetch_inc_nbi (man page shmem_atomic_fetch_inc) */
 void shmem_int_atomic_fetch_inc_nbi(int *fetch, int *dest, int pe);
 void shmem_long_atomic_fetch_inc_nbi(long *fetch, long *dest, int pe);
@@ -444,6 +953,27 @@ void shmem_uint32_atomic_fetch_inc_nbi(uint32_t *fetch, uint32_t *dest, int pe);
 void shmem_uint64_atomic_fetch_inc_nbi(uint64_t *fetch, uint64_t *dest, int pe);
 void shmem_size_atomic_fetch_inc_nbi(size_t *fetch, size_t *dest, int pe);
 void shmem_ptrdiff_atomic_fetch_inc_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, int pe);
+
+/* shmem_ctx_TYPENAME_atomic_fetch_inc_nbi (man page shmem_atomic_fetch_inc) */
+void shmem_ctx_int_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int pe);
+void shmem_ctx_long_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long *fetch, long *dest, int pe);
+void shmem_ctx_longlong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest,
+                                             int pe);
+void shmem_ctx_uint_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                         int pe);
+void shmem_ctx_ulong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long *fetch,
+                                          unsigned long *dest, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                              unsigned long long *dest, int pe);
+void shmem_ctx_int32_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int pe);
+void shmem_ctx_int64_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int pe);
+void shmem_ctx_uint32_atomic_fetch_inc_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
+                                           int pe);
+void shmem_ctx_uint64_atomic_fetch_inc_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
+                                           int pe);
+void shmem_ctx_size_atomic_fetch_inc_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, int pe);
+void shmem_ctx_ptrdiff_atomic_fetch_inc_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest,
+                                            int pe);
 
 /* shmem_TYPENAME_atomic_fetch_add_nbi (man page shmem_atomic_fetch_add) */
 void shmem_int_atomic_fetch_add_nbi(int *fetch, int *dest, int value, int pe);
@@ -463,6 +993,32 @@ void shmem_uint64_atomic_fetch_add_nbi(uint64_t *fetch, uint64_t *dest, uint64_t
 void shmem_size_atomic_fetch_add_nbi(size_t *fetch, size_t *dest, size_t value, int pe);
 void shmem_ptrdiff_atomic_fetch_add_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_fetch_add_nbi (man page shmem_atomic_fetch_add) */
+void shmem_ctx_int_atomic_fetch_add_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void shmem_ctx_long_atomic_fetch_add_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value,
+                                         int pe);
+void shmem_ctx_longlong_atomic_fetch_add_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest,
+                                             long long value, int pe);
+void shmem_ctx_uint_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                         unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long *fetch,
+                                          unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                              unsigned long long *dest, unsigned long long value,
+                                              int pe);
+void shmem_ctx_int32_atomic_fetch_add_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
+                                          int32_t value, int pe);
+void shmem_ctx_int64_atomic_fetch_add_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
+                                          int64_t value, int pe);
+void shmem_ctx_uint32_atomic_fetch_add_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
+                                           uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_fetch_add_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
+                                           uint64_t value, int pe);
+void shmem_ctx_size_atomic_fetch_add_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value,
+                                         int pe);
+void shmem_ctx_ptrdiff_atomic_fetch_add_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest,
+                                            ptrdiff_t value, int pe);
+
 /* shmem_TYPENAME_atomic_fetch (man page shmem_atomic_fetch) */
 float shmem_float_atomic_fetch(const float *source, int pe);
 double shmem_double_atomic_fetch(const double *source, int pe);
@@ -479,6 +1035,23 @@ uint64_t shmem_uint64_atomic_fetch(const uint64_t *source, int pe);
 size_t shmem_size_atomic_fetch(const size_t *source, int pe);
 ptrdiff_t shmem_ptrdiff_atomic_fetch(const ptrdiff_t *source, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_fetch (man page shmem_atomic_fetch) */
+float shmem_ctx_float_atomic_fetch(shmem_ctx_t ctx, const float *source, int pe);
+double shmem_ctx_double_atomic_fetch(shmem_ctx_t ctx, const double *source, int pe);
+int shmem_ctx_int_atomic_fetch(shmem_ctx_t ctx, const int *source, int pe);
+long shmem_ctx_long_atomic_fetch(shmem_ctx_t ctx, const long *source, int pe);
+long long shmem_ctx_longlong_atomic_fetch(shmem_ctx_t ctx, const long long *source, int pe);
+unsigned int shmem_ctx_uint_atomic_fetch(shmem_ctx_t ctx, const unsigned int *source, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch(shmem_ctx_t ctx, const unsigned long *source, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch(shmem_ctx_t ctx,
+                                                    const unsigned long long *source, int pe);
+int32_t shmem_ctx_int32_atomic_fetch(shmem_ctx_t ctx, const int32_t *source, int pe);
+int64_t shmem_ctx_int64_atomic_fetch(shmem_ctx_t ctx, const int64_t *source, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch(shmem_ctx_t ctx, const uint32_t *source, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch(shmem_ctx_t ctx, const uint64_t *source, int pe);
+size_t shmem_ctx_size_atomic_fetch(shmem_ctx_t ctx, const size_t *source, int pe);
+ptrdiff_t shmem_ctx_ptrdiff_atomic_fetch(shmem_ctx_t ctx, const ptrdiff_t *source, int pe);
+
 /* shmem_TYPENAME_atomic_set (man page shmem_atomic_set) */
 void shmem_float_atomic_set(float *dest, float value, int pe);
 void shmem_double_atomic_set(double *dest, double value, int pe);
@@ -494,6 +1067,23 @@ void shmem_uint32_atomic_set(uint32_t *dest, uint32_t value, int pe);
 void shmem_uint64_atomic_set(uint64_t *dest, uint64_t value, int pe);
 void shmem_size_atomic_set(size_t *dest, size_t value, int pe);
 void shmem_ptrdiff_atomic_set(ptrdiff_t *dest, ptrdiff_t value, int pe);
+
+/* shmem_ctx_TYPENAME_atomic_set (man page shmem_atomic_set) */
+void shmem_ctx_float_atomic_set(shmem_ctx_t ctx, float *dest, float value, int pe);
+void shmem_ctx_double_atomic_set(shmem_ctx_t ctx, double *dest, double value, int pe);
+void shmem_ctx_int_atomic_set(shmem_ctx_t ctx, int *dest, int value, int pe);
+void shmem_ctx_long_atomic_set(shmem_ctx_t ctx, long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_set(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+void shmem_ctx_uint_atomic_set(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_set(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_set(shmem_ctx_t ctx, unsigned long long *dest,
+                                    unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_set(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_set(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_set(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_set(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+void shmem_ctx_size_atomic_set(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+void shmem_ctx_ptrdiff_atomic_set(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
 
 /* shmem_TYPENAME_atomic_swap (man page shmem_atomic_swap) */
 float shmem_float_atomic_swap(float *dest, float value, int pe);
@@ -512,6 +1102,25 @@ uint64_t shmem_uint64_atomic_swap(uint64_t *dest, uint64_t value, int pe);
 size_t shmem_size_atomic_swap(size_t *dest, size_t value, int pe);
 ptrdiff_t shmem_ptrdiff_atomic_swap(ptrdiff_t *dest, ptrdiff_t value, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_swap (man page shmem_atomic_swap) */
+float shmem_ctx_float_atomic_swap(shmem_ctx_t ctx, float *dest, float value, int pe);
+double shmem_ctx_double_atomic_swap(shmem_ctx_t ctx, double *dest, double value, int pe);
+int shmem_ctx_int_atomic_swap(shmem_ctx_t ctx, int *dest, int value, int pe);
+long shmem_ctx_long_atomic_swap(shmem_ctx_t ctx, long *dest, long value, int pe);
+long long shmem_ctx_longlong_atomic_swap(shmem_ctx_t ctx, long long *dest, long long value, int pe);
+unsigned int shmem_ctx_uint_atomic_swap(shmem_ctx_t ctx, unsigned int *dest, unsigned int value,
+                                        int pe);
+unsigned long shmem_ctx_ulong_atomic_swap(shmem_ctx_t ctx, unsigned long *dest, unsigned long value,
+                                          int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_swap(shmem_ctx_t ctx, unsigned long long *dest,
+                                                   unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_swap(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_swap(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_swap(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_swap(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+size_t shmem_ctx_size_atomic_swap(shmem_ctx_t ctx, size_t *dest, size_t value, int pe);
+ptrdiff_t shmem_ctx_ptrdiff_atomic_swap(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe);
+
 /* shmem_TYPENAME_atomic_fetch_nbi (man page shmem_atomic_fetch) */
 void shmem_float_atomic_fetch_nbi(float *fetch, const float *source, int pe);
 void shmem_double_atomic_fetch_nbi(double *fetch, const double *source, int pe);
@@ -528,6 +1137,32 @@ void shmem_uint32_atomic_fetch_nbi(uint32_t *fetch, const uint32_t *source, int 
 void shmem_uint64_atomic_fetch_nbi(uint64_t *fetch, const uint64_t *source, int pe);
 void shmem_size_atomic_fetch_nbi(size_t *fetch, const size_t *source, int pe);
 void shmem_ptrdiff_atomic_fetch_nbi(ptrdiff_t *fetch, const ptrdiff_t *source, int pe);
+
+/* shmem_ctx_TYPENAME_atomic_fetch_nbi (man page shmem_atomic_fetch) */
+void shmem_ctx_float_atomic_fetch_nbi(shmem_ctx_t ctx, float *fetch, const float *source, int pe);
+void shmem_ctx_double_atomic_fetch_nbi(shmem_ctx_t ctx, double *fetch, const double *source,
+                                       int pe);
+void shmem_ctx_int_atomic_fetch_nbi(shmem_ctx_t ctx, int *fetch, const int *source, int pe);
+void shmem_ctx_long_atomic_fetch_nbi(shmem_ctx_t ctx, long *fetch, const long *source, int pe);
+void shmem_ctx_longlong_atomic_fetch_nbi(shmem_ctx_t ctx, long long *fetch, const long long *source,
+                                         int pe);
+void shmem_ctx_uint_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned int *fetch,
+                                     const unsigned int *source, int pe);
+void shmem_ctx_ulong_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long *fetch,
+                                      const unsigned long *source, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                          const unsigned long long *source, int pe);
+void shmem_ctx_int32_atomic_fetch_nbi(shmem_ctx_t ctx, int32_t *fetch, const int32_t *source,
+                                      int pe);
+void shmem_ctx_int64_atomic_fetch_nbi(shmem_ctx_t ctx, int64_t *fetch, const int64_t *source,
+                                      int pe);
+void shmem_ctx_uint32_atomic_fetch_nbi(shmem_ctx_t ctx, uint32_t *fetch, const uint32_t *source,
+                                       int pe);
+void shmem_ctx_uint64_atomic_fetch_nbi(shmem_ctx_t ctx, uint64_t *fetch, const uint64_t *source,
+                                       int pe);
+void shmem_ctx_size_atomic_fetch_nbi(shmem_ctx_t ctx, size_t *fetch, const size_t *source, int pe);
+void shmem_ctx_ptrdiff_atomic_fetch_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, const ptrdiff_t *source,
+                                        int pe);
 
 /* shmem_TYPENAME_atomic_swap_nbi (man page shmem_atomic_swap) */
 void shmem_float_atomic_swap_nbi(float *fetch, float *dest, float value, int pe);
@@ -548,6 +1183,35 @@ void shmem_uint64_atomic_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t valu
 void shmem_size_atomic_swap_nbi(size_t *fetch, size_t *dest, size_t value, int pe);
 void shmem_ptrdiff_atomic_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_swap_nbi (man page shmem_atomic_swap) */
+void shmem_ctx_float_atomic_swap_nbi(shmem_ctx_t ctx, float *fetch, float *dest, float value,
+                                     int pe);
+void shmem_ctx_double_atomic_swap_nbi(shmem_ctx_t ctx, double *fetch, double *dest, double value,
+                                      int pe);
+void shmem_ctx_int_atomic_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe);
+void shmem_ctx_long_atomic_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe);
+void shmem_ctx_longlong_atomic_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest,
+                                        long long value, int pe);
+void shmem_ctx_uint_atomic_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                    unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest,
+                                     unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                         unsigned long long *dest, unsigned long long value,
+                                         int pe);
+void shmem_ctx_int32_atomic_swap_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value,
+                                     int pe);
+void shmem_ctx_int64_atomic_swap_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value,
+                                     int pe);
+void shmem_ctx_uint32_atomic_swap_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
+                                      uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_swap_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
+                                      uint64_t value, int pe);
+void shmem_ctx_size_atomic_swap_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value,
+                                    int pe);
+void shmem_ctx_ptrdiff_atomic_swap_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest,
+                                       ptrdiff_t value, int pe);
+
 /* shmem_TYPENAME_atomic_fetch_and (man page shmem_atomic_fetch_and) */
 unsigned int shmem_uint_atomic_fetch_and(unsigned int *dest, unsigned int value, int pe);
 unsigned long shmem_ulong_atomic_fetch_and(unsigned long *dest, unsigned long value, int pe);
@@ -558,6 +1222,18 @@ int64_t shmem_int64_atomic_fetch_and(int64_t *dest, int64_t value, int pe);
 uint32_t shmem_uint32_atomic_fetch_and(uint32_t *dest, uint32_t value, int pe);
 uint64_t shmem_uint64_atomic_fetch_and(uint64_t *dest, uint64_t value, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_fetch_and (man page shmem_atomic_fetch_and) */
+unsigned int shmem_ctx_uint_atomic_fetch_and(shmem_ctx_t ctx, unsigned int *dest,
+                                             unsigned int value, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch_and(shmem_ctx_t ctx, unsigned long *dest,
+                                               unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_and(shmem_ctx_t ctx, unsigned long long *dest,
+                                                        unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_fetch_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_fetch_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch_and(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+
 /* shmem_TYPENAME_atomic_and (man page shmem_atomic_and) */
 void shmem_uint_atomic_and(unsigned int *dest, unsigned int value, int pe);
 void shmem_ulong_atomic_and(unsigned long *dest, unsigned long value, int pe);
@@ -566,6 +1242,16 @@ void shmem_int32_atomic_and(int32_t *dest, int32_t value, int pe);
 void shmem_int64_atomic_and(int64_t *dest, int64_t value, int pe);
 void shmem_uint32_atomic_and(uint32_t *dest, uint32_t value, int pe);
 void shmem_uint64_atomic_and(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_ctx_TYPENAME_atomic_and (man page shmem_atomic_and) */
+void shmem_ctx_uint_atomic_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_and(shmem_ctx_t ctx, unsigned long long *dest,
+                                    unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_and(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 
 /* shmem_TYPENAME_atomic_fetch_and_nbi (man page shmem_atomic_fetch_and) */
 void shmem_uint_atomic_fetch_and_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
@@ -579,6 +1265,23 @@ void shmem_int64_atomic_fetch_and_nbi(int64_t *fetch, int64_t *dest, int64_t val
 void shmem_uint32_atomic_fetch_and_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void shmem_uint64_atomic_fetch_and_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_fetch_and_nbi (man page shmem_atomic_fetch_and) */
+void shmem_ctx_uint_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                         unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long *fetch,
+                                          unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                              unsigned long long *dest, unsigned long long value,
+                                              int pe);
+void shmem_ctx_int32_atomic_fetch_and_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
+                                          int32_t value, int pe);
+void shmem_ctx_int64_atomic_fetch_and_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
+                                          int64_t value, int pe);
+void shmem_ctx_uint32_atomic_fetch_and_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
+                                           uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_fetch_and_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
+                                           uint64_t value, int pe);
+
 /* shmem_TYPENAME_atomic_fetch_or (man page shmem_atomic_fetch_or) */
 unsigned int shmem_uint_atomic_fetch_or(unsigned int *dest, unsigned int value, int pe);
 unsigned long shmem_ulong_atomic_fetch_or(unsigned long *dest, unsigned long value, int pe);
@@ -589,6 +1292,18 @@ int64_t shmem_int64_atomic_fetch_or(int64_t *dest, int64_t value, int pe);
 uint32_t shmem_uint32_atomic_fetch_or(uint32_t *dest, uint32_t value, int pe);
 uint64_t shmem_uint64_atomic_fetch_or(uint64_t *dest, uint64_t value, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_fetch_or (man page shmem_atomic_fetch_or) */
+unsigned int shmem_ctx_uint_atomic_fetch_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value,
+                                            int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch_or(shmem_ctx_t ctx, unsigned long *dest,
+                                              unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_or(shmem_ctx_t ctx, unsigned long long *dest,
+                                                       unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_fetch_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_fetch_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+
 /* shmem_TYPENAME_atomic_or (man page shmem_atomic_or) */
 void shmem_uint_atomic_or(unsigned int *dest, unsigned int value, int pe);
 void shmem_ulong_atomic_or(unsigned long *dest, unsigned long value, int pe);
@@ -597,6 +1312,16 @@ void shmem_int32_atomic_or(int32_t *dest, int32_t value, int pe);
 void shmem_int64_atomic_or(int64_t *dest, int64_t value, int pe);
 void shmem_uint32_atomic_or(uint32_t *dest, uint32_t value, int pe);
 void shmem_uint64_atomic_or(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_ctx_TYPENAME_atomic_or (man page shmem_atomic_or) */
+void shmem_ctx_uint_atomic_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_or(shmem_ctx_t ctx, unsigned long long *dest,
+                                   unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 
 /* shmem_TYPENAME_atomic_fetch_or_nbi (man page shmem_atomic_fetch_or) */
 void shmem_uint_atomic_fetch_or_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
@@ -610,6 +1335,23 @@ void shmem_int64_atomic_fetch_or_nbi(int64_t *fetch, int64_t *dest, int64_t valu
 void shmem_uint32_atomic_fetch_or_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void shmem_uint64_atomic_fetch_or_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_fetch_or_nbi (man page shmem_atomic_fetch_or) */
+void shmem_ctx_uint_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                        unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest,
+                                         unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                             unsigned long long *dest, unsigned long long value,
+                                             int pe);
+void shmem_ctx_int32_atomic_fetch_or_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
+                                         int32_t value, int pe);
+void shmem_ctx_int64_atomic_fetch_or_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
+                                         int64_t value, int pe);
+void shmem_ctx_uint32_atomic_fetch_or_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
+                                          uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_fetch_or_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
+                                          uint64_t value, int pe);
+
 /* shmem_TYPENAME_atomic_fetch_xor (man page shmem_atomic_fetch_xor) */
 unsigned int shmem_uint_atomic_fetch_xor(unsigned int *dest, unsigned int value, int pe);
 unsigned long shmem_ulong_atomic_fetch_xor(unsigned long *dest, unsigned long value, int pe);
@@ -620,6 +1362,18 @@ int64_t shmem_int64_atomic_fetch_xor(int64_t *dest, int64_t value, int pe);
 uint32_t shmem_uint32_atomic_fetch_xor(uint32_t *dest, uint32_t value, int pe);
 uint64_t shmem_uint64_atomic_fetch_xor(uint64_t *dest, uint64_t value, int pe);
 
+/* shmem_ctx_TYPENAME_atomic_fetch_xor (man page shmem_atomic_fetch_xor) */
+unsigned int shmem_ctx_uint_atomic_fetch_xor(shmem_ctx_t ctx, unsigned int *dest,
+                                             unsigned int value, int pe);
+unsigned long shmem_ctx_ulong_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long *dest,
+                                               unsigned long value, int pe);
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long long *dest,
+                                                        unsigned long long value, int pe);
+int32_t shmem_ctx_int32_atomic_fetch_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+int64_t shmem_ctx_int64_atomic_fetch_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+uint32_t shmem_ctx_uint32_atomic_fetch_xor(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+uint64_t shmem_ctx_uint64_atomic_fetch_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
+
 /* shmem_TYPENAME_atomic_xor (man page shmem_atomic_xor) */
 void shmem_uint_atomic_xor(unsigned int *dest, unsigned int value, int pe);
 void shmem_ulong_atomic_xor(unsigned long *dest, unsigned long value, int pe);
@@ -628,6 +1382,16 @@ void shmem_int32_atomic_xor(int32_t *dest, int32_t value, int pe);
 void shmem_int64_atomic_xor(int64_t *dest, int64_t value, int pe);
 void shmem_uint32_atomic_xor(uint32_t *dest, uint32_t value, int pe);
 void shmem_uint64_atomic_xor(uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_ctx_TYPENAME_atomic_xor (man page shmem_atomic_xor) */
+void shmem_ctx_uint_atomic_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_xor(shmem_ctx_t ctx, unsigned long long *dest,
+                                    unsigned long long value, int pe);
+void shmem_ctx_int32_atomic_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe);
+void shmem_ctx_int64_atomic_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe);
+void shmem_ctx_uint32_atomic_xor(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe);
 
 /* shmem_TYPENAME_atomic_fetch_xor_nbi (man page shmem_atomic_fetch_xor) */
 void shmem_uint_atomic_fetch_xor_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
@@ -640,6 +1404,23 @@ void shmem_int32_atomic_fetch_xor_nbi(int32_t *fetch, int32_t *dest, int32_t val
 void shmem_int64_atomic_fetch_xor_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe);
 void shmem_uint32_atomic_fetch_xor_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe);
 void shmem_uint64_atomic_fetch_xor_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe);
+
+/* shmem_ctx_TYPENAME_atomic_fetch_xor_nbi (man page shmem_atomic_fetch_xor) */
+void shmem_ctx_uint_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest,
+                                         unsigned int value, int pe);
+void shmem_ctx_ulong_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long *fetch,
+                                          unsigned long *dest, unsigned long value, int pe);
+void shmem_ctx_ulonglong_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long long *fetch,
+                                              unsigned long long *dest, unsigned long long value,
+                                              int pe);
+void shmem_ctx_int32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest,
+                                          int32_t value, int pe);
+void shmem_ctx_int64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest,
+                                          int64_t value, int pe);
+void shmem_ctx_uint32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest,
+                                           uint32_t value, int pe);
+void shmem_ctx_uint64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest,
+                                           uint64_t value, int pe);
 
 /* shmem_TYPENAME_cswap (man page shmem_atomic_compare_swap) */
 int shmem_int_cswap(int *dest, int cond, int value, int pe);
@@ -1144,6 +1925,72 @@ void shmem_size_put_signal(size_t *dest, const size_t *source, size_t nelems, ui
 void shmem_ptrdiff_put_signal(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
+/* shmem_ctx_TYPENAME_put_signal (man page shmem_put_signal) */
+void shmem_ctx_float_put_signal(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_double_put_signal(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_longdouble_put_signal(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                     size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                     int pe);
+void shmem_ctx_char_put_signal(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_schar_put_signal(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                                size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                int pe);
+void shmem_ctx_short_put_signal(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int_put_signal(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems,
+                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_long_put_signal(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_longlong_put_signal(shmem_ctx_t ctx, long long *dest, const long long *source,
+                                   size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                   int pe);
+void shmem_ctx_uchar_put_signal(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                                size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                int pe);
+void shmem_ctx_ushort_put_signal(shmem_ctx_t ctx, unsigned short *dest,
+                                 const unsigned short *source, size_t nelems, uint64_t *sig_addr,
+                                 uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint_put_signal(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                               size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                               int pe);
+void shmem_ctx_ulong_put_signal(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                                size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                int pe);
+void shmem_ctx_ulonglong_put_signal(shmem_ctx_t ctx, unsigned long long *dest,
+                                    const unsigned long long *source, size_t nelems,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int8_put_signal(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int16_put_signal(shmem_ctx_t ctx, int16_t *dest, const int16_t *source,
+                                size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                int pe);
+void shmem_ctx_int32_put_signal(shmem_ctx_t ctx, int32_t *dest, const int32_t *source,
+                                size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                int pe);
+void shmem_ctx_int64_put_signal(shmem_ctx_t ctx, int64_t *dest, const int64_t *source,
+                                size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                int pe);
+void shmem_ctx_uint8_put_signal(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source,
+                                size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                int pe);
+void shmem_ctx_uint16_put_signal(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
+                                 size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                 int pe);
+void shmem_ctx_uint32_put_signal(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
+                                 size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                 int pe);
+void shmem_ctx_uint64_put_signal(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
+                                 size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                 int pe);
+void shmem_ctx_size_put_signal(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ptrdiff_put_signal(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                                  size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                  int pe);
+
 /* shmem_putSIZE_signal (man page shmem_put_signal) */
 void shmem_put8_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                        uint64_t signal, int sig_op, int pe);
@@ -1157,6 +2004,20 @@ void shmem_put128_signal(void *dest, const void *source, size_t nelems, uint64_t
                          uint64_t signal, int sig_op, int pe);
 void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                          uint64_t signal, int sig_op, int pe);
+
+/* shmem_ctx_putSIZE_signal (man page shmem_put_signal) */
+void shmem_ctx_put8_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put16_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put32_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put64_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                            uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put128_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
 /* shmem_TYPENAME_put_signal_nbi (man page shmem_put_signal) */
 void shmem_float_put_signal_nbi(float *dest, const float *source, size_t nelems, uint64_t *sig_addr,
@@ -1209,6 +2070,77 @@ void shmem_size_put_signal_nbi(size_t *dest, const size_t *source, size_t nelems
 void shmem_ptrdiff_put_signal_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
+/* shmem_ctx_TYPENAME_put_signal_nbi (man page shmem_put_signal) */
+void shmem_ctx_float_put_signal_nbi(shmem_ctx_t ctx, float *dest, const float *source,
+                                    size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                    int pe);
+void shmem_ctx_double_put_signal_nbi(shmem_ctx_t ctx, double *dest, const double *source,
+                                     size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                     int pe);
+void shmem_ctx_longdouble_put_signal_nbi(shmem_ctx_t ctx, long double *dest,
+                                         const long double *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_char_put_signal_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems,
+                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_schar_put_signal_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                                    size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                    int pe);
+void shmem_ctx_short_put_signal_nbi(shmem_ctx_t ctx, short *dest, const short *source,
+                                    size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                    int pe);
+void shmem_ctx_int_put_signal_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems,
+                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_long_put_signal_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems,
+                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_longlong_put_signal_nbi(shmem_ctx_t ctx, long long *dest, const long long *source,
+                                       size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                       int sig_op, int pe);
+void shmem_ctx_uchar_put_signal_nbi(shmem_ctx_t ctx, unsigned char *dest,
+                                    const unsigned char *source, size_t nelems, uint64_t *sig_addr,
+                                    uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ushort_put_signal_nbi(shmem_ctx_t ctx, unsigned short *dest,
+                                     const unsigned short *source, size_t nelems,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_uint_put_signal_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                                   size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                   int pe);
+void shmem_ctx_ulong_put_signal_nbi(shmem_ctx_t ctx, unsigned long *dest,
+                                    const unsigned long *source, size_t nelems, uint64_t *sig_addr,
+                                    uint64_t signal, int sig_op, int pe);
+void shmem_ctx_ulonglong_put_signal_nbi(shmem_ctx_t ctx, unsigned long long *dest,
+                                        const unsigned long long *source, size_t nelems,
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_int8_put_signal_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source,
+                                   size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                   int pe);
+void shmem_ctx_int16_put_signal_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source,
+                                    size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                    int pe);
+void shmem_ctx_int32_put_signal_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source,
+                                    size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                    int pe);
+void shmem_ctx_int64_put_signal_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source,
+                                    size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                    int pe);
+void shmem_ctx_uint8_put_signal_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source,
+                                    size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                    int pe);
+void shmem_ctx_uint16_put_signal_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
+                                     size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                     int pe);
+void shmem_ctx_uint32_put_signal_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
+                                     size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                     int pe);
+void shmem_ctx_uint64_put_signal_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
+                                     size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                     int pe);
+void shmem_ctx_size_put_signal_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source,
+                                   size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                   int pe);
+void shmem_ctx_ptrdiff_put_signal_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                                      size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                      int sig_op, int pe);
+
 /* shmem_putSIZE_signal_nbi (man page shmem_put_signal) */
 void shmem_put8_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                            uint64_t signal, int sig_op, int pe);
@@ -1223,6 +2155,580 @@ void shmem_put128_signal_nbi(void *dest, const void *source, size_t nelems, uint
 void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe);
 
+/* shmem_ctx_putSIZE_signal_nbi (man page shmem_put_signal) */
+void shmem_ctx_put8_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put16_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put32_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put64_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_put128_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* shmem_TYPENAME_broadcast (man page shmem_broadcast) */
+int shmem_float_broadcast(shmem_team_t team, float *dest, const float *source, size_t nelems,
+                          int PE_root);
+int shmem_double_broadcast(shmem_team_t team, double *dest, const double *source, size_t nelems,
+                           int PE_root);
+int shmem_longdouble_broadcast(shmem_team_t team, long double *dest, const long double *source,
+                               size_t nelems, int PE_root);
+int shmem_char_broadcast(shmem_team_t team, char *dest, const char *source, size_t nelems,
+                         int PE_root);
+int shmem_schar_broadcast(shmem_team_t team, signed char *dest, const signed char *source,
+                          size_t nelems, int PE_root);
+int shmem_short_broadcast(shmem_team_t team, short *dest, const short *source, size_t nelems,
+                          int PE_root);
+int shmem_int_broadcast(shmem_team_t team, int *dest, const int *source, size_t nelems,
+                        int PE_root);
+int shmem_long_broadcast(shmem_team_t team, long *dest, const long *source, size_t nelems,
+                         int PE_root);
+int shmem_longlong_broadcast(shmem_team_t team, long long *dest, const long long *source,
+                             size_t nelems, int PE_root);
+int shmem_uchar_broadcast(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                          size_t nelems, int PE_root);
+int shmem_ushort_broadcast(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                           size_t nelems, int PE_root);
+int shmem_uint_broadcast(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                         size_t nelems, int PE_root);
+int shmem_ulong_broadcast(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                          size_t nelems, int PE_root);
+int shmem_ulonglong_broadcast(shmem_team_t team, unsigned long long *dest,
+                              const unsigned long long *source, size_t nelems, int PE_root);
+int shmem_int8_broadcast(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems,
+                         int PE_root);
+int shmem_int16_broadcast(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems,
+                          int PE_root);
+int shmem_int32_broadcast(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems,
+                          int PE_root);
+int shmem_int64_broadcast(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems,
+                          int PE_root);
+int shmem_uint8_broadcast(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems,
+                          int PE_root);
+int shmem_uint16_broadcast(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems,
+                           int PE_root);
+int shmem_uint32_broadcast(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems,
+                           int PE_root);
+int shmem_uint64_broadcast(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems,
+                           int PE_root);
+int shmem_size_broadcast(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems,
+                         int PE_root);
+int shmem_ptrdiff_broadcast(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                            size_t nelems, int PE_root);
+
+/* shmem_TYPENAME_collect (man page shmem_collect) */
+int shmem_float_collect(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int shmem_double_collect(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int shmem_longdouble_collect(shmem_team_t team, long double *dest, const long double *source,
+                             size_t nelems);
+int shmem_char_collect(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int shmem_schar_collect(shmem_team_t team, signed char *dest, const signed char *source,
+                        size_t nelems);
+int shmem_short_collect(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int shmem_int_collect(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int shmem_long_collect(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int shmem_longlong_collect(shmem_team_t team, long long *dest, const long long *source,
+                           size_t nelems);
+int shmem_uchar_collect(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                        size_t nelems);
+int shmem_ushort_collect(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                         size_t nelems);
+int shmem_uint_collect(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                       size_t nelems);
+int shmem_ulong_collect(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                        size_t nelems);
+int shmem_ulonglong_collect(shmem_team_t team, unsigned long long *dest,
+                            const unsigned long long *source, size_t nelems);
+int shmem_int8_collect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int shmem_int16_collect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int shmem_int32_collect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int shmem_int64_collect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int shmem_uint8_collect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int shmem_uint16_collect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int shmem_uint32_collect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int shmem_uint64_collect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int shmem_size_collect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int shmem_ptrdiff_collect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                          size_t nelems);
+
+/* shmem_TYPENAME_fcollect (man page shmem_fcollect) */
+int shmem_float_fcollect(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int shmem_double_fcollect(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int shmem_longdouble_fcollect(shmem_team_t team, long double *dest, const long double *source,
+                              size_t nelems);
+int shmem_char_fcollect(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int shmem_schar_fcollect(shmem_team_t team, signed char *dest, const signed char *source,
+                         size_t nelems);
+int shmem_short_fcollect(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int shmem_int_fcollect(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int shmem_long_fcollect(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int shmem_longlong_fcollect(shmem_team_t team, long long *dest, const long long *source,
+                            size_t nelems);
+int shmem_uchar_fcollect(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                         size_t nelems);
+int shmem_ushort_fcollect(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                          size_t nelems);
+int shmem_uint_fcollect(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                        size_t nelems);
+int shmem_ulong_fcollect(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                         size_t nelems);
+int shmem_ulonglong_fcollect(shmem_team_t team, unsigned long long *dest,
+                             const unsigned long long *source, size_t nelems);
+int shmem_int8_fcollect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int shmem_int16_fcollect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int shmem_int32_fcollect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int shmem_int64_fcollect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int shmem_uint8_fcollect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int shmem_uint16_fcollect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int shmem_uint32_fcollect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int shmem_uint64_fcollect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int shmem_size_fcollect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int shmem_ptrdiff_fcollect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                           size_t nelems);
+
+/* shmem_TYPENAME_alltoall (man page shmem_alltoall) */
+int shmem_float_alltoall(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int shmem_double_alltoall(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int shmem_longdouble_alltoall(shmem_team_t team, long double *dest, const long double *source,
+                              size_t nelems);
+int shmem_char_alltoall(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int shmem_schar_alltoall(shmem_team_t team, signed char *dest, const signed char *source,
+                         size_t nelems);
+int shmem_short_alltoall(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int shmem_int_alltoall(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int shmem_long_alltoall(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int shmem_longlong_alltoall(shmem_team_t team, long long *dest, const long long *source,
+                            size_t nelems);
+int shmem_uchar_alltoall(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                         size_t nelems);
+int shmem_ushort_alltoall(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                          size_t nelems);
+int shmem_uint_alltoall(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                        size_t nelems);
+int shmem_ulong_alltoall(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                         size_t nelems);
+int shmem_ulonglong_alltoall(shmem_team_t team, unsigned long long *dest,
+                             const unsigned long long *source, size_t nelems);
+int shmem_int8_alltoall(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int shmem_int16_alltoall(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int shmem_int32_alltoall(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int shmem_int64_alltoall(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int shmem_uint8_alltoall(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int shmem_uint16_alltoall(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int shmem_uint32_alltoall(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int shmem_uint64_alltoall(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int shmem_size_alltoall(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int shmem_ptrdiff_alltoall(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                           size_t nelems);
+
+/* shmem_TYPENAME_alltoalls (man page shmem_alltoalls) */
+int shmem_float_alltoalls(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems);
+int shmem_double_alltoalls(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems);
+int shmem_longdouble_alltoalls(shmem_team_t team, long double *dest, const long double *source,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int shmem_char_alltoalls(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems);
+int shmem_schar_alltoalls(shmem_team_t team, signed char *dest, const signed char *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int shmem_short_alltoalls(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems);
+int shmem_int_alltoalls(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t nelems);
+int shmem_long_alltoalls(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems);
+int shmem_longlong_alltoalls(shmem_team_t team, long long *dest, const long long *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int shmem_uchar_alltoalls(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int shmem_ushort_alltoalls(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int shmem_uint_alltoalls(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int shmem_ulong_alltoalls(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+int shmem_ulonglong_alltoalls(shmem_team_t team, unsigned long long *dest,
+                              const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                              size_t nelems);
+int shmem_int8_alltoalls(shmem_team_t team, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems);
+int shmem_int16_alltoalls(shmem_team_t team, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems);
+int shmem_int32_alltoalls(shmem_team_t team, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems);
+int shmem_int64_alltoalls(shmem_team_t team, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems);
+int shmem_uint8_alltoalls(shmem_team_t team, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t nelems);
+int shmem_uint16_alltoalls(shmem_team_t team, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems);
+int shmem_uint32_alltoalls(shmem_team_t team, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems);
+int shmem_uint64_alltoalls(shmem_team_t team, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems);
+int shmem_size_alltoalls(shmem_team_t team, size_t *dest, const size_t *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems);
+int shmem_ptrdiff_alltoalls(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+
+/* shmem_TYPENAME_and_reduce (man page shmem_and_reduce) */
+int shmem_uchar_and_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                           size_t nreduce);
+int shmem_ushort_and_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                            size_t nreduce);
+int shmem_uint_and_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                          size_t nreduce);
+int shmem_ulong_and_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                           size_t nreduce);
+int shmem_ulonglong_and_reduce(shmem_team_t team, unsigned long long *dest,
+                               const unsigned long long *source, size_t nreduce);
+int shmem_int8_and_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int shmem_int16_and_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int shmem_int32_and_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int shmem_int64_and_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int shmem_uint8_and_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int shmem_uint16_and_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                            size_t nreduce);
+int shmem_uint32_and_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                            size_t nreduce);
+int shmem_uint64_and_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                            size_t nreduce);
+int shmem_size_and_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+
+/* shmem_TYPENAME_and_to_all (man page shmem_and_reduce) */
+void shmem_short_and_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void shmem_int_and_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride,
+                          int PE_size, int *pWrk, long *pSync);
+void shmem_long_and_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void shmem_longlong_and_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                               int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+
+/* shmem_TYPENAME_or_reduce (man page shmem_or_reduce) */
+int shmem_uchar_or_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                          size_t nreduce);
+int shmem_ushort_or_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                           size_t nreduce);
+int shmem_uint_or_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                         size_t nreduce);
+int shmem_ulong_or_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                          size_t nreduce);
+int shmem_ulonglong_or_reduce(shmem_team_t team, unsigned long long *dest,
+                              const unsigned long long *source, size_t nreduce);
+int shmem_int8_or_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int shmem_int16_or_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int shmem_int32_or_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int shmem_int64_or_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int shmem_uint8_or_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int shmem_uint16_or_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                           size_t nreduce);
+int shmem_uint32_or_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                           size_t nreduce);
+int shmem_uint64_or_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                           size_t nreduce);
+int shmem_size_or_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+
+/* shmem_TYPENAME_or_to_all (man page shmem_or_reduce) */
+void shmem_short_or_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void shmem_int_or_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride,
+                         int PE_size, int *pWrk, long *pSync);
+void shmem_long_or_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                          int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void shmem_longlong_or_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                              int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+
+/* shmem_TYPENAME_xor_reduce (man page shmem_xor_reduce) */
+int shmem_uchar_xor_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                           size_t nreduce);
+int shmem_ushort_xor_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                            size_t nreduce);
+int shmem_uint_xor_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                          size_t nreduce);
+int shmem_ulong_xor_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                           size_t nreduce);
+int shmem_ulonglong_xor_reduce(shmem_team_t team, unsigned long long *dest,
+                               const unsigned long long *source, size_t nreduce);
+int shmem_int8_xor_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int shmem_int16_xor_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int shmem_int32_xor_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int shmem_int64_xor_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int shmem_uint8_xor_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int shmem_uint16_xor_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                            size_t nreduce);
+int shmem_uint32_xor_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                            size_t nreduce);
+int shmem_uint64_xor_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                            size_t nreduce);
+int shmem_size_xor_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+
+/* shmem_TYPENAME_xor_to_all (man page shmem_xor_reduce) */
+void shmem_short_xor_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void shmem_int_xor_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride,
+                          int PE_size, int *pWrk, long *pSync);
+void shmem_long_xor_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void shmem_longlong_xor_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                               int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+
+/* shmem_TYPENAME_max_reduce (man page shmem_max_reduce) */
+int shmem_float_max_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int shmem_double_max_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int shmem_longdouble_max_reduce(shmem_team_t team, long double *dest, const long double *source,
+                                size_t nreduce);
+int shmem_char_max_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int shmem_schar_max_reduce(shmem_team_t team, signed char *dest, const signed char *source,
+                           size_t nreduce);
+int shmem_short_max_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int shmem_int_max_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int shmem_long_max_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int shmem_longlong_max_reduce(shmem_team_t team, long long *dest, const long long *source,
+                              size_t nreduce);
+int shmem_uchar_max_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                           size_t nreduce);
+int shmem_ushort_max_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                            size_t nreduce);
+int shmem_uint_max_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                          size_t nreduce);
+int shmem_ulong_max_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                           size_t nreduce);
+int shmem_ulonglong_max_reduce(shmem_team_t team, unsigned long long *dest,
+                               const unsigned long long *source, size_t nreduce);
+int shmem_int8_max_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int shmem_int16_max_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int shmem_int32_max_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int shmem_int64_max_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int shmem_uint8_max_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int shmem_uint16_max_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                            size_t nreduce);
+int shmem_uint32_max_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                            size_t nreduce);
+int shmem_uint64_max_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                            size_t nreduce);
+int shmem_size_max_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+int shmem_ptrdiff_max_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                             size_t nreduce);
+
+/* shmem_TYPENAME_max_to_all (man page shmem_max_reduce) */
+void shmem_float_max_to_all(float *dest, const float *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, float *pWrk, long *pSync);
+void shmem_double_max_to_all(double *dest, const double *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, double *pWrk, long *pSync);
+void shmem_longdouble_max_to_all(long double *dest, const long double *source, int nreduce,
+                                 int PE_start, int logPE_stride, int PE_size, long double *pWrk,
+                                 long *pSync);
+void shmem_short_max_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void shmem_int_max_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride,
+                          int PE_size, int *pWrk, long *pSync);
+void shmem_long_max_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void shmem_longlong_max_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                               int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+
+/* shmem_TYPENAME_min_reduce (man page shmem_min_reduce) */
+int shmem_float_min_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int shmem_double_min_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int shmem_longdouble_min_reduce(shmem_team_t team, long double *dest, const long double *source,
+                                size_t nreduce);
+int shmem_char_min_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int shmem_schar_min_reduce(shmem_team_t team, signed char *dest, const signed char *source,
+                           size_t nreduce);
+int shmem_short_min_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int shmem_int_min_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int shmem_long_min_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int shmem_longlong_min_reduce(shmem_team_t team, long long *dest, const long long *source,
+                              size_t nreduce);
+int shmem_uchar_min_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                           size_t nreduce);
+int shmem_ushort_min_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                            size_t nreduce);
+int shmem_uint_min_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                          size_t nreduce);
+int shmem_ulong_min_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                           size_t nreduce);
+int shmem_ulonglong_min_reduce(shmem_team_t team, unsigned long long *dest,
+                               const unsigned long long *source, size_t nreduce);
+int shmem_int8_min_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int shmem_int16_min_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int shmem_int32_min_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int shmem_int64_min_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int shmem_uint8_min_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int shmem_uint16_min_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                            size_t nreduce);
+int shmem_uint32_min_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                            size_t nreduce);
+int shmem_uint64_min_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                            size_t nreduce);
+int shmem_size_min_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+int shmem_ptrdiff_min_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                             size_t nreduce);
+
+/* shmem_TYPENAME_min_to_all (man page shmem_min_reduce) */
+void shmem_float_min_to_all(float *dest, const float *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, float *pWrk, long *pSync);
+void shmem_double_min_to_all(double *dest, const double *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, double *pWrk, long *pSync);
+void shmem_longdouble_min_to_all(long double *dest, const long double *source, int nreduce,
+                                 int PE_start, int logPE_stride, int PE_size, long double *pWrk,
+                                 long *pSync);
+void shmem_short_min_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void shmem_int_min_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride,
+                          int PE_size, int *pWrk, long *pSync);
+void shmem_long_min_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void shmem_longlong_min_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                               int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+
+/* shmem_TYPENAME_sum_reduce (man page shmem_sum_reduce) */
+int shmem_float_sum_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int shmem_double_sum_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int shmem_longdouble_sum_reduce(shmem_team_t team, long double *dest, const long double *source,
+                                size_t nreduce);
+int shmem_char_sum_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int shmem_schar_sum_reduce(shmem_team_t team, signed char *dest, const signed char *source,
+                           size_t nreduce);
+int shmem_short_sum_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int shmem_int_sum_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int shmem_long_sum_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int shmem_longlong_sum_reduce(shmem_team_t team, long long *dest, const long long *source,
+                              size_t nreduce);
+int shmem_uchar_sum_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                           size_t nreduce);
+int shmem_ushort_sum_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                            size_t nreduce);
+int shmem_uint_sum_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                          size_t nreduce);
+int shmem_ulong_sum_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                           size_t nreduce);
+int shmem_ulonglong_sum_reduce(shmem_team_t team, unsigned long long *dest,
+                               const unsigned long long *source, size_t nreduce);
+int shmem_int8_sum_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int shmem_int16_sum_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce);
+int shmem_int32_sum_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce);
+int shmem_int64_sum_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce);
+int shmem_uint8_sum_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce);
+int shmem_uint16_sum_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                            size_t nreduce);
+int shmem_uint32_sum_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                            size_t nreduce);
+int shmem_uint64_sum_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                            size_t nreduce);
+int shmem_size_sum_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+int shmem_ptrdiff_sum_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                             size_t nreduce);
+#ifndef __cplusplus /* C only: C++ has no _Complex */
+int shmem_complexd_sum_reduce(shmem_team_t team, double _Complex *dest,
+                              const double _Complex *source, size_t nreduce);
+int shmem_complexf_sum_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source,
+                              size_t nreduce);
+#endif
+
+/* shmem_TYPENAME_sum_to_all (man page shmem_sum_reduce) */
+void shmem_float_sum_to_all(float *dest, const float *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, float *pWrk, long *pSync);
+void shmem_double_sum_to_all(double *dest, const double *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, double *pWrk, long *pSync);
+void shmem_longdouble_sum_to_all(long double *dest, const long double *source, int nreduce,
+                                 int PE_start, int logPE_stride, int PE_size, long double *pWrk,
+                                 long *pSync);
+void shmem_short_sum_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void shmem_int_sum_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride,
+                          int PE_size, int *pWrk, long *pSync);
+void shmem_long_sum_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void shmem_longlong_sum_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                               int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+#ifndef __cplusplus /* C only: C++ has no _Complex */
+void shmem_complexd_sum_to_all(double _Complex *dest, const double _Complex *source, int nreduce,
+                               int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk,
+                               long *pSync);
+void shmem_complexf_sum_to_all(float _Complex *dest, const float _Complex *source, int nreduce,
+                               int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk,
+                               long *pSync);
+#endif
+
+/* shmem_TYPENAME_prod_reduce (man page shmem_prod_reduce) */
+int shmem_float_prod_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
+int shmem_double_prod_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int shmem_longdouble_prod_reduce(shmem_team_t team, long double *dest, const long double *source,
+                                 size_t nreduce);
+int shmem_char_prod_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce);
+int shmem_schar_prod_reduce(shmem_team_t team, signed char *dest, const signed char *source,
+                            size_t nreduce);
+int shmem_short_prod_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce);
+int shmem_int_prod_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce);
+int shmem_long_prod_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce);
+int shmem_longlong_prod_reduce(shmem_team_t team, long long *dest, const long long *source,
+                               size_t nreduce);
+int shmem_uchar_prod_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                            size_t nreduce);
+int shmem_ushort_prod_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                             size_t nreduce);
+int shmem_uint_prod_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                           size_t nreduce);
+int shmem_ulong_prod_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                            size_t nreduce);
+int shmem_ulonglong_prod_reduce(shmem_team_t team, unsigned long long *dest,
+                                const unsigned long long *source, size_t nreduce);
+int shmem_int8_prod_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce);
+int shmem_int16_prod_reduce(shmem_team_t team, int16_t *dest, const int16_t *source,
+                            size_t nreduce);
+int shmem_int32_prod_reduce(shmem_team_t team, int32_t *dest, const int32_t *source,
+                            size_t nreduce);
+int shmem_int64_prod_reduce(shmem_team_t team, int64_t *dest, const int64_t *source,
+                            size_t nreduce);
+int shmem_uint8_prod_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source,
+                            size_t nreduce);
+int shmem_uint16_prod_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                             size_t nreduce);
+int shmem_uint32_prod_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                             size_t nreduce);
+int shmem_uint64_prod_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                             size_t nreduce);
+int shmem_size_prod_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
+int shmem_ptrdiff_prod_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                              size_t nreduce);
+#ifndef __cplusplus /* C only: C++ has no _Complex */
+int shmem_complexd_prod_reduce(shmem_team_t team, double _Complex *dest,
+                               const double _Complex *source, size_t nreduce);
+int shmem_complexf_prod_reduce(shmem_team_t team, float _Complex *dest,
+                               const float _Complex *source, size_t nreduce);
+#endif
+
+/* shmem_TYPENAME_prod_to_all (man page shmem_prod_reduce) */
+void shmem_float_prod_to_all(float *dest, const float *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, float *pWrk, long *pSync);
+void shmem_double_prod_to_all(double *dest, const double *source, int nreduce, int PE_start,
+                              int logPE_stride, int PE_size, double *pWrk, long *pSync);
+void shmem_longdouble_prod_to_all(long double *dest, const long double *source, int nreduce,
+                                  int PE_start, int logPE_stride, int PE_size, long double *pWrk,
+                                  long *pSync);
+void shmem_short_prod_to_all(short *dest, const short *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, short *pWrk, long *pSync);
+void shmem_int_prod_to_all(int *dest, const int *source, int nreduce, int PE_start,
+                           int logPE_stride, int PE_size, int *pWrk, long *pSync);
+void shmem_long_prod_to_all(long *dest, const long *source, int nreduce, int PE_start,
+                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
+void shmem_longlong_prod_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
+                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
+#ifndef __cplusplus /* C only: C++ has no _Complex */
+void shmem_complexd_prod_to_all(double _Complex *dest, const double _Complex *source, int nreduce,
+                                int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk,
+                                long *pSync);
+void shmem_complexf_prod_to_all(float _Complex *dest, const float _Complex *source, int nreduce,
+                                int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk,
+                                long *pSync);
+#endif
+
 #ifdef __cplusplus
 }
 #endif
@@ -1231,6 +2737,19 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
  * call resolves to, so tests can compare it. Only distinct C types may
  * appear: the <stdint.h> and <stddef.h> typedefs reach their base type. */
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
+
+/* Arity dispatch for the names with a context form: shmem_put(dest, ...) and
+ * shmem_put(ctx, dest, ...). The selection not taken picks on (T)0, T the first
+ * pointer type it lists, so a wrong type fails in the one taken, and only there.
+ * Nothing here is evaluated: each argument is evaluated once, by the call. */
+#define SHOAL_ARG0(a, ...) a
+#define SHOAL_ARG1(a, b, ...) b
+#define SHOAL_PICK_CTX(T, ...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), shmem_ctx_t: SHOAL_ARG1(__VA_ARGS__, ~), \
+             default: (T)0)
+#define SHOAL_PICK_PLAIN(T, ...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), shmem_ctx_t: (T)0, \
+             default: SHOAL_ARG0(__VA_ARGS__, ~))
 
 #define SHOAL_SELECT_put(x) \
     _Generic((x), \
@@ -1248,7 +2767,27 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_put, \
              unsigned long *: shmem_ulong_put, \
              unsigned long long *: shmem_ulonglong_put)
-#define shmem_put(dest, ...) SHOAL_SELECT_put(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_put(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_put, \
+             double *: shmem_ctx_double_put, \
+             long double *: shmem_ctx_longdouble_put, \
+             char *: shmem_ctx_char_put, \
+             signed char *: shmem_ctx_schar_put, \
+             short *: shmem_ctx_short_put, \
+             int *: shmem_ctx_int_put, \
+             long *: shmem_ctx_long_put, \
+             long long *: shmem_ctx_longlong_put, \
+             unsigned char *: shmem_ctx_uchar_put, \
+             unsigned short *: shmem_ctx_ushort_put, \
+             unsigned int *: shmem_ctx_uint_put, \
+             unsigned long *: shmem_ctx_ulong_put, \
+             unsigned long long *: shmem_ctx_ulonglong_put)
+#define shmem_put(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_put(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_put(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_get(x) \
     _Generic((x), \
@@ -1266,7 +2805,27 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_get, \
              unsigned long *: shmem_ulong_get, \
              unsigned long long *: shmem_ulonglong_get)
-#define shmem_get(dest, ...) SHOAL_SELECT_get(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_get(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_get, \
+             double *: shmem_ctx_double_get, \
+             long double *: shmem_ctx_longdouble_get, \
+             char *: shmem_ctx_char_get, \
+             signed char *: shmem_ctx_schar_get, \
+             short *: shmem_ctx_short_get, \
+             int *: shmem_ctx_int_get, \
+             long *: shmem_ctx_long_get, \
+             long long *: shmem_ctx_longlong_get, \
+             unsigned char *: shmem_ctx_uchar_get, \
+             unsigned short *: shmem_ctx_ushort_get, \
+             unsigned int *: shmem_ctx_uint_get, \
+             unsigned long *: shmem_ctx_ulong_get, \
+             unsigned long long *: shmem_ctx_ulonglong_get)
+#define shmem_get(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_get(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_get(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_p(x) \
     _Generic((x), \
@@ -1284,7 +2843,27 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_p, \
              unsigned long *: shmem_ulong_p, \
              unsigned long long *: shmem_ulonglong_p)
-#define shmem_p(dest, ...) SHOAL_SELECT_p(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_p(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_p, \
+             double *: shmem_ctx_double_p, \
+             long double *: shmem_ctx_longdouble_p, \
+             char *: shmem_ctx_char_p, \
+             signed char *: shmem_ctx_schar_p, \
+             short *: shmem_ctx_short_p, \
+             int *: shmem_ctx_int_p, \
+             long *: shmem_ctx_long_p, \
+             long long *: shmem_ctx_longlong_p, \
+             unsigned char *: shmem_ctx_uchar_p, \
+             unsigned short *: shmem_ctx_ushort_p, \
+             unsigned int *: shmem_ctx_uint_p, \
+             unsigned long *: shmem_ctx_ulong_p, \
+             unsigned long long *: shmem_ctx_ulonglong_p)
+#define shmem_p(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_p(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_p(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_g(x) \
     _Generic((x), \
@@ -1316,7 +2895,41 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              const unsigned long *: shmem_ulong_g, \
              unsigned long long *: shmem_ulonglong_g, \
              const unsigned long long *: shmem_ulonglong_g)
-#define shmem_g(source, ...) SHOAL_SELECT_g(source)(source, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_g(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_g, \
+             const float *: shmem_ctx_float_g, \
+             double *: shmem_ctx_double_g, \
+             const double *: shmem_ctx_double_g, \
+             long double *: shmem_ctx_longdouble_g, \
+             const long double *: shmem_ctx_longdouble_g, \
+             char *: shmem_ctx_char_g, \
+             const char *: shmem_ctx_char_g, \
+             signed char *: shmem_ctx_schar_g, \
+             const signed char *: shmem_ctx_schar_g, \
+             short *: shmem_ctx_short_g, \
+             const short *: shmem_ctx_short_g, \
+             int *: shmem_ctx_int_g, \
+             const int *: shmem_ctx_int_g, \
+             long *: shmem_ctx_long_g, \
+             const long *: shmem_ctx_long_g, \
+             long long *: shmem_ctx_longlong_g, \
+             const long long *: shmem_ctx_longlong_g, \
+             unsigned char *: shmem_ctx_uchar_g, \
+             const unsigned char *: shmem_ctx_uchar_g, \
+             unsigned short *: shmem_ctx_ushort_g, \
+             const unsigned short *: shmem_ctx_ushort_g, \
+             unsigned int *: shmem_ctx_uint_g, \
+             const unsigned int *: shmem_ctx_uint_g, \
+             unsigned long *: shmem_ctx_ulong_g, \
+             const unsigned long *: shmem_ctx_ulong_g, \
+             unsigned long long *: shmem_ctx_ulonglong_g, \
+             const unsigned long long *: shmem_ctx_ulonglong_g)
+#define shmem_g(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_g(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_g(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_iput(x) \
     _Generic((x), \
@@ -1334,7 +2947,27 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_iput, \
              unsigned long *: shmem_ulong_iput, \
              unsigned long long *: shmem_ulonglong_iput)
-#define shmem_iput(dest, ...) SHOAL_SELECT_iput(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_iput(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_iput, \
+             double *: shmem_ctx_double_iput, \
+             long double *: shmem_ctx_longdouble_iput, \
+             char *: shmem_ctx_char_iput, \
+             signed char *: shmem_ctx_schar_iput, \
+             short *: shmem_ctx_short_iput, \
+             int *: shmem_ctx_int_iput, \
+             long *: shmem_ctx_long_iput, \
+             long long *: shmem_ctx_longlong_iput, \
+             unsigned char *: shmem_ctx_uchar_iput, \
+             unsigned short *: shmem_ctx_ushort_iput, \
+             unsigned int *: shmem_ctx_uint_iput, \
+             unsigned long *: shmem_ctx_ulong_iput, \
+             unsigned long long *: shmem_ctx_ulonglong_iput)
+#define shmem_iput(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_iput(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_iput(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_iget(x) \
     _Generic((x), \
@@ -1352,7 +2985,27 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_iget, \
              unsigned long *: shmem_ulong_iget, \
              unsigned long long *: shmem_ulonglong_iget)
-#define shmem_iget(dest, ...) SHOAL_SELECT_iget(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_iget(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_iget, \
+             double *: shmem_ctx_double_iget, \
+             long double *: shmem_ctx_longdouble_iget, \
+             char *: shmem_ctx_char_iget, \
+             signed char *: shmem_ctx_schar_iget, \
+             short *: shmem_ctx_short_iget, \
+             int *: shmem_ctx_int_iget, \
+             long *: shmem_ctx_long_iget, \
+             long long *: shmem_ctx_longlong_iget, \
+             unsigned char *: shmem_ctx_uchar_iget, \
+             unsigned short *: shmem_ctx_ushort_iget, \
+             unsigned int *: shmem_ctx_uint_iget, \
+             unsigned long *: shmem_ctx_ulong_iget, \
+             unsigned long long *: shmem_ctx_ulonglong_iget)
+#define shmem_iget(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_iget(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_iget(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_put_nbi(x) \
     _Generic((x), \
@@ -1370,7 +3023,27 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_put_nbi, \
              unsigned long *: shmem_ulong_put_nbi, \
              unsigned long long *: shmem_ulonglong_put_nbi)
-#define shmem_put_nbi(dest, ...) SHOAL_SELECT_put_nbi(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_put_nbi(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_put_nbi, \
+             double *: shmem_ctx_double_put_nbi, \
+             long double *: shmem_ctx_longdouble_put_nbi, \
+             char *: shmem_ctx_char_put_nbi, \
+             signed char *: shmem_ctx_schar_put_nbi, \
+             short *: shmem_ctx_short_put_nbi, \
+             int *: shmem_ctx_int_put_nbi, \
+             long *: shmem_ctx_long_put_nbi, \
+             long long *: shmem_ctx_longlong_put_nbi, \
+             unsigned char *: shmem_ctx_uchar_put_nbi, \
+             unsigned short *: shmem_ctx_ushort_put_nbi, \
+             unsigned int *: shmem_ctx_uint_put_nbi, \
+             unsigned long *: shmem_ctx_ulong_put_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_put_nbi)
+#define shmem_put_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_put_nbi(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_put_nbi(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_get_nbi(x) \
     _Generic((x), \
@@ -1388,7 +3061,27 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_get_nbi, \
              unsigned long *: shmem_ulong_get_nbi, \
              unsigned long long *: shmem_ulonglong_get_nbi)
-#define shmem_get_nbi(dest, ...) SHOAL_SELECT_get_nbi(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_get_nbi(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_get_nbi, \
+             double *: shmem_ctx_double_get_nbi, \
+             long double *: shmem_ctx_longdouble_get_nbi, \
+             char *: shmem_ctx_char_get_nbi, \
+             signed char *: shmem_ctx_schar_get_nbi, \
+             short *: shmem_ctx_short_get_nbi, \
+             int *: shmem_ctx_int_get_nbi, \
+             long *: shmem_ctx_long_get_nbi, \
+             long long *: shmem_ctx_longlong_get_nbi, \
+             unsigned char *: shmem_ctx_uchar_get_nbi, \
+             unsigned short *: shmem_ctx_ushort_get_nbi, \
+             unsigned int *: shmem_ctx_uint_get_nbi, \
+             unsigned long *: shmem_ctx_ulong_get_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_get_nbi)
+#define shmem_get_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_get_nbi(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_get_nbi(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_compare_swap(x) \
     _Generic((x), \
@@ -1398,7 +3091,19 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_compare_swap, \
              unsigned long *: shmem_ulong_atomic_compare_swap, \
              unsigned long long *: shmem_ulonglong_atomic_compare_swap)
-#define shmem_atomic_compare_swap(dest, ...) SHOAL_SELECT_atomic_compare_swap(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_compare_swap(x) \
+    _Generic((x), \
+             int *: shmem_ctx_int_atomic_compare_swap, \
+             long *: shmem_ctx_long_atomic_compare_swap, \
+             long long *: shmem_ctx_longlong_atomic_compare_swap, \
+             unsigned int *: shmem_ctx_uint_atomic_compare_swap, \
+             unsigned long *: shmem_ctx_ulong_atomic_compare_swap, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_compare_swap)
+#define shmem_atomic_compare_swap(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_compare_swap(SHOAL_PICK_CTX(int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_compare_swap(SHOAL_PICK_PLAIN(int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_inc(x) \
     _Generic((x), \
@@ -1408,7 +3113,19 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_fetch_inc, \
              unsigned long *: shmem_ulong_atomic_fetch_inc, \
              unsigned long long *: shmem_ulonglong_atomic_fetch_inc)
-#define shmem_atomic_fetch_inc(dest, ...) SHOAL_SELECT_atomic_fetch_inc(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_inc(x) \
+    _Generic((x), \
+             int *: shmem_ctx_int_atomic_fetch_inc, \
+             long *: shmem_ctx_long_atomic_fetch_inc, \
+             long long *: shmem_ctx_longlong_atomic_fetch_inc, \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_inc, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_inc, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_inc)
+#define shmem_atomic_fetch_inc(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_inc(SHOAL_PICK_CTX(int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_inc(SHOAL_PICK_PLAIN(int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_inc(x) \
     _Generic((x), \
@@ -1418,7 +3135,19 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_inc, \
              unsigned long *: shmem_ulong_atomic_inc, \
              unsigned long long *: shmem_ulonglong_atomic_inc)
-#define shmem_atomic_inc(dest, ...) SHOAL_SELECT_atomic_inc(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_inc(x) \
+    _Generic((x), \
+             int *: shmem_ctx_int_atomic_inc, \
+             long *: shmem_ctx_long_atomic_inc, \
+             long long *: shmem_ctx_longlong_atomic_inc, \
+             unsigned int *: shmem_ctx_uint_atomic_inc, \
+             unsigned long *: shmem_ctx_ulong_atomic_inc, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_inc)
+#define shmem_atomic_inc(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_inc(SHOAL_PICK_CTX(int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_inc(SHOAL_PICK_PLAIN(int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_add(x) \
     _Generic((x), \
@@ -1428,7 +3157,19 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_fetch_add, \
              unsigned long *: shmem_ulong_atomic_fetch_add, \
              unsigned long long *: shmem_ulonglong_atomic_fetch_add)
-#define shmem_atomic_fetch_add(dest, ...) SHOAL_SELECT_atomic_fetch_add(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_add(x) \
+    _Generic((x), \
+             int *: shmem_ctx_int_atomic_fetch_add, \
+             long *: shmem_ctx_long_atomic_fetch_add, \
+             long long *: shmem_ctx_longlong_atomic_fetch_add, \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_add, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_add, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_add)
+#define shmem_atomic_fetch_add(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_add(SHOAL_PICK_CTX(int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_add(SHOAL_PICK_PLAIN(int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_add(x) \
     _Generic((x), \
@@ -1438,7 +3179,19 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_add, \
              unsigned long *: shmem_ulong_atomic_add, \
              unsigned long long *: shmem_ulonglong_atomic_add)
-#define shmem_atomic_add(dest, ...) SHOAL_SELECT_atomic_add(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_add(x) \
+    _Generic((x), \
+             int *: shmem_ctx_int_atomic_add, \
+             long *: shmem_ctx_long_atomic_add, \
+             long long *: shmem_ctx_longlong_atomic_add, \
+             unsigned int *: shmem_ctx_uint_atomic_add, \
+             unsigned long *: shmem_ctx_ulong_atomic_add, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_add)
+#define shmem_atomic_add(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_add(SHOAL_PICK_CTX(int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_add(SHOAL_PICK_PLAIN(int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_compare_swap_nbi(x) \
     _Generic((x), \
@@ -1448,7 +3201,19 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_compare_swap_nbi, \
              unsigned long *: shmem_ulong_atomic_compare_swap_nbi, \
              unsigned long long *: shmem_ulonglong_atomic_compare_swap_nbi)
-#define shmem_atomic_compare_swap_nbi(fetch, ...) SHOAL_SELECT_atomic_compare_swap_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_compare_swap_nbi(x) \
+    _Generic((x), \
+             int *: shmem_ctx_int_atomic_compare_swap_nbi, \
+             long *: shmem_ctx_long_atomic_compare_swap_nbi, \
+             long long *: shmem_ctx_longlong_atomic_compare_swap_nbi, \
+             unsigned int *: shmem_ctx_uint_atomic_compare_swap_nbi, \
+             unsigned long *: shmem_ctx_ulong_atomic_compare_swap_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_compare_swap_nbi)
+#define shmem_atomic_compare_swap_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_compare_swap_nbi(SHOAL_PICK_CTX(int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_compare_swap_nbi(SHOAL_PICK_PLAIN(int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_inc_nbi(x) \
     _Generic((x), \
@@ -1458,7 +3223,19 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_fetch_inc_nbi, \
              unsigned long *: shmem_ulong_atomic_fetch_inc_nbi, \
              unsigned long long *: shmem_ulonglong_atomic_fetch_inc_nbi)
-#define shmem_atomic_fetch_inc_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_inc_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_inc_nbi(x) \
+    _Generic((x), \
+             int *: shmem_ctx_int_atomic_fetch_inc_nbi, \
+             long *: shmem_ctx_long_atomic_fetch_inc_nbi, \
+             long long *: shmem_ctx_longlong_atomic_fetch_inc_nbi, \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_inc_nbi, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_inc_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_inc_nbi)
+#define shmem_atomic_fetch_inc_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_inc_nbi(SHOAL_PICK_CTX(int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_inc_nbi(SHOAL_PICK_PLAIN(int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_add_nbi(x) \
     _Generic((x), \
@@ -1468,7 +3245,19 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_fetch_add_nbi, \
              unsigned long *: shmem_ulong_atomic_fetch_add_nbi, \
              unsigned long long *: shmem_ulonglong_atomic_fetch_add_nbi)
-#define shmem_atomic_fetch_add_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_add_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_add_nbi(x) \
+    _Generic((x), \
+             int *: shmem_ctx_int_atomic_fetch_add_nbi, \
+             long *: shmem_ctx_long_atomic_fetch_add_nbi, \
+             long long *: shmem_ctx_longlong_atomic_fetch_add_nbi, \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_add_nbi, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_add_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_add_nbi)
+#define shmem_atomic_fetch_add_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_add_nbi(SHOAL_PICK_CTX(int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_add_nbi(SHOAL_PICK_PLAIN(int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch(x) \
     _Generic((x), \
@@ -1488,7 +3277,29 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              const unsigned long *: shmem_ulong_atomic_fetch, \
              unsigned long long *: shmem_ulonglong_atomic_fetch, \
              const unsigned long long *: shmem_ulonglong_atomic_fetch)
-#define shmem_atomic_fetch(source, ...) SHOAL_SELECT_atomic_fetch(source)(source, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_atomic_fetch, \
+             const float *: shmem_ctx_float_atomic_fetch, \
+             double *: shmem_ctx_double_atomic_fetch, \
+             const double *: shmem_ctx_double_atomic_fetch, \
+             int *: shmem_ctx_int_atomic_fetch, \
+             const int *: shmem_ctx_int_atomic_fetch, \
+             long *: shmem_ctx_long_atomic_fetch, \
+             const long *: shmem_ctx_long_atomic_fetch, \
+             long long *: shmem_ctx_longlong_atomic_fetch, \
+             const long long *: shmem_ctx_longlong_atomic_fetch, \
+             unsigned int *: shmem_ctx_uint_atomic_fetch, \
+             const unsigned int *: shmem_ctx_uint_atomic_fetch, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch, \
+             const unsigned long *: shmem_ctx_ulong_atomic_fetch, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch, \
+             const unsigned long long *: shmem_ctx_ulonglong_atomic_fetch)
+#define shmem_atomic_fetch(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_set(x) \
     _Generic((x), \
@@ -1500,7 +3311,21 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_set, \
              unsigned long *: shmem_ulong_atomic_set, \
              unsigned long long *: shmem_ulonglong_atomic_set)
-#define shmem_atomic_set(dest, ...) SHOAL_SELECT_atomic_set(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_set(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_atomic_set, \
+             double *: shmem_ctx_double_atomic_set, \
+             int *: shmem_ctx_int_atomic_set, \
+             long *: shmem_ctx_long_atomic_set, \
+             long long *: shmem_ctx_longlong_atomic_set, \
+             unsigned int *: shmem_ctx_uint_atomic_set, \
+             unsigned long *: shmem_ctx_ulong_atomic_set, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_set)
+#define shmem_atomic_set(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_set(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_set(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_swap(x) \
     _Generic((x), \
@@ -1512,7 +3337,21 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_swap, \
              unsigned long *: shmem_ulong_atomic_swap, \
              unsigned long long *: shmem_ulonglong_atomic_swap)
-#define shmem_atomic_swap(dest, ...) SHOAL_SELECT_atomic_swap(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_swap(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_atomic_swap, \
+             double *: shmem_ctx_double_atomic_swap, \
+             int *: shmem_ctx_int_atomic_swap, \
+             long *: shmem_ctx_long_atomic_swap, \
+             long long *: shmem_ctx_longlong_atomic_swap, \
+             unsigned int *: shmem_ctx_uint_atomic_swap, \
+             unsigned long *: shmem_ctx_ulong_atomic_swap, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_swap)
+#define shmem_atomic_swap(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_swap(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_swap(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_nbi(x) \
     _Generic((x), \
@@ -1524,7 +3363,21 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_fetch_nbi, \
              unsigned long *: shmem_ulong_atomic_fetch_nbi, \
              unsigned long long *: shmem_ulonglong_atomic_fetch_nbi)
-#define shmem_atomic_fetch_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_nbi(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_atomic_fetch_nbi, \
+             double *: shmem_ctx_double_atomic_fetch_nbi, \
+             int *: shmem_ctx_int_atomic_fetch_nbi, \
+             long *: shmem_ctx_long_atomic_fetch_nbi, \
+             long long *: shmem_ctx_longlong_atomic_fetch_nbi, \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_nbi, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_nbi)
+#define shmem_atomic_fetch_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_nbi(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_nbi(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_swap_nbi(x) \
     _Generic((x), \
@@ -1536,7 +3389,21 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_atomic_swap_nbi, \
              unsigned long *: shmem_ulong_atomic_swap_nbi, \
              unsigned long long *: shmem_ulonglong_atomic_swap_nbi)
-#define shmem_atomic_swap_nbi(fetch, ...) SHOAL_SELECT_atomic_swap_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_swap_nbi(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_atomic_swap_nbi, \
+             double *: shmem_ctx_double_atomic_swap_nbi, \
+             int *: shmem_ctx_int_atomic_swap_nbi, \
+             long *: shmem_ctx_long_atomic_swap_nbi, \
+             long long *: shmem_ctx_longlong_atomic_swap_nbi, \
+             unsigned int *: shmem_ctx_uint_atomic_swap_nbi, \
+             unsigned long *: shmem_ctx_ulong_atomic_swap_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_swap_nbi)
+#define shmem_atomic_swap_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_swap_nbi(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_swap_nbi(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_and(x) \
     _Generic((x), \
@@ -1545,7 +3412,18 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned long long *: shmem_ulonglong_atomic_fetch_and, \
              int32_t *: shmem_int32_atomic_fetch_and, \
              int64_t *: shmem_int64_atomic_fetch_and)
-#define shmem_atomic_fetch_and(dest, ...) SHOAL_SELECT_atomic_fetch_and(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_and(x) \
+    _Generic((x), \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_and, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_and, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_and, \
+             int32_t *: shmem_ctx_int32_atomic_fetch_and, \
+             int64_t *: shmem_ctx_int64_atomic_fetch_and)
+#define shmem_atomic_fetch_and(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_and(SHOAL_PICK_CTX(unsigned int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_and(SHOAL_PICK_PLAIN(unsigned int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_and(x) \
     _Generic((x), \
@@ -1554,7 +3432,18 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned long long *: shmem_ulonglong_atomic_and, \
              int32_t *: shmem_int32_atomic_and, \
              int64_t *: shmem_int64_atomic_and)
-#define shmem_atomic_and(dest, ...) SHOAL_SELECT_atomic_and(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_and(x) \
+    _Generic((x), \
+             unsigned int *: shmem_ctx_uint_atomic_and, \
+             unsigned long *: shmem_ctx_ulong_atomic_and, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_and, \
+             int32_t *: shmem_ctx_int32_atomic_and, \
+             int64_t *: shmem_ctx_int64_atomic_and)
+#define shmem_atomic_and(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_and(SHOAL_PICK_CTX(unsigned int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_and(SHOAL_PICK_PLAIN(unsigned int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_and_nbi(x) \
     _Generic((x), \
@@ -1563,7 +3452,18 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned long long *: shmem_ulonglong_atomic_fetch_and_nbi, \
              int32_t *: shmem_int32_atomic_fetch_and_nbi, \
              int64_t *: shmem_int64_atomic_fetch_and_nbi)
-#define shmem_atomic_fetch_and_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_and_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_and_nbi(x) \
+    _Generic((x), \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_and_nbi, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_and_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_and_nbi, \
+             int32_t *: shmem_ctx_int32_atomic_fetch_and_nbi, \
+             int64_t *: shmem_ctx_int64_atomic_fetch_and_nbi)
+#define shmem_atomic_fetch_and_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_and_nbi(SHOAL_PICK_CTX(unsigned int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_and_nbi(SHOAL_PICK_PLAIN(unsigned int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_or(x) \
     _Generic((x), \
@@ -1572,7 +3472,18 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned long long *: shmem_ulonglong_atomic_fetch_or, \
              int32_t *: shmem_int32_atomic_fetch_or, \
              int64_t *: shmem_int64_atomic_fetch_or)
-#define shmem_atomic_fetch_or(dest, ...) SHOAL_SELECT_atomic_fetch_or(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_or(x) \
+    _Generic((x), \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_or, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_or, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_or, \
+             int32_t *: shmem_ctx_int32_atomic_fetch_or, \
+             int64_t *: shmem_ctx_int64_atomic_fetch_or)
+#define shmem_atomic_fetch_or(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_or(SHOAL_PICK_CTX(unsigned int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_or(SHOAL_PICK_PLAIN(unsigned int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_or(x) \
     _Generic((x), \
@@ -1581,7 +3492,18 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned long long *: shmem_ulonglong_atomic_or, \
              int32_t *: shmem_int32_atomic_or, \
              int64_t *: shmem_int64_atomic_or)
-#define shmem_atomic_or(dest, ...) SHOAL_SELECT_atomic_or(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_or(x) \
+    _Generic((x), \
+             unsigned int *: shmem_ctx_uint_atomic_or, \
+             unsigned long *: shmem_ctx_ulong_atomic_or, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_or, \
+             int32_t *: shmem_ctx_int32_atomic_or, \
+             int64_t *: shmem_ctx_int64_atomic_or)
+#define shmem_atomic_or(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_or(SHOAL_PICK_CTX(unsigned int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_or(SHOAL_PICK_PLAIN(unsigned int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_or_nbi(x) \
     _Generic((x), \
@@ -1590,7 +3512,18 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned long long *: shmem_ulonglong_atomic_fetch_or_nbi, \
              int32_t *: shmem_int32_atomic_fetch_or_nbi, \
              int64_t *: shmem_int64_atomic_fetch_or_nbi)
-#define shmem_atomic_fetch_or_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_or_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_or_nbi(x) \
+    _Generic((x), \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_or_nbi, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_or_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_or_nbi, \
+             int32_t *: shmem_ctx_int32_atomic_fetch_or_nbi, \
+             int64_t *: shmem_ctx_int64_atomic_fetch_or_nbi)
+#define shmem_atomic_fetch_or_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_or_nbi(SHOAL_PICK_CTX(unsigned int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_or_nbi(SHOAL_PICK_PLAIN(unsigned int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_xor(x) \
     _Generic((x), \
@@ -1599,7 +3532,18 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned long long *: shmem_ulonglong_atomic_fetch_xor, \
              int32_t *: shmem_int32_atomic_fetch_xor, \
              int64_t *: shmem_int64_atomic_fetch_xor)
-#define shmem_atomic_fetch_xor(dest, ...) SHOAL_SELECT_atomic_fetch_xor(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_xor(x) \
+    _Generic((x), \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_xor, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_xor, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_xor, \
+             int32_t *: shmem_ctx_int32_atomic_fetch_xor, \
+             int64_t *: shmem_ctx_int64_atomic_fetch_xor)
+#define shmem_atomic_fetch_xor(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_xor(SHOAL_PICK_CTX(unsigned int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_xor(SHOAL_PICK_PLAIN(unsigned int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_xor(x) \
     _Generic((x), \
@@ -1608,7 +3552,18 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned long long *: shmem_ulonglong_atomic_xor, \
              int32_t *: shmem_int32_atomic_xor, \
              int64_t *: shmem_int64_atomic_xor)
-#define shmem_atomic_xor(dest, ...) SHOAL_SELECT_atomic_xor(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_xor(x) \
+    _Generic((x), \
+             unsigned int *: shmem_ctx_uint_atomic_xor, \
+             unsigned long *: shmem_ctx_ulong_atomic_xor, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_xor, \
+             int32_t *: shmem_ctx_int32_atomic_xor, \
+             int64_t *: shmem_ctx_int64_atomic_xor)
+#define shmem_atomic_xor(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_xor(SHOAL_PICK_CTX(unsigned int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_xor(SHOAL_PICK_PLAIN(unsigned int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_atomic_fetch_xor_nbi(x) \
     _Generic((x), \
@@ -1617,7 +3572,18 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned long long *: shmem_ulonglong_atomic_fetch_xor_nbi, \
              int32_t *: shmem_int32_atomic_fetch_xor_nbi, \
              int64_t *: shmem_int64_atomic_fetch_xor_nbi)
-#define shmem_atomic_fetch_xor_nbi(fetch, ...) SHOAL_SELECT_atomic_fetch_xor_nbi(fetch)(fetch, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_atomic_fetch_xor_nbi(x) \
+    _Generic((x), \
+             unsigned int *: shmem_ctx_uint_atomic_fetch_xor_nbi, \
+             unsigned long *: shmem_ctx_ulong_atomic_fetch_xor_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_xor_nbi, \
+             int32_t *: shmem_ctx_int32_atomic_fetch_xor_nbi, \
+             int64_t *: shmem_ctx_int64_atomic_fetch_xor_nbi)
+#define shmem_atomic_fetch_xor_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_atomic_fetch_xor_nbi(SHOAL_PICK_CTX(unsigned int *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_atomic_fetch_xor_nbi(SHOAL_PICK_PLAIN(unsigned int *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_cswap(x) \
     _Generic((x), \
@@ -1870,7 +3836,27 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_put_signal, \
              unsigned long *: shmem_ulong_put_signal, \
              unsigned long long *: shmem_ulonglong_put_signal)
-#define shmem_put_signal(dest, ...) SHOAL_SELECT_put_signal(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_put_signal(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_put_signal, \
+             double *: shmem_ctx_double_put_signal, \
+             long double *: shmem_ctx_longdouble_put_signal, \
+             char *: shmem_ctx_char_put_signal, \
+             signed char *: shmem_ctx_schar_put_signal, \
+             short *: shmem_ctx_short_put_signal, \
+             int *: shmem_ctx_int_put_signal, \
+             long *: shmem_ctx_long_put_signal, \
+             long long *: shmem_ctx_longlong_put_signal, \
+             unsigned char *: shmem_ctx_uchar_put_signal, \
+             unsigned short *: shmem_ctx_ushort_put_signal, \
+             unsigned int *: shmem_ctx_uint_put_signal, \
+             unsigned long *: shmem_ctx_ulong_put_signal, \
+             unsigned long long *: shmem_ctx_ulonglong_put_signal)
+#define shmem_put_signal(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_put_signal(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_put_signal(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
 #define SHOAL_SELECT_put_signal_nbi(x) \
     _Generic((x), \
@@ -1888,7 +3874,232 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
              unsigned int *: shmem_uint_put_signal_nbi, \
              unsigned long *: shmem_ulong_put_signal_nbi, \
              unsigned long long *: shmem_ulonglong_put_signal_nbi)
-#define shmem_put_signal_nbi(dest, ...) SHOAL_SELECT_put_signal_nbi(dest)(dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_ctx_put_signal_nbi(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_put_signal_nbi, \
+             double *: shmem_ctx_double_put_signal_nbi, \
+             long double *: shmem_ctx_longdouble_put_signal_nbi, \
+             char *: shmem_ctx_char_put_signal_nbi, \
+             signed char *: shmem_ctx_schar_put_signal_nbi, \
+             short *: shmem_ctx_short_put_signal_nbi, \
+             int *: shmem_ctx_int_put_signal_nbi, \
+             long *: shmem_ctx_long_put_signal_nbi, \
+             long long *: shmem_ctx_longlong_put_signal_nbi, \
+             unsigned char *: shmem_ctx_uchar_put_signal_nbi, \
+             unsigned short *: shmem_ctx_ushort_put_signal_nbi, \
+             unsigned int *: shmem_ctx_uint_put_signal_nbi, \
+             unsigned long *: shmem_ctx_ulong_put_signal_nbi, \
+             unsigned long long *: shmem_ctx_ulonglong_put_signal_nbi)
+#define shmem_put_signal_nbi(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_put_signal_nbi(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_put_signal_nbi(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
+
+#define SHOAL_SELECT_broadcast(x) \
+    _Generic((x), \
+             float *: shmem_float_broadcast, \
+             double *: shmem_double_broadcast, \
+             long double *: shmem_longdouble_broadcast, \
+             char *: shmem_char_broadcast, \
+             signed char *: shmem_schar_broadcast, \
+             short *: shmem_short_broadcast, \
+             int *: shmem_int_broadcast, \
+             long *: shmem_long_broadcast, \
+             long long *: shmem_longlong_broadcast, \
+             unsigned char *: shmem_uchar_broadcast, \
+             unsigned short *: shmem_ushort_broadcast, \
+             unsigned int *: shmem_uint_broadcast, \
+             unsigned long *: shmem_ulong_broadcast, \
+             unsigned long long *: shmem_ulonglong_broadcast)
+#define shmem_broadcast(team, dest, ...) SHOAL_SELECT_broadcast(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_collect(x) \
+    _Generic((x), \
+             float *: shmem_float_collect, \
+             double *: shmem_double_collect, \
+             long double *: shmem_longdouble_collect, \
+             char *: shmem_char_collect, \
+             signed char *: shmem_schar_collect, \
+             short *: shmem_short_collect, \
+             int *: shmem_int_collect, \
+             long *: shmem_long_collect, \
+             long long *: shmem_longlong_collect, \
+             unsigned char *: shmem_uchar_collect, \
+             unsigned short *: shmem_ushort_collect, \
+             unsigned int *: shmem_uint_collect, \
+             unsigned long *: shmem_ulong_collect, \
+             unsigned long long *: shmem_ulonglong_collect)
+#define shmem_collect(team, dest, ...) SHOAL_SELECT_collect(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_fcollect(x) \
+    _Generic((x), \
+             float *: shmem_float_fcollect, \
+             double *: shmem_double_fcollect, \
+             long double *: shmem_longdouble_fcollect, \
+             char *: shmem_char_fcollect, \
+             signed char *: shmem_schar_fcollect, \
+             short *: shmem_short_fcollect, \
+             int *: shmem_int_fcollect, \
+             long *: shmem_long_fcollect, \
+             long long *: shmem_longlong_fcollect, \
+             unsigned char *: shmem_uchar_fcollect, \
+             unsigned short *: shmem_ushort_fcollect, \
+             unsigned int *: shmem_uint_fcollect, \
+             unsigned long *: shmem_ulong_fcollect, \
+             unsigned long long *: shmem_ulonglong_fcollect)
+#define shmem_fcollect(team, dest, ...) SHOAL_SELECT_fcollect(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_alltoall(x) \
+    _Generic((x), \
+             float *: shmem_float_alltoall, \
+             double *: shmem_double_alltoall, \
+             long double *: shmem_longdouble_alltoall, \
+             char *: shmem_char_alltoall, \
+             signed char *: shmem_schar_alltoall, \
+             short *: shmem_short_alltoall, \
+             int *: shmem_int_alltoall, \
+             long *: shmem_long_alltoall, \
+             long long *: shmem_longlong_alltoall, \
+             unsigned char *: shmem_uchar_alltoall, \
+             unsigned short *: shmem_ushort_alltoall, \
+             unsigned int *: shmem_uint_alltoall, \
+             unsigned long *: shmem_ulong_alltoall, \
+             unsigned long long *: shmem_ulonglong_alltoall)
+#define shmem_alltoall(team, dest, ...) SHOAL_SELECT_alltoall(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_alltoalls(x) \
+    _Generic((x), \
+             float *: shmem_float_alltoalls, \
+             double *: shmem_double_alltoalls, \
+             long double *: shmem_longdouble_alltoalls, \
+             char *: shmem_char_alltoalls, \
+             signed char *: shmem_schar_alltoalls, \
+             short *: shmem_short_alltoalls, \
+             int *: shmem_int_alltoalls, \
+             long *: shmem_long_alltoalls, \
+             long long *: shmem_longlong_alltoalls, \
+             unsigned char *: shmem_uchar_alltoalls, \
+             unsigned short *: shmem_ushort_alltoalls, \
+             unsigned int *: shmem_uint_alltoalls, \
+             unsigned long *: shmem_ulong_alltoalls, \
+             unsigned long long *: shmem_ulonglong_alltoalls)
+#define shmem_alltoalls(team, dest, ...) SHOAL_SELECT_alltoalls(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_and_reduce(x) \
+    _Generic((x), \
+             unsigned char *: shmem_uchar_and_reduce, \
+             unsigned short *: shmem_ushort_and_reduce, \
+             unsigned int *: shmem_uint_and_reduce, \
+             unsigned long *: shmem_ulong_and_reduce, \
+             unsigned long long *: shmem_ulonglong_and_reduce, \
+             int8_t *: shmem_int8_and_reduce, \
+             int16_t *: shmem_int16_and_reduce, \
+             int32_t *: shmem_int32_and_reduce, \
+             int64_t *: shmem_int64_and_reduce)
+#define shmem_and_reduce(team, dest, ...) SHOAL_SELECT_and_reduce(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_or_reduce(x) \
+    _Generic((x), \
+             unsigned char *: shmem_uchar_or_reduce, \
+             unsigned short *: shmem_ushort_or_reduce, \
+             unsigned int *: shmem_uint_or_reduce, \
+             unsigned long *: shmem_ulong_or_reduce, \
+             unsigned long long *: shmem_ulonglong_or_reduce, \
+             int8_t *: shmem_int8_or_reduce, \
+             int16_t *: shmem_int16_or_reduce, \
+             int32_t *: shmem_int32_or_reduce, \
+             int64_t *: shmem_int64_or_reduce)
+#define shmem_or_reduce(team, dest, ...) SHOAL_SELECT_or_reduce(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_xor_reduce(x) \
+    _Generic((x), \
+             unsigned char *: shmem_uchar_xor_reduce, \
+             unsigned short *: shmem_ushort_xor_reduce, \
+             unsigned int *: shmem_uint_xor_reduce, \
+             unsigned long *: shmem_ulong_xor_reduce, \
+             unsigned long long *: shmem_ulonglong_xor_reduce, \
+             int8_t *: shmem_int8_xor_reduce, \
+             int16_t *: shmem_int16_xor_reduce, \
+             int32_t *: shmem_int32_xor_reduce, \
+             int64_t *: shmem_int64_xor_reduce)
+#define shmem_xor_reduce(team, dest, ...) SHOAL_SELECT_xor_reduce(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_max_reduce(x) \
+    _Generic((x), \
+             float *: shmem_float_max_reduce, \
+             double *: shmem_double_max_reduce, \
+             long double *: shmem_longdouble_max_reduce, \
+             char *: shmem_char_max_reduce, \
+             signed char *: shmem_schar_max_reduce, \
+             short *: shmem_short_max_reduce, \
+             int *: shmem_int_max_reduce, \
+             long *: shmem_long_max_reduce, \
+             long long *: shmem_longlong_max_reduce, \
+             unsigned char *: shmem_uchar_max_reduce, \
+             unsigned short *: shmem_ushort_max_reduce, \
+             unsigned int *: shmem_uint_max_reduce, \
+             unsigned long *: shmem_ulong_max_reduce, \
+             unsigned long long *: shmem_ulonglong_max_reduce)
+#define shmem_max_reduce(team, dest, ...) SHOAL_SELECT_max_reduce(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_min_reduce(x) \
+    _Generic((x), \
+             float *: shmem_float_min_reduce, \
+             double *: shmem_double_min_reduce, \
+             long double *: shmem_longdouble_min_reduce, \
+             char *: shmem_char_min_reduce, \
+             signed char *: shmem_schar_min_reduce, \
+             short *: shmem_short_min_reduce, \
+             int *: shmem_int_min_reduce, \
+             long *: shmem_long_min_reduce, \
+             long long *: shmem_longlong_min_reduce, \
+             unsigned char *: shmem_uchar_min_reduce, \
+             unsigned short *: shmem_ushort_min_reduce, \
+             unsigned int *: shmem_uint_min_reduce, \
+             unsigned long *: shmem_ulong_min_reduce, \
+             unsigned long long *: shmem_ulonglong_min_reduce)
+#define shmem_min_reduce(team, dest, ...) SHOAL_SELECT_min_reduce(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_sum_reduce(x) \
+    _Generic((x), \
+             float *: shmem_float_sum_reduce, \
+             double *: shmem_double_sum_reduce, \
+             long double *: shmem_longdouble_sum_reduce, \
+             char *: shmem_char_sum_reduce, \
+             signed char *: shmem_schar_sum_reduce, \
+             short *: shmem_short_sum_reduce, \
+             int *: shmem_int_sum_reduce, \
+             long *: shmem_long_sum_reduce, \
+             long long *: shmem_longlong_sum_reduce, \
+             unsigned char *: shmem_uchar_sum_reduce, \
+             unsigned short *: shmem_ushort_sum_reduce, \
+             unsigned int *: shmem_uint_sum_reduce, \
+             unsigned long *: shmem_ulong_sum_reduce, \
+             unsigned long long *: shmem_ulonglong_sum_reduce, \
+             double _Complex *: shmem_complexd_sum_reduce, \
+             float _Complex *: shmem_complexf_sum_reduce)
+#define shmem_sum_reduce(team, dest, ...) SHOAL_SELECT_sum_reduce(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_prod_reduce(x) \
+    _Generic((x), \
+             float *: shmem_float_prod_reduce, \
+             double *: shmem_double_prod_reduce, \
+             long double *: shmem_longdouble_prod_reduce, \
+             char *: shmem_char_prod_reduce, \
+             signed char *: shmem_schar_prod_reduce, \
+             short *: shmem_short_prod_reduce, \
+             int *: shmem_int_prod_reduce, \
+             long *: shmem_long_prod_reduce, \
+             long long *: shmem_longlong_prod_reduce, \
+             unsigned char *: shmem_uchar_prod_reduce, \
+             unsigned short *: shmem_ushort_prod_reduce, \
+             unsigned int *: shmem_uint_prod_reduce, \
+             unsigned long *: shmem_ulong_prod_reduce, \
+             unsigned long long *: shmem_ulonglong_prod_reduce, \
+             double _Complex *: shmem_complexd_prod_reduce, \
+             float _Complex *: shmem_complexf_prod_reduce)
+#define shmem_prod_reduce(team, dest, ...) SHOAL_SELECT_prod_reduce(dest)(team, dest, __VA_ARGS__)
 
 #endif /* C11 */
 

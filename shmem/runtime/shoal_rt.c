@@ -70,6 +70,41 @@ int shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
     return SHOAL_OK;
 }
 
+int shoal_rt_local_peers(int **ranks_out, int *n_out)
+{
+    pmix_value_t *val = NULL;
+    pmix_proc_t wildcard;
+    int *ranks, n = 1, i;
+    const char *p;
+
+    if (rt_singleton)
+        return SHOAL_ERR_RUNTIME;
+    PMIX_PROC_CONSTRUCT(&wildcard);
+    PMIX_LOAD_PROCID(&wildcard, rt_me.nspace, PMIX_RANK_WILDCARD);
+    if (PMIx_Get(&wildcard, PMIX_LOCAL_PEERS, NULL, 0, &val) != PMIX_SUCCESS)
+        return SHOAL_ERR_RUNTIME;
+    if (val->type != PMIX_STRING || val->data.string == NULL) {
+        PMIX_VALUE_RELEASE(val);
+        return SHOAL_ERR_RUNTIME;
+    }
+    for (p = val->data.string; *p != '\0'; p++)
+        n += *p == ',';
+    ranks = malloc((size_t)n * sizeof(int));
+    if (ranks == NULL) {
+        PMIX_VALUE_RELEASE(val);
+        return SHOAL_ERR_NO_MEMORY;
+    }
+    for (i = 0, p = val->data.string; i < n; i++) {
+        ranks[i] = atoi(p);
+        p = strchr(p, ',');
+        p = p != NULL ? p + 1 : "";
+    }
+    PMIX_VALUE_RELEASE(val);
+    *ranks_out = ranks;
+    *n_out = n;
+    return SHOAL_OK;
+}
+
 void shoal_rt_finalize(void)
 {
     if (rt_active)

@@ -8,6 +8,9 @@
 /* local_size_out: how many of the PEs share this node. */
 int shoal_rt_init(int *rank_out, int *size_out, int *local_size_out);
 void shoal_rt_finalize(void);
+/* The ranks on this node (a malloc'ed array the caller frees), or an error when
+ * the launcher does not say. */
+int shoal_rt_local_peers(int **ranks_out, int *n_out);
 int shoal_rt_is_singleton(void);
 
 /* Publishes a blob under key; shoal_rt_exchange makes every PE's blob readable. */

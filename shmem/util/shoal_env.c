@@ -13,6 +13,8 @@
 #define EXPECT_count "a whole number, e.g. 1000"
 #define EXPECT_bool "one of 0, 1, yes, no, true, false, on, off"
 #define EXPECT_transport "one of auto, ucx"
+#define EXPECT_bcast "one of auto, direct, binomial"
+#define EXPECT_reduce "one of auto, direct, ring"
 
 int shoal_env_parse_size(const char *text, size_t *out)
 {
@@ -92,6 +94,36 @@ int shoal_env_parse_transport(const char *text, int *out)
     return 0;
 }
 
+/* One of names[] (case ignored) to its value in values[]. */
+static int parse_choice(const char *text, const char *const *names, const int *values, int n,
+                        int *out)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        if (strcasecmp(text, names[i]) == 0) {
+            *out = values[i];
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static const char *const bcast_names[] = {"auto", "direct", "binomial"};
+static const int bcast_values[] = {SHOAL_ALGO_AUTO, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE};
+static const char *const reduce_names[] = {"auto", "direct", "ring"};
+static const int reduce_values[] = {SHOAL_ALGO_AUTO, SHOAL_ALGO_DIRECT, SHOAL_ALGO_RING};
+
+int shoal_env_parse_bcast(const char *text, int *out)
+{
+    return parse_choice(text, bcast_names, bcast_values, 3, out);
+}
+
+int shoal_env_parse_reduce(const char *text, int *out)
+{
+    return parse_choice(text, reduce_names, reduce_values, 3, out);
+}
+
 static const char *env_getenv(const char *name)
 {
     return getenv(name);
@@ -137,10 +169,20 @@ static void print_transport(FILE *f, int v)
     fputs(v == SHOAL_TRANSPORT_UCX ? "ucx" : "auto", f);
 }
 
+static void print_bcast(FILE *f, int v)
+{
+    fputs(bcast_names[v == SHOAL_ALGO_TREE ? 2 : v], f);
+}
+
+static void print_reduce(FILE *f, int v)
+{
+    fputs(reduce_names[v == SHOAL_ALGO_RING ? 2 : v], f);
+}
+
 void shoal_env_print(FILE *f, const shoal_settings_t *s)
 {
 #define ENV_PRINT(name, kind, field, dflt, help) \
-    fprintf(f, "  %-22s = ", #name);             \
+    fprintf(f, "  %-24s = ", #name);             \
     print_##kind(f, s->field);                   \
     fprintf(f, "\t(default %s) %s\n", dflt, help);
     SHOAL_ENV_TABLE(ENV_PRINT)

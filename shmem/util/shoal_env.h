@@ -8,8 +8,11 @@
 #include <stdio.h>
 
 enum { SHOAL_TRANSPORT_AUTO = 0, SHOAL_TRANSPORT_UCX = 1 };
+/* Collective algorithms: auto picks by size and PE count. */
+enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING };
 
-/* X(NAME, kind, field, default, help) - kind is size, count, bool or transport. */
+/* X(NAME, kind, field, default, help) - kind is size, count, bool, transport,
+ * bcast or reduce. */
 #define SHOAL_ENV_TABLE(X)                                                                        \
     X(SHMEM_SYMMETRIC_SIZE, size, symmetric_size, "256M",                                        \
       "Bytes of symmetric heap per PE; K, M, G or T suffixes multiply by 1024 each step")        \
@@ -21,7 +24,20 @@ enum { SHOAL_TRANSPORT_AUTO = 0, SHOAL_TRANSPORT_UCX = 1 };
     X(SHOAL_CHECK, bool, check, "0",                                                             \
       "Check every remote range against its allocation (costly; the segment check is always on)") \
     X(SHOAL_PROGRESS_US, count, progress_us, "1000",                                              \
-      "Microseconds between UCX progress-thread passes, so a busy PE still serves its peers; 0: no thread")
+      "Microseconds between UCX progress-thread passes, so a busy PE still serves its peers; 0: no thread") \
+    X(SHOAL_CHECK_COLL, bool, check_coll, "0",                                                   \
+      "Compare collective arguments across the team, and name a PE that never joins a collective") \
+    X(SHOAL_CHECK_COLL_TIMEOUT, count, check_coll_s, "10",                                       \
+      "Seconds a collective waits for a PE, with SHOAL_CHECK_COLL, before it names that PE")     \
+    X(SHOAL_TEAMS_MAX, count, teams_max, "64",                                                   \
+      "Teams that may exist at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included (2 to 64)") \
+    X(SHOAL_CTX_MAX, count, ctx_max, "256", "Contexts a PE may have at once, the default one aside") \
+    X(SHOAL_BCAST_ALGO, bcast, bcast_algo, "auto",                                               \
+      "Broadcast: direct (every PE reads the root), binomial (a tree), auto (by size and PEs)")   \
+    X(SHOAL_REDUCE_ALGO, reduce, reduce_algo, "auto",                                            \
+      "Reductions: direct (every PE combines all), ring (reduce-scatter, all-gather), auto")      \
+    X(SHOAL_COLL_SMALL, size, coll_small, "8K",                                                  \
+      "Bytes up to which auto picks the direct collective algorithms")
 
 typedef struct shoal_settings {
     size_t symmetric_size;
@@ -31,6 +47,13 @@ typedef struct shoal_settings {
     int transport;
     int check;
     size_t progress_us;
+    int check_coll;
+    size_t check_coll_s;
+    size_t teams_max;
+    size_t ctx_max;
+    int bcast_algo;
+    int reduce_algo;
+    size_t coll_small;
 } shoal_settings_t;
 
 typedef const char *(*shoal_env_get_cb_t)(const char *name);
@@ -48,5 +71,7 @@ int shoal_env_parse_size(const char *text, size_t *out);
 int shoal_env_parse_count(const char *text, size_t *out);
 int shoal_env_parse_bool(const char *text, int *out);
 int shoal_env_parse_transport(const char *text, int *out);
+int shoal_env_parse_bcast(const char *text, int *out);
+int shoal_env_parse_reduce(const char *text, int *out);
 
 #endif

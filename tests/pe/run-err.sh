@@ -14,6 +14,8 @@ hex='0x[0-9a-f]*'
 # pattern: the message after the "[host:pid:pe] " prefix (a basic regular expression);
 # who: the PE field of the prefix ("-" before shmem_init) and how many lines to expect:
 # "$last 1" when only the last PE errs, "any" when every PE makes the same call.
+# envs: VAR=VALUE words the job runs with (the costly checks some cases need).
+envs=
 case $name in
 err_pe)
     pattern="shmem_int_put: argument pe is $ERR_PES, valid range 0\.\.$last"
@@ -72,6 +74,28 @@ err_amo_align)
 err_lock_addr)
     pattern="shmem_set_lock: argument lock is $hex, which is not symmetric memory (symmetric heap $hex\.\.$hex, global/static data $hex\.\.$hex); allocate it with shmem_malloc or make it a global or static variable"
     who="$last 1" ;;
+err_coll_nelems)
+    envs="SHOAL_CHECK_COLL=1"
+    pattern="shmem_int_broadcast: argument nelems is 5 on PE $last but 4 on PE 0 (index 0 of the team); every PE must pass the same value"
+    who="$last 1" ;;
+err_coll_root)
+    envs="SHOAL_CHECK_COLL=1"
+    pattern="shmem_long_broadcast: argument PE_root is 1 on PE $last but 0 on PE 0 (index 0 of the team); every PE must pass the same value"
+    who="$last 1" ;;
+err_coll_root_range)
+    pattern="shmem_int_broadcast: argument PE_root is $ERR_PES, valid range 0\.\.$last"
+    who="any" ;;
+err_malloc_mismatch)
+    envs="SHOAL_CHECK_COLL=1"
+    pattern="shmem_malloc: argument size is 72 on PE $last but 64 on PE 0 (index 0 of the team); every PE must pass the same value"
+    who="$last 1" ;;
+err_team_split)
+    envs="SHOAL_CHECK_COLL=1"
+    pattern="shmem_team_split_strided: start 1, stride 1, size $ERR_PES run past the parent team's PEs 0\.\.$last"
+    who="any" ;;
+err_team_destroy_world)
+    pattern="shmem_team_destroy: argument team is SHMEM_TEAM_WORLD, a predefined team, which cannot be destroyed"
+    who="any" ;;
 *)
     echo "run-err.sh: no expected error for $name"; exit 99 ;;
 esac
@@ -84,9 +108,11 @@ else
     echo "run-err.sh: neither $OSHRUN nor mpirun: skipped"; exit 77
 fi
 
+# shellcheck disable=SC2086 # envs is a list of words
+[ -n "$envs" ] && export $envs
 err=$(mktemp) || exit 99
 trap 'rm -f "$err"' EXIT
-echo "== $*"
+echo "== ${envs:+$envs }$*"
 start=$(date +%s)
 timeout $((ERR_TIMEOUT + 10)) "$@" 2>"$err" >/dev/null
 rc=$?

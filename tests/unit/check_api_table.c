@@ -1,8 +1,9 @@
 /* check_api_table.c - checks the generated typed API against the C compiler:
  * the table's exact widths, the sized forms' widths, that every family's
- * routines exist for every type of its list, and that every C11 selection
- * picks a routine of the right element size and signedness (the typedefs land
- * on a base type of the same size). Never calls a routine: no launcher needed. */
+ * routines (and their shmem_ctx_ forms) exist for every type of its list, that
+ * every C11 selection picks a routine of the right element size and signedness
+ * (the typedefs land on a base type of the same size), and that the generic
+ * names take both arities. Never calls a routine: no launcher needed. */
 #include <check.h>
 
 #include "check_main.h"
@@ -15,6 +16,7 @@
 #include "shoal_type_tables.h"
 
 #define NTYPES (sizeof(shoal_rma_type_info) / sizeof(shoal_rma_type_info[0]))
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 static const shoal_routine_info_t *routine_by_name(const char *name)
 {
@@ -51,12 +53,15 @@ START_TEST(test_lists_agree)
 END_TEST
 
 /* Looped over the RMA types: the recorded width matches sizeof, and each
- * typed routine is in the routine table with that element size. */
+ * typed routine, its context form and the typed team collectives are in the
+ * routine table with that element size. */
 START_TEST(test_type_size)
 {
     static const char *const ops[] = {"put",  "get",     "p",          "g",
                                       "iput", "iget",    "put_nbi",    "get_nbi",
                                       "put_signal", "put_signal_nbi"};
+    static const char *const coll[] = {"broadcast", "collect", "fcollect", "alltoall",
+                                       "alltoalls"};
     const shoal_type_info_t *t = &shoal_rma_type_info[_i];
     char name[64];
 
@@ -64,8 +69,13 @@ START_TEST(test_type_size)
     if (t->bits != 0)
         ck_assert_msg(t->size * CHAR_BIT == t->bits, "%s: table says %u bits, sizeof is %zu",
                       t->type, t->bits, t->size);
-    for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
-        snprintf(name, sizeof(name), "shmem_%s_%s", t->typename, ops[k]);
+    for (size_t k = 0; k < 2 * NELEMS(ops) + NELEMS(coll); k++) {
+        if (k < NELEMS(ops))
+            snprintf(name, sizeof(name), "shmem_%s_%s", t->typename, ops[k]);
+        else if (k < 2 * NELEMS(ops))
+            snprintf(name, sizeof(name), "shmem_ctx_%s_%s", t->typename, ops[k - NELEMS(ops)]);
+        else
+            snprintf(name, sizeof(name), "shmem_%s_%s", t->typename, coll[k - 2 * NELEMS(ops)]);
         const shoal_routine_info_t *r = routine_by_name(name);
         ck_assert_msg(r != NULL, "%s missing from the routine table", name);
         ck_assert(r->fn != NULL);
@@ -96,8 +106,9 @@ START_TEST(test_sized_widths)
         }
     }
     /* put, get, iput, iget, put_nbi, get_nbi, put_signal, put_signal_nbi x 5
-     * sizes, plus 6 mem forms (all but iput and iget) */
-    ck_assert_uint_eq(nsized, 8 * SHOAL_RMA_SIZES_COUNT + 6);
+     * sizes, plus 6 mem forms (all but iput and iget); each twice, with its
+     * shmem_ctx_ form */
+    ck_assert_uint_eq(nsized, 2 * (8 * SHOAL_RMA_SIZES_COUNT + 6));
 }
 END_TEST
 
@@ -118,26 +129,39 @@ static const family_type_t signal_types[] = {SHOAL_SIGNAL_TYPES(FAMILY_TYPE)};
 static const family_type_t depr_amo_types[] = {SHOAL_DEPR_AMO_TYPES(FAMILY_TYPE)};
 static const family_type_t depr_amo_ext_types[] = {SHOAL_DEPR_AMO_EXT_TYPES(FAMILY_TYPE)};
 static const family_type_t depr_wait_types[] = {SHOAL_DEPR_WAIT_TYPES(FAMILY_TYPE)};
+static const family_type_t red_bit_types[] = {SHOAL_REDUCE_BIT_TYPES(FAMILY_TYPE)};
+static const family_type_t red_minmax_types[] = {SHOAL_REDUCE_MINMAX_TYPES(FAMILY_TYPE)};
+static const family_type_t red_arith_types[] = {SHOAL_REDUCE_ARITH_TYPES(FAMILY_TYPE)};
+static const family_type_t toall_bit_types[] = {SHOAL_TOALL_BIT_TYPES(FAMILY_TYPE)};
+static const family_type_t toall_minmax_types[] = {SHOAL_TOALL_MINMAX_TYPES(FAMILY_TYPE)};
+static const family_type_t toall_arith_types[] = {SHOAL_TOALL_ARITH_TYPES(FAMILY_TYPE)};
 #undef FAMILY_TYPE
 
-#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
-
-static void check_family(const family_type_t *types, size_t ntypes, const char *const *suffixes,
-                         size_t nsuffixes, const char *const *ops)
+static void check_family_ctx(const family_type_t *types, size_t ntypes,
+                             const char *const *suffixes, size_t nsuffixes,
+                             const char *const *ops, int ctx)
 {
-    char name[96];
+    char name[96], op[64];
 
     for (size_t t = 0; t < ntypes; t++) {
         for (size_t k = 0; k < nsuffixes; k++) {
-            snprintf(name, sizeof(name), "shmem_%s_%s", types[t].typename, suffixes[k]);
+            snprintf(name, sizeof(name), "shmem_%s%s_%s", ctx ? "ctx_" : "", types[t].typename,
+                     suffixes[k]);
+            snprintf(op, sizeof(op), "%s%s", ctx ? "ctx_" : "", ops[k]);
             const shoal_routine_info_t *r = routine_by_name(name);
             ck_assert_msg(r != NULL, "%s missing from the routine table", name);
             ck_assert_msg(r->elem_size == types[t].size, "%s: element size %zu, sizeof(%s) is %zu",
                           name, r->elem_size, types[t].type, types[t].size);
             ck_assert_str_eq(r->key, types[t].typename);
-            ck_assert_msg(strcmp(r->op, ops[k]) == 0, "%s: op %s, want %s", name, r->op, ops[k]);
+            ck_assert_msg(strcmp(r->op, op) == 0, "%s: op %s, want %s", name, r->op, op);
         }
     }
+}
+
+static void check_family(const family_type_t *types, size_t ntypes, const char *const *suffixes,
+                         size_t nsuffixes, const char *const *ops)
+{
+    check_family_ctx(types, ntypes, suffixes, nsuffixes, ops, 0);
 }
 
 START_TEST(test_amo_families)
@@ -157,6 +181,12 @@ START_TEST(test_amo_families)
     check_family(amo_std_types, NELEMS(amo_std_types), std, NELEMS(std), std);
     check_family(amo_ext_types, NELEMS(amo_ext_types), ext, NELEMS(ext), ext);
     check_family(amo_bit_types, NELEMS(amo_bit_types), bit, NELEMS(bit), bit);
+    /* Every current AMO has a context form; the deprecated names have none. */
+    check_family_ctx(amo_std_types, NELEMS(amo_std_types), std, NELEMS(std), std, 1);
+    check_family_ctx(amo_ext_types, NELEMS(amo_ext_types), ext, NELEMS(ext), ext, 1);
+    check_family_ctx(amo_bit_types, NELEMS(amo_bit_types), bit, NELEMS(bit), bit, 1);
+    ck_assert(routine_by_name("shmem_ctx_long_cswap") == NULL);
+    ck_assert(routine_by_name("shmem_ctx_long_fadd") == NULL);
     check_family(depr_amo_types, NELEMS(depr_amo_types), depr, NELEMS(depr), depr);
     check_family(depr_amo_ext_types, NELEMS(depr_amo_ext_types), depr_ext, NELEMS(depr_ext),
                  depr_ext);
@@ -184,12 +214,73 @@ START_TEST(test_p2p_signal_families)
     check_family(p2p_types, NELEMS(p2p_types), p2p, NELEMS(p2p), p2p);
     check_family(depr_wait_types, NELEMS(depr_wait_types), wait, NELEMS(wait), wait);
     check_family(signal_types, NELEMS(signal_types), sig, NELEMS(sig), sig);
+    check_family_ctx(signal_types, NELEMS(signal_types), sig, NELEMS(sig), sig, 1);
+    ck_assert(routine_by_name("shmem_ctx_long_wait_until") == NULL);
     ck_assert_uint_eq(SHOAL_P2P_TYPES_COUNT, 14);
     /* The deprecated untyped waits work on long. */
     r = routine_by_name("shmem_wait");
     ck_assert(r != NULL && r->elem_size == sizeof(long) && strcmp(r->key, "long") == 0);
     r = routine_by_name("shmem_wait_until");
     ck_assert(r != NULL && r->elem_size == sizeof(long) && strcmp(r->key, "long") == 0);
+}
+END_TEST
+
+/* The reductions, team and active-set, over the spec's tables of types. */
+START_TEST(test_reduce_families)
+{
+    static const char *const bit[] = {"and_reduce", "or_reduce", "xor_reduce"};
+    static const char *const minmax[] = {"max_reduce", "min_reduce"};
+    static const char *const arith[] = {"sum_reduce", "prod_reduce"};
+    static const char *const tbit[] = {"and_to_all", "or_to_all", "xor_to_all"};
+    static const char *const tminmax[] = {"max_to_all", "min_to_all"};
+    static const char *const tarith[] = {"sum_to_all", "prod_to_all"};
+
+    check_family(red_bit_types, NELEMS(red_bit_types), bit, NELEMS(bit), bit);
+    check_family(red_minmax_types, NELEMS(red_minmax_types), minmax, NELEMS(minmax), minmax);
+    check_family(red_arith_types, NELEMS(red_arith_types), arith, NELEMS(arith), arith);
+    check_family(toall_bit_types, NELEMS(toall_bit_types), tbit, NELEMS(tbit), tbit);
+    check_family(toall_minmax_types, NELEMS(toall_minmax_types), tminmax, NELEMS(tminmax),
+                 tminmax);
+    check_family(toall_arith_types, NELEMS(toall_arith_types), tarith, NELEMS(tarith), tarith);
+    /* OpenSHMEM 1.5, tables "Reduction Types, Names and Supporting Operations" */
+    ck_assert_uint_eq(SHOAL_REDUCE_BIT_TYPES_COUNT, 14);
+    ck_assert_uint_eq(SHOAL_REDUCE_MINMAX_TYPES_COUNT, 24);
+    ck_assert_uint_eq(SHOAL_REDUCE_ARITH_TYPES_COUNT, 26);
+    ck_assert_uint_eq(SHOAL_TOALL_BIT_TYPES_COUNT, 4);
+    ck_assert_uint_eq(SHOAL_TOALL_MINMAX_TYPES_COUNT, 7);
+    ck_assert_uint_eq(SHOAL_TOALL_ARITH_TYPES_COUNT, 9);
+    ck_assert_uint_eq(SHOAL_REDUCE_ARITH_TYPES_KIND_COUNT, SHOAL_REDUCE_ARITH_TYPES_COUNT);
+}
+END_TEST
+
+/* The KIND column agrees with what the compiler makes of each type: 'f' keeps
+ * a half, the integer kinds drop it and 'i' is signed. (The min/max lists hold
+ * every non-complex kind; complex has no order to ask about.) */
+static void check_kind(const char *type, int kind, int keeps_half, int c_signed)
+{
+    if (kind == 'f') {
+        ck_assert_msg(keeps_half, "%s: KIND 'f' but (%s)0.5 is 0", type, type);
+        return;
+    }
+    ck_assert_msg(kind == 'i' || kind == 'u', "%s: KIND %c", type, kind);
+    ck_assert_msg(!keeps_half, "%s: KIND %c but it keeps a half", type, kind);
+    ck_assert_msg((kind == 'i') == c_signed, "%s: KIND %c, C says signed=%d", type, kind,
+                  c_signed);
+}
+
+START_TEST(test_reduce_kinds)
+{
+#define CHECK_KIND(type, name, kind) \
+    check_kind(#type, kind, (type)0.5 != (type)0, (type)-1 < (type)1);
+    SHOAL_REDUCE_MINMAX_TYPES_KIND(CHECK_KIND)
+    SHOAL_TOALL_MINMAX_TYPES_KIND(CHECK_KIND)
+    SHOAL_REDUCE_BIT_TYPES_KIND(CHECK_KIND)
+    SHOAL_TOALL_BIT_TYPES_KIND(CHECK_KIND)
+#undef CHECK_KIND
+#define COUNT_COMPLEX(type, name, kind) +((kind) == 'c')
+    ck_assert_int_eq(0 SHOAL_REDUCE_ARITH_TYPES_KIND(COUNT_COMPLEX), 2);
+    ck_assert_int_eq(0 SHOAL_TOALL_ARITH_TYPES_KIND(COUNT_COMPLEX), 2);
+#undef COUNT_COMPLEX
 }
 END_TEST
 
@@ -295,7 +386,21 @@ START_TEST(test_generic_macros_compile)
         shmem_put_nbi(dest, src, 4, 0);
         shmem_get_nbi(src, dest, 4, 0);
     }
+    if (0) {
+        shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+
+        shmem_put(ctx, dest, src, 4, 0);
+        shmem_get(SHMEM_CTX_DEFAULT, src, dest, 4, 0);
+        shmem_p(ctx, &dest[0], 1L, 0);
+        src[0] = shmem_g(ctx, (const long *)dest, 0) + shmem_g(ctx, dest, 0);
+        shmem_iput(ctx, dest, src, 1, 1, 4, 0);
+        shmem_iget(ctx, src, dest, 1, 1, 4, 0);
+        shmem_put_nbi(ctx, dest, src, 4, 0);
+        shmem_get_nbi(ctx, src, dest, 4, 0);
+    }
     ck_assert(SHOAL_SELECT_put(dest) == shmem_long_put);
+    ck_assert(SHOAL_SELECT_ctx_put(dest) == shmem_ctx_long_put);
+    ck_assert(SHOAL_SELECT_ctx_g((const int64_t *)0) == SHOAL_SELECT_ctx_g((int64_t *)0));
     ck_assert(SHOAL_SELECT_g((const int64_t *)0) == SHOAL_SELECT_g((int64_t *)0));
 }
 END_TEST
@@ -359,11 +464,70 @@ START_TEST(test_generic_macros_amo_p2p_compile)
         shmem_long_wait(&l, 0L);
         (shmem_wait_until)(&l, SHMEM_CMP_EQ, 0L);
     }
+    if (0) {
+        shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+
+        l = shmem_atomic_fetch(ctx, &cl, 0) + shmem_atomic_fetch_add(ctx, &l, 2L, 0) +
+            shmem_atomic_compare_swap(ctx, &l, 0L, 1L, 0) + shmem_atomic_fetch_inc(ctx, &l, 0);
+        shmem_atomic_fetch_nbi(ctx, &l, &cl, 0);
+        shmem_atomic_set(ctx, &d, 1.0, 0);
+        d = shmem_atomic_swap(ctx, &d, 2.0, 0);
+        shmem_atomic_swap_nbi(ctx, &d, &d, 2.0, 0);
+        shmem_atomic_compare_swap_nbi(ctx, &l, &l, 0L, 1L, 0);
+        shmem_atomic_fetch_inc_nbi(ctx, &l, &l, 0);
+        shmem_atomic_fetch_add_nbi(ctx, &l, &l, 2L, 0);
+        shmem_atomic_inc(ctx, &l, 0);
+        shmem_atomic_add(ctx, &l, 2L, 0);
+        u = shmem_atomic_fetch_and(ctx, &u, 1u, 0) | shmem_atomic_fetch_or(ctx, &u, 1u, 0) |
+            shmem_atomic_fetch_xor(ctx, &u, 1u, 0);
+        shmem_atomic_and(ctx, &i32, 1, 0);
+        shmem_atomic_or(ctx, &i32, 1, 0);
+        shmem_atomic_xor(ctx, &i32, 1, 0);
+        shmem_atomic_fetch_and_nbi(ctx, &u, &u, 1u, 0);
+        shmem_atomic_fetch_or_nbi(ctx, &u, &u, 1u, 0);
+        shmem_atomic_fetch_xor_nbi(ctx, &u, &u, 1u, 0);
+        shmem_put_signal(ctx, &d, &d, 1, &sig, 1, SHMEM_SIGNAL_SET, 0);
+        shmem_put_signal_nbi(ctx, &l, &l, 1, &sig, 1, SHMEM_SIGNAL_ADD, 0);
+    }
     ck_assert(SHOAL_SELECT_atomic_fetch_add((long *)0) == shmem_long_atomic_fetch_add);
     ck_assert(SHOAL_SELECT_atomic_fetch((const long *)0) == SHOAL_SELECT_atomic_fetch((long *)0));
     ck_assert(SHOAL_SELECT_atomic_and((int32_t *)0) == shmem_int32_atomic_and);
     ck_assert(SHOAL_SELECT_wait_until((unsigned long *)0) == shmem_ulong_wait_until);
     ck_assert(SHOAL_SELECT_test((short *)0) == shmem_short_test);
+    ck_assert(SHOAL_SELECT_ctx_atomic_fetch_add((long *)0) == shmem_ctx_long_atomic_fetch_add);
+    ck_assert(SHOAL_SELECT_ctx_atomic_and((int32_t *)0) == shmem_ctx_int32_atomic_and);
+    ck_assert(SHOAL_SELECT_ctx_put_signal_nbi((double *)0) == shmem_ctx_double_put_signal_nbi);
+}
+END_TEST
+
+START_TEST(test_generic_macros_coll_compile)
+{
+    static long l[4];
+    static unsigned char uc[4];
+    static double d[4];
+    static double _Complex z[2];
+    static float _Complex zf[2];
+    int rc = 0;
+
+    if (0) {
+        rc |= shmem_broadcast(SHMEM_TEAM_WORLD, l, l, 4, 0);
+        rc |= shmem_collect(SHMEM_TEAM_WORLD, l, l, 1);
+        rc |= shmem_fcollect(SHMEM_TEAM_WORLD, uc, uc, 1);
+        rc |= shmem_alltoall(SHMEM_TEAM_WORLD, d, d, 1);
+        rc |= shmem_alltoalls(SHMEM_TEAM_WORLD, d, d, 1, 1, 1);
+        rc |= shmem_and_reduce(SHMEM_TEAM_WORLD, uc, uc, 4) |
+              shmem_or_reduce(SHMEM_TEAM_WORLD, uc, uc, 4) |
+              shmem_xor_reduce(SHMEM_TEAM_WORLD, uc, uc, 4);
+        rc |= shmem_max_reduce(SHMEM_TEAM_WORLD, d, d, 4) |
+              shmem_min_reduce(SHMEM_TEAM_WORLD, l, l, 4);
+        rc |= shmem_sum_reduce(SHMEM_TEAM_WORLD, z, z, 2) |
+              shmem_prod_reduce(SHMEM_TEAM_WORLD, zf, zf, 2);
+    }
+    ck_assert_int_eq(rc, 0);
+    ck_assert(SHOAL_SELECT_broadcast((long *)0) == shmem_long_broadcast);
+    ck_assert(SHOAL_SELECT_sum_reduce((double _Complex *)0) == shmem_complexd_sum_reduce);
+    ck_assert(SHOAL_SELECT_prod_reduce((float _Complex *)0) == shmem_complexf_prod_reduce);
+    ck_assert(SHOAL_SELECT_and_reduce((int64_t *)0) == shmem_int64_and_reduce);
 }
 END_TEST
 #endif
@@ -380,11 +544,14 @@ static Suite *api_table_suite(void)
     tcase_add_test(tc, test_amo_families);
     tcase_add_test(tc, test_p2p_signal_families);
     tcase_add_test(tc, test_p2p_signedness);
+    tcase_add_test(tc, test_reduce_families);
+    tcase_add_test(tc, test_reduce_kinds);
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
     tcase_add_loop_test(tc, test_generic_selection, 0, (int)NTYPES);
     tcase_add_test(tc, test_generic_macros_compile);
     tcase_add_loop_test(tc, test_generic_selection_all, 0, SHOAL_SELECT_INFO_COUNT);
     tcase_add_test(tc, test_generic_macros_amo_p2p_compile);
+    tcase_add_test(tc, test_generic_macros_coll_compile);
 #endif
     suite_add_tcase(s, tc);
     return s;

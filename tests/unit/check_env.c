@@ -78,6 +78,23 @@ START_TEST(test_bool_and_transport)
 }
 END_TEST
 
+START_TEST(test_algorithms)
+{
+    int v;
+
+    ck_assert_int_eq(shoal_env_parse_bcast("Binomial", &v), 0);
+    ck_assert_int_eq(v, SHOAL_ALGO_TREE);
+    ck_assert_int_eq(shoal_env_parse_bcast("direct", &v), 0);
+    ck_assert_int_eq(v, SHOAL_ALGO_DIRECT);
+    ck_assert_int_eq(shoal_env_parse_bcast("ring", &v), -1);
+    ck_assert_int_eq(shoal_env_parse_reduce("ring", &v), 0);
+    ck_assert_int_eq(v, SHOAL_ALGO_RING);
+    ck_assert_int_eq(shoal_env_parse_reduce("auto", &v), 0);
+    ck_assert_int_eq(v, SHOAL_ALGO_AUTO);
+    ck_assert_int_eq(shoal_env_parse_reduce("binomial", &v), -1);
+}
+END_TEST
+
 START_TEST(test_defaults)
 {
     shoal_settings_t s;
@@ -133,6 +150,7 @@ int main(void)
     tcase_add_loop_test(tc, test_size_forms, 0, sizeof(sizes) / sizeof(sizes[0]));
     tcase_add_loop_test(tc, test_size_rejects, 0, sizeof(bad_sizes) / sizeof(bad_sizes[0]));
     tcase_add_test(tc, test_bool_and_transport);
+    tcase_add_test(tc, test_algorithms);
     tcase_add_test(tc, test_defaults);
     tcase_add_test(tc, test_values_are_read);
     tcase_add_test(tc, test_error_line_names_variable_value_and_forms);

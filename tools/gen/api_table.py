@@ -5,8 +5,8 @@ man page synopses and the typed lists the tests loop over. Edit this file, then
 run `python3 tools/gen/shoal_gen.py` (or `make regen`) and commit the outputs.
 Plain data only: no imports, no logic beyond building the lists.
 
-Adding a family later (ctx forms, nvshmem_* aliases) means adding rows to
-ROUTINES, plus a SOURCES entry when the rows go to a new file.
+Adding a family later (nvshmem_* aliases) means adding rows to ROUTINES, plus
+a SOURCES entry when the rows go to a new file.
 """
 
 # ---------------------------------------------------------------------------
@@ -19,12 +19,12 @@ FAMILIES = {
     "amo_ext": "extended AMO types (fetch, set, swap): the standard ones plus float, double",
     "amo_bit": "bitwise AMO types (fetch_and, and, fetch_or, or, fetch_xor, xor)",
     "signal": "standard RMA types (as put_signal and put_signal_nbi take them)",
-    "red_bit": "team reductions AND, OR, XOR",
-    "red_minmax": "team reductions MAX, MIN",
-    "red_arith": "team reductions SUM, PROD",
-    "toall_bit": "deprecated active-set reductions AND, OR, XOR (_to_all)",
-    "toall_minmax": "deprecated active-set reductions MAX, MIN (_to_all)",
-    "toall_arith": "deprecated active-set reductions SUM, PROD (_to_all)",
+    "red_bit": "bitwise reduction types (team and_reduce, or_reduce, xor_reduce)",
+    "red_minmax": "min/max reduction types (team max_reduce, min_reduce)",
+    "red_arith": "arithmetic reduction types (team sum_reduce, prod_reduce)",
+    "toall_bit": "active-set bitwise reduction types (deprecated and, or, xor _to_all)",
+    "toall_minmax": "active-set min/max reduction types (deprecated max, min _to_all)",
+    "toall_arith": "active-set arithmetic reduction types (deprecated sum, prod _to_all)",
     "p2p": "point-to-point synchronization types (wait_until, test and friends)",
     # The deprecated names exist for fewer types than their replacements.
     "depr_amo": "types the deprecated cswap, fadd, finc, add and inc names take",
@@ -46,7 +46,9 @@ _DEPR_INT = " depr_amo depr_amo_ext depr_wait"
 #            the unit test checks it against sizeof.
 #   signed   1 for signed integer types, 0 for unsigned ones, None where the
 #            question does not arise (floating types, plain char). The wait and
-#            test wrappers pass it to the core, which compares accordingly.
+#            test wrappers pass it to the core, which compares accordingly; the
+#            reductions' {dt} comes from it (and from the C type's name for the
+#            floating, complex and plain char types).
 #   c11      True for the distinct C types a _Generic list may name. Typedefs
 #            (int64_t, size_t, ...) are False: they alias one of these, and the
 #            selection reaches them through their base type. Where a family
@@ -92,7 +94,8 @@ TYPES = [
      _RMA + " amo_std amo_ext amo_bit " + _TEAM_INT + " p2p"),
     ("size_t", "size", None, 0, False, _RMA + " amo_std amo_ext " + _TEAM_INT + " p2p"),
     ("ptrdiff_t", "ptrdiff", None, 1, False, _RMA + " amo_std amo_ext " + _TEAM_ALL + " p2p"),
-    # Reduction-only types (never RMA): C only, there is no _Complex in C++.
+    # Reduction-only types (never RMA): C only, there is no _Complex in C++, so
+    # the generated header declares their routines for C alone.
     ("double _Complex", "complexd", None, None, True, "red_arith toall_arith"),
     ("float _Complex", "complexf", None, None, True, "red_arith toall_arith"),
 ]
@@ -154,6 +157,43 @@ SOURCES = {
         "includes": ["shoal_api.h"],
         "what": "Put-with-signal wrappers, typed and sized, blocking and _nbi.",
     },
+    "shmem/api/gen/ctx_rma_put.c": {
+        "includes": ["shoal_api.h"],
+        "what": "The shmem_ctx_ forms of the put-side RMA wrappers.",
+    },
+    "shmem/api/gen/ctx_rma_get.c": {
+        "includes": ["shoal_api.h"],
+        "what": "The shmem_ctx_ forms of the get-side RMA wrappers.",
+    },
+    "shmem/api/gen/ctx_amo_std.c": {
+        "includes": ["shoal_api.h"],
+        "what": "The shmem_ctx_ forms of the standard AMO wrappers.",
+    },
+    "shmem/api/gen/ctx_amo_ext.c": {
+        "includes": ["shoal_api.h"],
+        "what": "The shmem_ctx_ forms of the extended AMO wrappers.",
+    },
+    "shmem/api/gen/ctx_amo_bit.c": {
+        "includes": ["shoal_api.h"],
+        "what": "The shmem_ctx_ forms of the bitwise AMO wrappers.",
+    },
+    "shmem/api/gen/ctx_signal.c": {
+        "includes": ["shoal_api.h"],
+        "what": "The shmem_ctx_ forms of the put-with-signal wrappers.",
+    },
+    "shmem/api/gen/coll.c": {
+        "includes": ["shoal_api.h"],
+        "what": "Typed team collectives: broadcast, collect, fcollect, alltoall, alltoalls.",
+    },
+    "shmem/api/gen/reduce.c": {
+        "includes": ["shoal_api.h"],
+        "what": "Typed team reductions (and, or, xor, max, min, sum, prod _reduce).",
+    },
+    "shmem/api/gen/reduce_to_all.c": {
+        "includes": ["shoal_api.h"],
+        "what": "The deprecated active-set reductions (_to_all) over PE_start, logPE_stride, "
+                "PE_size.",
+    },
 }
 
 # ---------------------------------------------------------------------------
@@ -167,25 +207,32 @@ SOURCES = {
 #   core     the internal function the wrapper calls.
 #   args     its arguments. {ctx}: the ctx parameter if ctx is set, else
 #            SHMEM_CTX_DEFAULT; {size}: sizeof(TYPE) or the sized width;
+#            {dt}: how reductions combine TYPE (SHOAL_DT_INT, _UINT, _FLOAT,
+#            _COMPLEX, or SHOAL_DT_CHAR for plain char);
 #            {routine}: the routine's name as a string literal. When ret is
 #            not void the wrapper declares `TYPE val`, passes &val in args,
 #            and returns it.
 #   ctx      name of the shmem_ctx_t parameter, or None for default-ctx forms.
+#            The ctx rows are made from the default-ctx ones below (_ctx_form).
 #   generic  name of the C11 type-generic macro (typed rows only), or None.
-#            One row per generic name for now; the ctx forms will share the
-#            name and need an arity-dispatching macro in the generator.
-#   select   parameter the _Generic selects on; const_ok: also accept a
-#            pointer to const of each type (shmem_g reads through source).
+#            At most two rows per name: one without ctx and its ctx twin, in
+#            which case the macro takes both arities and picks by whether its
+#            first argument is a shmem_ctx_t.
+#   select   parameter the _Generic selects on (the first one, or the one
+#            after a team); const_ok: also accept a pointer to const of each
+#            type (shmem_g reads through source).
 #   page     the man page (man/src/<page>.3.in) that documents the row.
 #   header, source: keys of HEADERS and SOURCES.
-#   ret_call True: the wrapper returns what core returns (cast to ret), instead
-#            of declaring `TYPE val`.
+#   ret_call True: the wrapper returns what core returns (cast to ret unless
+#            core_ret, the core's return type, is the same), instead of
+#            declaring `TYPE val`.
 #   only     a TYPENAME: restrict the row to that one type of its family (the
 #            deprecated untyped shmem_wait works on long only).
 #   deprecated  True for names the spec lists as deprecated: the man page
 #            synopsis lists them apart.
 #   op       the routine's operation as the unit tests name it; default: the
 #            generic name without "shmem_", else the core without "shoal_api_".
+#            ctx rows get "ctx_" in front (ctx_put, ctx_atomic_fetch_add).
 # In args, TYPE is replaced as in params, {signed} is the type's signed
 # column, and literal braces are doubled (`&(TYPE){{1}}`).
 # ---------------------------------------------------------------------------
@@ -195,7 +242,8 @@ _GET = {"source": "shmem/api/gen/rma_get.c"}
 
 def _row(**kw):
     row = {"ctx": None, "generic": None, "select": None, "const_ok": False, "mem": False,
-           "ret_call": False, "only": None, "deprecated": False, "op": None}
+           "ret_call": False, "core_ret": None, "only": None, "deprecated": False,
+           "op": None}
     row.update(_RMA_OUT)
     row.update(kw)
     return row
@@ -395,7 +443,7 @@ for _kind, _block, _file in (("wait_until", 1, "p2p_wait.c"), ("test", 0, "p2p_t
         _ivars = "ivar" if _n == "1" else "ivars"
         ROUTINES.append(_row(
             name="shmem_{TYPENAME}_%s%s" % (_kind, _sfx), over="p2p", ret=_ret, params=_params,
-            core="shoal_api_sync", ret_call=_ret != "void",
+            core="shoal_api_sync", ret_call=_ret != "void", core_ret="size_t",
             args="%s, %s, %s, %s, cmp, %s, %d, {size}, {signed}, SHOAL_SEL_%s, %d, {routine}"
                  % (_ivars, _n, _st, _ix, _vals, _vec, _sel, _block),
             generic="shmem_%s%s" % (_kind, _sfx), select=_ivars,
@@ -436,12 +484,98 @@ ROUTINES += [
 ]
 
 # ---------------------------------------------------------------------------
+# Context forms: every row so far that passes {ctx} gets a shmem_ctx_ twin
+# that takes the context first: same page, same C11 name (the macro takes both
+# arities), wrappers in the ctx_ sources. The deprecated names have none.
+# ---------------------------------------------------------------------------
+_CTX_SOURCE = {
+    "shmem/api/gen/rma_put.c": "shmem/api/gen/ctx_rma_put.c",
+    "shmem/api/gen/rma_get.c": "shmem/api/gen/ctx_rma_get.c",
+    "shmem/api/gen/amo_std.c": "shmem/api/gen/ctx_amo_std.c",
+    "shmem/api/gen/amo_ext.c": "shmem/api/gen/ctx_amo_ext.c",
+    "shmem/api/gen/amo_bit.c": "shmem/api/gen/ctx_amo_bit.c",
+    "shmem/api/gen/signal.c": "shmem/api/gen/ctx_signal.c",
+}
+
+
+def _ctx_form(row):
+    return dict(row, name=row["name"].replace("shmem_", "shmem_ctx_", 1),
+                params="shmem_ctx_t ctx, " + row["params"], ctx="ctx",
+                source=_CTX_SOURCE[row["source"]])
+
+
+ROUTINES = [r for row in ROUTINES
+            for r in ([row, _ctx_form(row)] if "{ctx}" in row["args"] and not row["deprecated"]
+                      else [row])]
+
+# ---------------------------------------------------------------------------
+# Team collectives (OpenSHMEM 1.5): each wrapper is one shoal_api_* call in
+# elements of sizeof(TYPE), and returns what it returns. The untyped mem, 32
+# and 64 forms are hand-written (UNTYPED below).
+# ---------------------------------------------------------------------------
+_COLL = {"source": "shmem/api/gen/coll.c", "ret": "int", "ret_call": True, "core_ret": "int",
+         "select": "dest"}
+_TEAM_CONTIG = "shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems"
+ROUTINES += [
+    _row(name="shmem_{TYPENAME}_broadcast", over="rma", params=_TEAM_CONTIG + ", int PE_root",
+         core="shoal_api_broadcast",
+         args="team, dest, source, nelems, {size}, PE_root, {routine}",
+         generic="shmem_broadcast", page="shmem_broadcast", **_COLL),
+    _row(name="shmem_{TYPENAME}_collect", over="rma", params=_TEAM_CONTIG,
+         core="shoal_api_collect", args="team, dest, source, nelems, {size}, 0, {routine}",
+         generic="shmem_collect", page="shmem_collect", **_COLL),
+    _row(name="shmem_{TYPENAME}_fcollect", over="rma", params=_TEAM_CONTIG,
+         core="shoal_api_collect", args="team, dest, source, nelems, {size}, 1, {routine}",
+         generic="shmem_fcollect", page="shmem_fcollect", **_COLL),
+    _row(name="shmem_{TYPENAME}_alltoall", over="rma", params=_TEAM_CONTIG,
+         core="shoal_api_alltoall", args="team, dest, source, nelems, {size}, {routine}",
+         generic="shmem_alltoall", page="shmem_alltoall", **_COLL),
+    _row(name="shmem_{TYPENAME}_alltoalls", over="rma",
+         params="shmem_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst, "
+                "ptrdiff_t sst, size_t nelems",
+         core="shoal_api_alltoalls",
+         args="team, dest, source, dst, sst, nelems, {size}, {routine}",
+         generic="shmem_alltoalls", page="shmem_alltoalls", **_COLL),
+]
+
+# Reductions: the team form (with a C11 name) and the deprecated active-set
+# _to_all form of each operation, on one page. pWrk is the caller's; the core
+# does not need it.
+_RED_P = "shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce"
+_TOALL_P = ("TYPE *dest, const TYPE *source, int nreduce, int PE_start, int logPE_stride, "
+            "int PE_size, TYPE *pWrk, long *pSync")
+for _op, _fam in (("and", "bit"), ("or", "bit"), ("xor", "bit"), ("max", "minmax"),
+                  ("min", "minmax"), ("sum", "arith"), ("prod", "arith")):
+    _OP = "SHOAL_RED_" + _op.upper()
+    ROUTINES += [
+        _row(name="shmem_{TYPENAME}_%s_reduce" % _op, over="red_" + _fam, ret="int",
+             params=_RED_P, core="shoal_api_reduce", ret_call=True, core_ret="int",
+             args="team, dest, source, nreduce, %s, {dt}, {size}, {routine}" % _OP,
+             generic="shmem_%s_reduce" % _op, select="dest", page="shmem_%s_reduce" % _op,
+             source="shmem/api/gen/reduce.c"),
+        _row(name="shmem_{TYPENAME}_%s_to_all" % _op, over="toall_" + _fam, ret="void",
+             params=_TOALL_P, core="shoal_api_reduce_to_all",
+             args="dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync, "
+                  "%s, {dt}, {size}, {routine}" % _OP,
+             op="%s_to_all" % _op, deprecated=True, page="shmem_%s_reduce" % _op,
+             source="shmem/api/gen/reduce_to_all.c"),
+    ]
+
+# ---------------------------------------------------------------------------
 # UNTYPED: routines declared by hand in shmem/include/shmem.h. Listed here only
 # so their man page synopses come from the same place; the generator checks
 # that each prototype appears in that header, word for word.
 #   (ret, name, params, page, deprecated)
 # ---------------------------------------------------------------------------
 UNTYPED_HEADER = "shmem/include/shmem.h"
+# Parameter lists the untyped collectives share; the deprecated active-set
+# forms end with _ASET.
+_ASET = "int PE_start, int logPE_stride, int PE_size, long *pSync"
+_TEAM_MEM = "shmem_team_t team, void *dest, const void *source, size_t nelems"
+_CONTIG_ASET = "void *dest, const void *source, size_t nelems, " + _ASET
+_BCAST_ASET = "void *dest, const void *source, size_t nelems, int PE_root, " + _ASET
+_STRIDED_ASET = ("void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, "
+                 + _ASET)
 UNTYPED = [
     ("void", "shmem_init", "void", "shmem_init", False),
     ("int", "shmem_init_thread", "int requested, int *provided", "shmem_init_thread", False),
@@ -477,6 +611,59 @@ UNTYPED = [
     ("void", "shmem_set_lock", "long *lock", "shmem_set_lock", False),
     ("void", "shmem_clear_lock", "long *lock", "shmem_set_lock", False),
     ("int", "shmem_test_lock", "long *lock", "shmem_set_lock", False),
+    # Contexts
+    ("int", "shmem_ctx_create", "long options, shmem_ctx_t *ctx", "shmem_ctx_create", False),
+    ("void", "shmem_ctx_destroy", "shmem_ctx_t ctx", "shmem_ctx_destroy", False),
+    ("int", "shmem_ctx_get_team", "shmem_ctx_t ctx, shmem_team_t *team", "shmem_ctx_get_team",
+     False),
+    ("void", "shmem_ctx_fence", "shmem_ctx_t ctx", "shmem_fence", False),
+    ("void", "shmem_ctx_quiet", "shmem_ctx_t ctx", "shmem_quiet", False),
+    # Teams
+    ("int", "shmem_team_my_pe", "shmem_team_t team", "shmem_team_my_pe", False),
+    ("int", "shmem_team_n_pes", "shmem_team_t team", "shmem_team_n_pes", False),
+    ("int", "shmem_team_get_config",
+     "shmem_team_t team, long config_mask, shmem_team_config_t *config",
+     "shmem_team_get_config", False),
+    ("int", "shmem_team_translate_pe", "shmem_team_t src_team, int src_pe, shmem_team_t dest_team",
+     "shmem_team_translate_pe", False),
+    ("int", "shmem_team_split_strided",
+     "shmem_team_t parent_team, int start, int stride, int size, "
+     "const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team",
+     "shmem_team_split_strided", False),
+    ("int", "shmem_team_split_2d",
+     "shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config, "
+     "long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config, "
+     "long yaxis_mask, shmem_team_t *yaxis_team",
+     "shmem_team_split_2d", False),
+    ("void", "shmem_team_destroy", "shmem_team_t team", "shmem_team_destroy", False),
+    ("int", "shmem_team_create_ctx", "shmem_team_t team, long options, shmem_ctx_t *ctx",
+     "shmem_team_create_ctx", False),
+    ("void *", "shmem_team_ptr", "shmem_team_t team, const void *dest, int pe", "shmem_team_ptr",
+     False),
+    ("int", "shmem_team_sync", "shmem_team_t team", "shmem_team_sync", False),
+    # Collectives: the untyped team forms, and the deprecated active-set forms
+    # (typed team forms and reductions are ROUTINES rows).
+    ("void", "shmem_barrier", _ASET, "shmem_barrier", True),
+    ("void", "shmem_sync", _ASET, "shmem_sync", True),
+    ("int", "shmem_broadcastmem",
+     "shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root",
+     "shmem_broadcast", False),
+    ("void", "shmem_broadcast32", _BCAST_ASET, "shmem_broadcast", True),
+    ("void", "shmem_broadcast64", _BCAST_ASET, "shmem_broadcast", True),
+    ("int", "shmem_collectmem", _TEAM_MEM, "shmem_collect", False),
+    ("void", "shmem_collect32", _CONTIG_ASET, "shmem_collect", True),
+    ("void", "shmem_collect64", _CONTIG_ASET, "shmem_collect", True),
+    ("int", "shmem_fcollectmem", _TEAM_MEM, "shmem_fcollect", False),
+    ("void", "shmem_fcollect32", _CONTIG_ASET, "shmem_fcollect", True),
+    ("void", "shmem_fcollect64", _CONTIG_ASET, "shmem_fcollect", True),
+    ("int", "shmem_alltoallmem", _TEAM_MEM, "shmem_alltoall", False),
+    ("void", "shmem_alltoall32", _CONTIG_ASET, "shmem_alltoall", True),
+    ("void", "shmem_alltoall64", _CONTIG_ASET, "shmem_alltoall", True),
+    ("int", "shmem_alltoallsmem",
+     "shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, "
+     "size_t nelems", "shmem_alltoalls", False),
+    ("void", "shmem_alltoalls32", _STRIDED_ASET, "shmem_alltoalls", True),
+    ("void", "shmem_alltoalls64", _STRIDED_ASET, "shmem_alltoalls", True),
 ]
 
 # ---------------------------------------------------------------------------
@@ -515,4 +702,18 @@ TEST_LISTS = [
 # IS_SIGNED), for the tests of routines that compare values.
 TEST_LISTS_SIGNED = [
     ("SHOAL_P2P_TYPES_SIGNED", "p2p"),
+]
+
+# Lists emitted with the kind of arithmetic as a third argument, X(TYPE,
+# TYPENAME, KIND), for the tests that check reductions against a serial
+# computation. KIND is 'i' (signed integer), 'u' (unsigned), 'f' (real
+# floating), 'c' (complex), or SHOAL_CHAR_KIND for plain char ('i' or 'u' as
+# the compiler has it).
+TEST_LISTS_KIND = [
+    ("SHOAL_REDUCE_BIT_TYPES_KIND", "red_bit"),
+    ("SHOAL_REDUCE_MINMAX_TYPES_KIND", "red_minmax"),
+    ("SHOAL_REDUCE_ARITH_TYPES_KIND", "red_arith"),
+    ("SHOAL_TOALL_BIT_TYPES_KIND", "toall_bit"),
+    ("SHOAL_TOALL_MINMAX_TYPES_KIND", "toall_minmax"),
+    ("SHOAL_TOALL_ARITH_TYPES_KIND", "toall_arith"),
 ]

@@ -31,6 +31,12 @@ PAGES_AM = "man/man3/pages.am"
 C11_GUARD = ("#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L"
              " && !defined(__cplusplus)")
 WIDTH = 100
+FLOATING = ("float", "double", "long double")
+# What a reduction passes as its shoal_dt_t, and the KIND the test lists give,
+# for each kind of arithmetic.
+DT = {"i": "SHOAL_DT_INT", "u": "SHOAL_DT_UINT", "f": "SHOAL_DT_FLOAT", "c": "SHOAL_DT_COMPLEX",
+      "char": "SHOAL_DT_CHAR"}
+TEST_KIND = {"i": "'i'", "u": "'u'", "f": "'f'", "c": "'c'", "char": "SHOAL_CHAR_KIND"}
 
 
 def load_table():
@@ -45,18 +51,35 @@ class Type:
     def __init__(self, row):
         self.ctype, self.typename, self.bits, self.signed, self.c11, fams = row
         self.families = set(fams.split())
+        # The kind of arithmetic: complex, real floating, plain char (signed or
+        # not as the compiler has it), else the signed column.
+        if "_Complex" in self.ctype:
+            self.kind = "c"
+        elif self.ctype in FLOATING:
+            self.kind = "f"
+        elif self.ctype == "char":
+            self.kind = "char"
+        elif self.signed in (0, 1):
+            self.kind = "i" if self.signed else "u"
+        else:
+            sys.exit("api_table: %s: not complex, floating or char, and no signed column"
+                     % self.ctype)
+        # C++ has no _Complex: such routines are declared for C only.
+        self.c_only = self.kind == "c"
 
 
 class Routine:
     """One concrete routine: a table row applied to one type or one size."""
 
-    def __init__(self, row, name, ctype, size_expr, key, signed=None):
+    def __init__(self, row, name, ctype, size_expr, key, ty=None):
         self.row = row
         self.name = name
         self.ctype = ctype          # C element type ("void" for sized forms)
         self.size_expr = size_expr  # what the wrapper passes as the element size
         self.key = key              # TYPENAME, or SIZE for sized forms
-        self.signed = signed        # the type's signed column (None for sized forms)
+        self.ty = ty                # the Type (None for sized forms)
+        self.signed = ty.signed if ty else None
+        self.c_only = bool(ty and ty.c_only)
         self.ret = subst_type(row["ret"], ctype)
         self.params = subst_type(row["params"], ctype)
         self.decl_name = name       # parenthesized where a C11 macro has the same name
@@ -67,14 +90,20 @@ class Routine:
     def op(self):
         row = self.row
         if row["op"]:
-            return row["op"]
-        if row["generic"]:
-            return row["generic"][len("shmem_"):]
-        return row["core"][len("shoal_api_"):]
+            op = row["op"]
+        elif row["generic"]:
+            op = row["generic"][len("shmem_"):]
+        else:
+            op = row["core"][len("shoal_api_"):]
+        return "ctx_" + op if row["ctx"] else op
 
 
 def subst_type(text, ctype):
     return re.sub(r"\bTYPE\b", ctype, text)
+
+
+def param_names(params):
+    return [p.split()[-1].lstrip("*") for p in params.split(",")]
 
 
 def c_decl(ret, name, params):
@@ -126,18 +155,40 @@ class Api:
                 for ty in tys:
                     name = row["name"].replace("{TYPENAME}", ty.typename)
                     rs.append(Routine(row, name, ty.ctype, "sizeof(%s)" % ty.ctype, ty.typename,
-                                      ty.signed))
+                                      ty))
             self.by_row.append((row, rs))
             self.routines.extend(rs)
         names = [r.name for r in self.routines] + [u[1] for u in table.UNTYPED]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             sys.exit("api_table: routine names defined twice: " + ", ".join(dup))
-        generics = [row["generic"] for row in table.ROUTINES if row["generic"]]
-        dup = sorted({g for g in generics if generics.count(g) > 1})
-        if dup:
-            sys.exit("api_table: one row per generic name for now (ctx dispatch is not "
-                     "generated yet): " + ", ".join(dup))
+        # generic name -> {"plain": row, "ctx": row}: at most one of each.
+        self.generics = {}
+        for row in table.ROUTINES:
+            if not row["generic"]:
+                continue
+            if row["over"] == "sized":
+                sys.exit("api_table: %s: a sized row has no C11 name" % row["name"])
+            forms = self.generics.setdefault(row["generic"], {})
+            form = "ctx" if row["ctx"] else "plain"
+            if form in forms:
+                sys.exit("api_table: %s: two %s rows share the C11 name"
+                         % (row["generic"], "ctx" if row["ctx"] else "default-ctx"))
+            forms[form] = row
+            params = param_names(row["params"])
+            if row["select"] not in params:
+                sys.exit("api_table: %s: select %r is no parameter" % (row["name"], row["select"]))
+        for g, forms in self.generics.items():
+            if "plain" not in forms:
+                sys.exit("api_table: %s: a ctx row needs its default-ctx twin" % g)
+            if "ctx" in forms:
+                plain, ctx = forms["plain"], forms["ctx"]
+                if (param_names(plain["params"]).index(plain["select"]) != 0
+                        or param_names(ctx["params"])[:2] != [ctx["ctx"], plain["select"]]
+                        or ctx["over"] != plain["over"] or ctx["const_ok"] != plain["const_ok"]):
+                    sys.exit("api_table: %s: a ctx twin must select on the argument after ctx, "
+                             "which its default-ctx row selects on first" % g)
+        generics = list(self.generics)
         # A routine may share its name with a C11 macro (the deprecated untyped
         # shmem_wait_until); its declarator is parenthesized so the macro stays out.
         for r in self.routines:
@@ -177,17 +228,23 @@ def listed_typedefs(tys):
     return out
 
 
-def generic_body(api, row, rs):
-    """The _Generic lines of one selection: the distinct base types, then the
-    typedefs that reach none of them."""
+def generic_assoc(api, row, rs):
+    """The associations of one selection, (pointer type, function): the
+    distinct base types, then the typedefs that reach none of them."""
     by_key = {r.key: r for r in rs}
     tys = [ty for ty in api.family(row["over"]) if ty.typename in by_key]
     assoc = []
     for ty in [ty for ty in tys if ty.c11] + listed_typedefs(tys):
         fn = by_key[ty.typename].name
-        assoc.append("%s *: %s" % (ty.ctype, fn))
+        assoc.append(("%s *" % ty.ctype, fn))
         if row["const_ok"]:
-            assoc.append("const %s *: %s" % (ty.ctype, fn))
+            assoc.append(("const %s *" % ty.ctype, fn))
+    return assoc
+
+
+def generic_body(api, row, rs):
+    """The _Generic lines of one selection."""
+    assoc = ["%s: %s" % a for a in generic_assoc(api, row, rs)]
     out = ["    _Generic((x), \\"]
     for i, a in enumerate(assoc):
         out.append("             %s%s \\" % (a, "," if i + 1 < len(assoc) else ")"))
@@ -195,8 +252,25 @@ def generic_body(api, row, rs):
     return out
 
 
-def select_macro(generic):
-    return "SHOAL_SELECT_" + (generic[len("shmem_"):] if generic.startswith("shmem_") else generic)
+def select_macro(row):
+    """SHOAL_SELECT_<op>: the selection of one row, ctx rows' with ctx_ in front."""
+    g = row["generic"]
+    op = g[len("shmem_"):] if g.startswith("shmem_") else g
+    return "SHOAL_SELECT_" + ("ctx_" if row["ctx"] else "") + op
+
+
+def c_only_guarded(rs, line_of):
+    """The lines of rs, with runs of C-only (complex) routines in #ifndef __cplusplus."""
+    out, inside = [], False
+    for r in rs:
+        if r.c_only != inside:
+            out.append("#ifndef __cplusplus /* C only: C++ has no _Complex */" if r.c_only
+                       else "#endif")
+            inside = r.c_only
+        out.extend(line_of(r))
+    if inside:
+        out.append("#endif")
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -217,30 +291,57 @@ def gen_header(api, path, info):
         out.append("")
         pattern = row["name"].replace("{", "").replace("}", "")
         out.append("/* %s (man page %s) */" % (pattern, row["page"]))
-        for r in rs:
-            out.extend(wrap(r.proto() + ";"))
+        out.extend(c_only_guarded(rs, lambda r: wrap(r.proto() + ";")))
     out += ["", "#ifdef __cplusplus", "}", "#endif", ""]
     out.append("/* C11 type-generic forms. SHOAL_SELECT_<op>(x) yields the function the")
     out.append(" * call resolves to, so tests can compare it. Only distinct C types may")
     out.append(" * appear: the <stdint.h> and <stddef.h> typedefs reach their base type. */")
     out.append(C11_GUARD)
-    for row, rs in api.generic_rows():
-        if row["header"] != path:
+    sels = {id(row): rs for row, rs in api.generic_rows()}
+    if any("ctx" in f and f["plain"]["header"] == path for f in api.generics.values()):
+        out += [""] + CTX_DISPATCH
+    for name, forms in api.generics.items():
+        plain = forms["plain"]
+        if plain["header"] != path:
             continue
-        macro = select_macro(row["generic"])
-        out.append("")
-        out.append("#define %s(x) \\" % macro)
-        out.extend(generic_body(api, row, rs))
-        sel = row["select"]
-        params = [p.split()[-1].lstrip("*") for p in row["params"].split(",")]
-        if row["ctx"]:
-            sys.exit("api_table: generic ctx forms are not generated yet")
-        if params[0] != sel:
-            sys.exit("api_table: %s: select must name the first parameter" % row["name"])
-        out.append("#define %s(%s, ...) %s(%s)(%s, __VA_ARGS__)"
-                   % (row["generic"], sel, macro, sel, sel))
+        for row in [plain] + ([forms["ctx"]] if "ctx" in forms else []):
+            out.append("")
+            out.append("#define %s(x) \\" % select_macro(row))
+            out.extend(generic_body(api, row, sels[id(row)]))
+        if "ctx" not in forms:
+            params = param_names(plain["params"])
+            head = params[:params.index(plain["select"]) + 1]
+            out.append("#define %s(%s, ...) %s(%s)(%s, __VA_ARGS__)"
+                       % (name, ", ".join(head), select_macro(plain), plain["select"],
+                          ", ".join(head)))
+            continue
+        any_t = generic_assoc(api, plain, sels[id(plain)])[0][0]
+        out += ["#define %s(...) \\" % name,
+                "    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \\",
+                "             shmem_ctx_t: %s(SHOAL_PICK_CTX(%s, __VA_ARGS__)), \\"
+                % (select_macro(forms["ctx"]), any_t),
+                "             default: %s(SHOAL_PICK_PLAIN(%s, __VA_ARGS__)))(__VA_ARGS__)"
+                % (select_macro(plain), any_t)]
     out += ["", "#endif /* C11 */", "", "#endif /* %s */" % g, ""]
     return "\n".join(out)
+
+
+# The helpers of the two-arity macros: the outer selection asks whether argument
+# 0 is a context; the arm taken then selects on argument 1 or argument 0.
+CTX_DISPATCH = [
+    "/* Arity dispatch for the names with a context form: shmem_put(dest, ...) and",
+    " * shmem_put(ctx, dest, ...). The selection not taken picks on (T)0, T the first",
+    " * pointer type it lists, so a wrong type fails in the one taken, and only there.",
+    " * Nothing here is evaluated: each argument is evaluated once, by the call. */",
+    "#define SHOAL_ARG0(a, ...) a",
+    "#define SHOAL_ARG1(a, b, ...) b",
+    "#define SHOAL_PICK_CTX(T, ...) \\",
+    "    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), shmem_ctx_t: SHOAL_ARG1(__VA_ARGS__, ~), \\",
+    "             default: (T)0)",
+    "#define SHOAL_PICK_PLAIN(T, ...) \\",
+    "    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), shmem_ctx_t: (T)0, \\",
+    "             default: SHOAL_ARG0(__VA_ARGS__, ~))",
+]
 
 
 # ---------------------------------------------------------------------------
@@ -260,15 +361,18 @@ def gen_source(api, path, info):
             signed = "" if r.signed is None else str(r.signed)
             if "{signed}" in row["args"] and r.signed is None:
                 sys.exit("api_table: %s: type %s has no signed column" % (r.name, r.ctype))
+            if "{dt}" in row["args"] and r.ty is None:
+                sys.exit("api_table: %s: {dt} needs a typed row" % r.name)
             args = subst_type(row["args"], r.ctype).format(ctx=ctx, size=r.size_expr,
                                                            signed=signed,
+                                                           dt=DT[r.ty.kind] if r.ty else "",
                                                            routine='"%s"' % r.name)
             call = "%s(%s);" % (row["core"], args)
             out.append("")
             out.extend(wrap(r.proto()))
             out.append("{")
             if row["ret_call"]:
-                cast = "" if r.ret == "size_t" else "(%s)" % r.ret
+                cast = "" if r.ret == row["core_ret"] else "(%s)" % r.ret
                 out.extend(wrap("    return %s%s" % (cast, call)))
             else:
                 if r.ret != "void":
@@ -296,8 +400,12 @@ def gen_test_types(api):
     out = ["/* %s */" % BANNER,
            "/* shoal_types.h - the API table's type lists as X-macros, for tests.",
            " * X(TYPE, TYPENAME) for types; the *_SIGNED lists X(TYPE, TYPENAME, IS_SIGNED)",
-           " * with IS_SIGNED 1 or 0; X(SIZE, BYTES) for sized forms. */",
-           "#ifndef SHOAL_TEST_TYPES_H", "#define SHOAL_TEST_TYPES_H", ""]
+           " * with IS_SIGNED 1 or 0; the *_KIND lists X(TYPE, TYPENAME, KIND) with KIND",
+           " * 'i' signed, 'u' unsigned, 'f' real floating, 'c' complex (complex types",
+           " * are C only); X(SIZE, BYTES) for sized forms. */",
+           "#ifndef SHOAL_TEST_TYPES_H", "#define SHOAL_TEST_TYPES_H", "",
+           "/* The KIND of plain char: 'i' or 'u', as the compiler has it. */",
+           "#define SHOAL_CHAR_KIND ((char)-1 < 0 ? 'i' : 'u')", ""]
     for macro, expr in t.TEST_LISTS:
         tys = api.family_expr(expr)
         words = expr.split()
@@ -312,6 +420,13 @@ def gen_test_types(api):
         tys = api.family_expr(expr)
         out += xmacro(macro, ["%s, %s, %d" % (ty.ctype, ty.typename, ty.signed) for ty in tys],
                       t.FAMILIES[expr.split()[0]] + ", with signedness")
+        out.append("#define %s_COUNT %d" % (macro, len(tys)))
+        out.append("")
+    for macro, expr in t.TEST_LISTS_KIND:
+        tys = api.family_expr(expr)
+        out += xmacro(macro, ["%s, %s, %s" % (ty.ctype, ty.typename, TEST_KIND[ty.kind])
+                              for ty in tys],
+                      t.FAMILIES[expr.split()[0]] + ", with the kind of arithmetic")
         out.append("#define %s_COUNT %d" % (macro, len(tys)))
         out.append("")
     rma_c11 = [ty for ty in api.family("rma") if ty.c11]
@@ -361,7 +476,7 @@ def gen_test_tables(api):
     gens = [(row, rs) for row, rs in api.generic_rows() if row["over"] == "rma"]
     fields = []
     for row, _ in gens:
-        op = select_macro(row["generic"])[len("SHOAL_SELECT_"):]
+        op = select_macro(row)[len("SHOAL_SELECT_"):]
         fields.append((op, row, False))
         if row["const_ok"]:
             fields.append((op + "_const", row, True))
@@ -375,7 +490,7 @@ def gen_test_tables(api):
         vals = ['"%s"' % ty.typename]
         for f, row, const in fields:
             ptr = "(%s%s *)0" % ("const " if const else "", ty.ctype)
-            vals.append("(shoal_fn_t)%s(%s)" % (select_macro(row["generic"]), ptr))
+            vals.append("(shoal_fn_t)%s(%s)" % (select_macro(row), ptr))
         out.append("    {" + vals[0] + ",")
         out += ["     %s%s" % (v, "," if i + 2 < len(vals) else "},")
                 for i, v in enumerate(vals[1:])]
@@ -399,7 +514,7 @@ def gen_test_tables(api):
                 out.append('    {"%s", "%s", "%s", sizeof(%s), %d, %d, %d,'
                            % (by_key[ty.typename].op(), ty.ctype, ty.typename, ty.ctype,
                               int(ty.c11), -1 if ty.signed is None else ty.signed, int(const)))
-                out.append("     (shoal_fn_t)%s(%s)}," % (select_macro(row["generic"]), ptr))
+                out.append("     (shoal_fn_t)%s(%s)}," % (select_macro(row), ptr))
                 nsel += 1
     out += ["};", "#define SHOAL_SELECT_INFO_COUNT %d" % nsel]
     out += ["#endif /* C11 */", "", "#endif /* SHOAL_TEST_TYPE_TABLES_H */", ""]
@@ -477,7 +592,7 @@ def page_routines(api, page):
     names = [u[1] for u in api.t.UNTYPED if u[3] == page]
     for row, rs in api.by_row:
         if row["page"] == page:
-            if row["generic"]:
+            if row["generic"] and row["generic"] not in names:  # a ctx twin shares it
                 names.append(row["generic"])
             names += [r.name for r in rs]
     return names

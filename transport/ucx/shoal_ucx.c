@@ -16,41 +16,70 @@
 
 #define SPINS_BEFORE_YIELD 64
 
+/* A worker and what its users share: one lock serialises every call on it, and
+ * the non-blocking requests not yet completed (quiet waits for each, because a
+ * worker flush alone does not cover software-emulated RMA still queued). */
+struct shoal_ucx_worker {
+    shoal_ucx_t *ucx;
+    ucp_worker_h worker;
+    pthread_mutex_t lock;
+    void **pending;
+    size_t npending, max_pending;
+};
+
 struct shoal_ucx {
     ucp_context_h context;
-    ucp_worker_h worker;
+    shoal_ucx_worker_t main; /* the one peers connect to; contexts add their own */
     ucp_address_t *address;
     size_t address_len;
     ucp_mem_h memh[SHOAL_SEG_COUNT];
     void *rkey_buf[SHOAL_SEG_COUNT];
-    pthread_mutex_t lock;
-    /* Non-blocking requests not yet completed: quiet waits for each, because a
-     * worker flush alone does not cover software-emulated RMA still queued. */
-    void **pending;
-    size_t npending, max_pending;
     pthread_t progress_thread;
     int progress_running;
-    volatile int progress_stop;
+    int progress_stop; /* __atomic: destroy sets it while the thread reads it */
     unsigned progress_us;
 };
 
 typedef struct ucx_peer {
-    shoal_ucx_t *ucx;
+    shoal_ucx_worker_t *w;
     ucp_ep_h ep;
     ucp_rkey_h rkey[SHOAL_SEG_COUNT];
     uint64_t base[SHOAL_SEG_COUNT];
 } ucx_peer_t;
+
+static int worker_init(shoal_ucx_t *ucx, shoal_ucx_worker_t *w)
+{
+    /* Our lock serialises every call, from any thread. */
+    ucp_worker_params_t wparams = {
+        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+        .thread_mode = UCS_THREAD_MODE_SERIALIZED,
+    };
+    ucs_status_t st;
+
+    memset(w, 0, sizeof(*w));
+    w->ucx = ucx;
+    st = ucp_worker_create(ucx->context, &wparams, &w->worker);
+    if (st != UCS_OK) {
+        shoal_error("UCX: cannot create a worker: %s", ucs_status_string(st));
+        return SHOAL_ERR_TRANSPORT;
+    }
+    pthread_mutex_init(&w->lock, NULL);
+    return SHOAL_OK;
+}
+
+static void worker_cleanup(shoal_ucx_worker_t *w)
+{
+    shoal_ucx_quiet(w);
+    free(w->pending);
+    ucp_worker_destroy(w->worker);
+    pthread_mutex_destroy(&w->lock);
+}
 
 int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
 {
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES,
         .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
-    };
-    /* Our lock serialises every call, from any thread. */
-    ucp_worker_params_t wparams = {
-        .field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-        .thread_mode = UCS_THREAD_MODE_SERIALIZED,
     };
     ucp_config_t *config;
     ucs_status_t st;
@@ -59,7 +88,6 @@ int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
     ucx = calloc(1, sizeof(*ucx));
     if (ucx == NULL)
         return SHOAL_ERR_NO_MEMORY;
-    pthread_mutex_init(&ucx->lock, NULL);
     ucx->progress_us = progress_us;
     st = ucp_config_read(NULL, NULL, &config);
     if (st != UCS_OK) {
@@ -72,12 +100,9 @@ int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
         shoal_error("UCX: ucp_init failed: %s", ucs_status_string(st));
         goto err_free;
     }
-    st = ucp_worker_create(ucx->context, &wparams, &ucx->worker);
-    if (st != UCS_OK) {
-        shoal_error("UCX: cannot create a worker: %s", ucs_status_string(st));
+    if (worker_init(ucx, &ucx->main) != SHOAL_OK)
         goto err_cleanup;
-    }
-    st = ucp_worker_get_address(ucx->worker, &ucx->address, &ucx->address_len);
+    st = ucp_worker_get_address(ucx->main.worker, &ucx->address, &ucx->address_len);
     if (st != UCS_OK) {
         shoal_error("UCX: cannot get the worker address: %s", ucs_status_string(st));
         goto err_worker;
@@ -86,7 +111,7 @@ int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
     return SHOAL_OK;
 
 err_worker:
-    ucp_worker_destroy(ucx->worker);
+    worker_cleanup(&ucx->main);
 err_cleanup:
     ucp_cleanup(ucx->context);
 err_free:
@@ -101,22 +126,49 @@ void shoal_ucx_destroy(shoal_ucx_t *ucx)
     if (ucx == NULL)
         return;
     if (ucx->progress_running) {
-        ucx->progress_stop = 1;
+        __atomic_store_n(&ucx->progress_stop, 1, __ATOMIC_RELAXED);
         pthread_join(ucx->progress_thread, NULL);
     }
-    shoal_ucx_quiet(ucx);
-    free(ucx->pending);
+    shoal_ucx_quiet(&ucx->main);
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
         if (ucx->rkey_buf[seg] != NULL)
             ucp_rkey_buffer_release(ucx->rkey_buf[seg]);
         if (ucx->memh[seg] != NULL)
             ucp_mem_unmap(ucx->context, ucx->memh[seg]);
     }
-    ucp_worker_release_address(ucx->worker, ucx->address);
-    ucp_worker_destroy(ucx->worker);
+    ucp_worker_release_address(ucx->main.worker, ucx->address);
+    worker_cleanup(&ucx->main);
     ucp_cleanup(ucx->context);
-    pthread_mutex_destroy(&ucx->lock);
     free(ucx);
+}
+
+shoal_ucx_worker_t *shoal_ucx_main_worker(shoal_ucx_t *ucx)
+{
+    return &ucx->main;
+}
+
+int shoal_ucx_worker_create(shoal_ucx_t *ucx, shoal_ucx_worker_t **w_out)
+{
+    shoal_ucx_worker_t *w = malloc(sizeof(*w));
+    int status;
+
+    if (w == NULL)
+        return SHOAL_ERR_NO_MEMORY;
+    status = worker_init(ucx, w);
+    if (status != SHOAL_OK) {
+        free(w);
+        return status;
+    }
+    *w_out = w;
+    return SHOAL_OK;
+}
+
+void shoal_ucx_worker_destroy(shoal_ucx_worker_t *w)
+{
+    if (w == NULL)
+        return;
+    worker_cleanup(w);
+    free(w);
 }
 
 static void *progress_main(void *arg)
@@ -125,11 +177,11 @@ static void *progress_main(void *arg)
     struct timespec pause = {.tv_sec = ucx->progress_us / 1000000,
                              .tv_nsec = (long)(ucx->progress_us % 1000000) * 1000};
 
-    while (!ucx->progress_stop) {
-        pthread_mutex_lock(&ucx->lock);
-        while (ucp_worker_progress(ucx->worker) != 0)
+    while (!__atomic_load_n(&ucx->progress_stop, __ATOMIC_RELAXED)) {
+        pthread_mutex_lock(&ucx->main.lock);
+        while (ucp_worker_progress(ucx->main.worker) != 0)
             ;
-        pthread_mutex_unlock(&ucx->lock);
+        pthread_mutex_unlock(&ucx->main.lock);
         nanosleep(&pause, NULL);
     }
     return NULL;
@@ -186,7 +238,7 @@ int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
 }
 
 /* Progresses until request completes; frees it. Called with the lock held. */
-static int request_wait(shoal_ucx_t *ucx, ucs_status_ptr_t req, const char *what)
+static int request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, const char *what)
 {
     unsigned spins;
     ucs_status_t st;
@@ -198,15 +250,15 @@ static int request_wait(shoal_ucx_t *ucx, ucs_status_ptr_t req, const char *what
         goto err;
     }
     for (spins = 0;; spins++) {
-        ucp_worker_progress(ucx->worker);
+        ucp_worker_progress(w->worker);
         st = ucp_request_check_status(req);
         if (st != UCS_INPROGRESS)
             break;
         if (spins >= SPINS_BEFORE_YIELD) {
             /* Let a PE that shares this core (or the progress thread) run. */
-            pthread_mutex_unlock(&ucx->lock);
+            pthread_mutex_unlock(&w->lock);
             sched_yield();
-            pthread_mutex_lock(&ucx->lock);
+            pthread_mutex_lock(&w->lock);
         }
     }
     ucp_request_free(req);
@@ -218,7 +270,7 @@ err:
 }
 
 /* Keeps a non-blocking request for quiet to complete. Called with the lock held. */
-static int request_keep(shoal_ucx_t *ucx, ucs_status_ptr_t req, const char *what)
+static int request_keep(shoal_ucx_worker_t *w, ucs_status_ptr_t req, const char *what)
 {
     if (UCS_PTR_IS_ERR(req)) {
         shoal_error("UCX: %s failed: %s", what, ucs_status_string(UCS_PTR_STATUS(req)));
@@ -226,20 +278,20 @@ static int request_keep(shoal_ucx_t *ucx, ucs_status_ptr_t req, const char *what
     }
     if (req == NULL)
         return SHOAL_OK;
-    if (ucx->npending == ucx->max_pending) {
-        size_t want = ucx->max_pending ? 2 * ucx->max_pending : 64;
-        void **grown = realloc(ucx->pending, want * sizeof(*grown));
+    if (w->npending == w->max_pending) {
+        size_t want = w->max_pending ? 2 * w->max_pending : 64;
+        void **grown = realloc(w->pending, want * sizeof(*grown));
 
         if (grown == NULL)
-            return request_wait(ucx, req, what);
-        ucx->pending = grown;
-        ucx->max_pending = want;
+            return request_wait(w, req, what);
+        w->pending = grown;
+        w->max_pending = want;
     }
-    ucx->pending[ucx->npending++] = req;
+    w->pending[w->npending++] = req;
     return SHOAL_OK;
 }
 
-int shoal_ucx_peer_create(shoal_ucx_t *ucx, const void *addr, const void *const *rkeys,
+int shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr, const void *const *rkeys,
                           const uint64_t *bases, void **state_out)
 {
     ucp_ep_params_t params = {
@@ -253,9 +305,9 @@ int shoal_ucx_peer_create(shoal_ucx_t *ucx, const void *addr, const void *const 
     peer = calloc(1, sizeof(*peer));
     if (peer == NULL)
         return SHOAL_ERR_NO_MEMORY;
-    peer->ucx = ucx;
-    pthread_mutex_lock(&ucx->lock);
-    st = ucp_ep_create(ucx->worker, &params, &peer->ep);
+    peer->w = w;
+    pthread_mutex_lock(&w->lock);
+    st = ucp_ep_create(w->worker, &params, &peer->ep);
     if (st != UCS_OK) {
         shoal_error("UCX: cannot create an endpoint: %s", ucs_status_string(st));
         goto err_free;
@@ -268,17 +320,17 @@ int shoal_ucx_peer_create(shoal_ucx_t *ucx, const void *addr, const void *const 
         }
         peer->base[seg] = bases[seg];
     }
-    pthread_mutex_unlock(&ucx->lock);
+    pthread_mutex_unlock(&w->lock);
     *state_out = peer;
     return SHOAL_OK;
 
 err_rkeys:
     while (seg-- > 0)
         ucp_rkey_destroy(peer->rkey[seg]);
-    request_wait(ucx, ucp_ep_close_nbx(peer->ep, &(ucp_request_param_t){.op_attr_mask = 0}),
+    request_wait(w, ucp_ep_close_nbx(peer->ep, &(ucp_request_param_t){.op_attr_mask = 0}),
                  "endpoint close");
 err_free:
-    pthread_mutex_unlock(&ucx->lock);
+    pthread_mutex_unlock(&w->lock);
     free(peer);
     return SHOAL_ERR_TRANSPORT;
 }
@@ -291,11 +343,11 @@ void shoal_ucx_peer_destroy(void *state)
 
     if (peer == NULL)
         return;
-    pthread_mutex_lock(&peer->ucx->lock);
+    pthread_mutex_lock(&peer->w->lock);
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
         ucp_rkey_destroy(peer->rkey[seg]);
-    request_wait(peer->ucx, ucp_ep_close_nbx(peer->ep, &param), "endpoint close");
-    pthread_mutex_unlock(&peer->ucx->lock);
+    request_wait(peer->w, ucp_ep_close_nbx(peer->ep, &param), "endpoint close");
+    pthread_mutex_unlock(&peer->w->lock);
     free(peer);
 }
 
@@ -310,7 +362,7 @@ static int rma_locked(ucx_peer_t *peer, int put, int nbi, int seg, size_t off, v
                                : ucp_get_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param);
     const char *what = put ? (nbi ? "put_nbi" : "put") : (nbi ? "get_nbi" : "get");
 
-    return nbi ? request_keep(peer->ucx, req, what) : request_wait(peer->ucx, req, what);
+    return nbi ? request_keep(peer->w, req, what) : request_wait(peer->w, req, what);
 }
 
 static int rma(void *state, int put, int nbi, int seg, size_t off, void *buf, size_t len)
@@ -318,9 +370,9 @@ static int rma(void *state, int put, int nbi, int seg, size_t off, void *buf, si
     ucx_peer_t *peer = state;
     int status;
 
-    pthread_mutex_lock(&peer->ucx->lock);
+    pthread_mutex_lock(&peer->w->lock);
     status = rma_locked(peer, put, nbi, seg, off, buf, len);
-    pthread_mutex_unlock(&peer->ucx->lock);
+    pthread_mutex_unlock(&peer->w->lock);
     return status;
 }
 
@@ -350,11 +402,11 @@ static int ucx_put_flag(void *state, int seg, size_t off, uint64_t value)
     ucx_peer_t *peer = state;
     int status;
 
-    pthread_mutex_lock(&peer->ucx->lock);
-    ucp_worker_fence(peer->ucx->worker);
+    pthread_mutex_lock(&peer->w->lock);
+    ucp_worker_fence(peer->w->worker);
     status = rma_locked(peer, 1, 0, seg, off, &value, sizeof(value));
-    ucp_worker_fence(peer->ucx->worker);
-    pthread_mutex_unlock(&peer->ucx->lock);
+    ucp_worker_fence(peer->w->worker);
+    pthread_mutex_unlock(&peer->w->lock);
     return status;
 }
 
@@ -389,14 +441,14 @@ static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t s
         param.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
         param.reply_buffer = reply;
     }
-    pthread_mutex_lock(&peer->ucx->lock);
+    pthread_mutex_lock(&peer->w->lock);
     req = ucp_atomic_op_nbx(peer->ep, opcodes[op], value, 1, peer->base[seg] + off,
                             peer->rkey[seg], &param);
     if (reply == &scratch || (fetch != NULL && !nbi))
-        status = request_wait(peer->ucx, req, "atomic");
+        status = request_wait(peer->w, req, "atomic");
     else
-        status = request_keep(peer->ucx, req, "atomic");
-    pthread_mutex_unlock(&peer->ucx->lock);
+        status = request_keep(peer->w, req, "atomic");
+    pthread_mutex_unlock(&peer->w->lock);
     return status;
 }
 
@@ -417,30 +469,30 @@ const shoal_transport_ops_t shoal_ucx_ops = {
 };
 
 /* Completes every kept request, then flushes the worker for remote completion. */
-int shoal_ucx_quiet(shoal_ucx_t *ucx)
+int shoal_ucx_quiet(shoal_ucx_worker_t *w)
 {
     ucp_request_param_t param = {.op_attr_mask = 0};
     int status = SHOAL_OK;
     size_t i;
 
-    pthread_mutex_lock(&ucx->lock);
-    for (i = 0; i < ucx->npending; i++)
-        if (request_wait(ucx, ucx->pending[i], "non-blocking operation") != SHOAL_OK)
+    pthread_mutex_lock(&w->lock);
+    for (i = 0; i < w->npending; i++)
+        if (request_wait(w, w->pending[i], "non-blocking operation") != SHOAL_OK)
             status = SHOAL_ERR_TRANSPORT;
-    ucx->npending = 0;
-    if (request_wait(ucx, ucp_worker_flush_nbx(ucx->worker, &param), "flush") != SHOAL_OK)
+    w->npending = 0;
+    if (request_wait(w, ucp_worker_flush_nbx(w->worker, &param), "flush") != SHOAL_OK)
         status = SHOAL_ERR_TRANSPORT;
-    pthread_mutex_unlock(&ucx->lock);
+    pthread_mutex_unlock(&w->lock);
     return status;
 }
 
-int shoal_ucx_fence(shoal_ucx_t *ucx)
+int shoal_ucx_fence(shoal_ucx_worker_t *w)
 {
     ucs_status_t st;
 
-    pthread_mutex_lock(&ucx->lock);
-    st = ucp_worker_fence(ucx->worker);
-    pthread_mutex_unlock(&ucx->lock);
+    pthread_mutex_lock(&w->lock);
+    st = ucp_worker_fence(w->worker);
+    pthread_mutex_unlock(&w->lock);
     if (st != UCS_OK) {
         shoal_error("UCX: fence failed: %s", ucs_status_string(st));
         return SHOAL_ERR_TRANSPORT;
@@ -448,9 +500,9 @@ int shoal_ucx_fence(shoal_ucx_t *ucx)
     return SHOAL_OK;
 }
 
-void shoal_ucx_progress(shoal_ucx_t *ucx)
+void shoal_ucx_progress(shoal_ucx_worker_t *w)
 {
-    pthread_mutex_lock(&ucx->lock);
-    ucp_worker_progress(ucx->worker);
-    pthread_mutex_unlock(&ucx->lock);
+    pthread_mutex_lock(&w->lock);
+    ucp_worker_progress(w->worker);
+    pthread_mutex_unlock(&w->lock);
 }

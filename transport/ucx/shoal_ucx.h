@@ -9,6 +9,8 @@
 #include "shoal_transport.h"
 
 typedef struct shoal_ucx shoal_ucx_t;
+/* A worker: the main one (peers connect to it) or one per context. */
+typedef struct shoal_ucx_worker shoal_ucx_worker_t;
 
 extern const shoal_transport_ops_t shoal_ucx_ops;
 
@@ -18,6 +20,11 @@ int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out);
 int shoal_ucx_progress_start(shoal_ucx_t *ucx);
 void shoal_ucx_destroy(shoal_ucx_t *ucx);
 
+shoal_ucx_worker_t *shoal_ucx_main_worker(shoal_ucx_t *ucx);
+/* Another worker on the same context: its operations complete independently. */
+int shoal_ucx_worker_create(shoal_ucx_t *ucx, shoal_ucx_worker_t **w_out);
+void shoal_ucx_worker_destroy(shoal_ucx_worker_t *w);
+
 /* This worker's address, valid until shoal_ucx_destroy. */
 void shoal_ucx_address(shoal_ucx_t *ucx, const void **addr_out, size_t *len_out);
 /* Registers a local segment; the packed rkey stays valid until shoal_ucx_destroy. */
@@ -25,12 +32,12 @@ int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
                        const void **rkey_out, size_t *rkey_len_out);
 
 /* A connected peer: its state is what shoal_ucx_ops take. */
-int shoal_ucx_peer_create(shoal_ucx_t *ucx, const void *addr, const void *const *rkeys,
+int shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr, const void *const *rkeys,
                           const uint64_t *bases, void **state_out);
 void shoal_ucx_peer_destroy(void *state);
 
-int shoal_ucx_quiet(shoal_ucx_t *ucx);
-int shoal_ucx_fence(shoal_ucx_t *ucx);
-void shoal_ucx_progress(shoal_ucx_t *ucx);
+int shoal_ucx_quiet(shoal_ucx_worker_t *w);
+int shoal_ucx_fence(shoal_ucx_worker_t *w);
+void shoal_ucx_progress(shoal_ucx_worker_t *w);
 
 #endif

@@ -1,0 +1,311 @@
+/* Collective entry points: the team forms the typed wrappers call, the untyped
+ * (mem, 32, 64) forms, and the deprecated active-set forms. Each checks its
+ * arguments, turns the team or active set into a PE set, and calls the core. */
+#include "shoal_api.h"
+#include "shoal_check.h"
+
+/* The team's PE set; the calling PE must belong to it. */
+static const shoal_pset_t *team_pset(shmem_team_t team, const char *routine)
+{
+    shoal_check_init(routine);
+    if (team == SHMEM_TEAM_INVALID)
+        shoal_fatal("%s: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to",
+                    routine);
+    if (team->pset.me < 0)
+        shoal_fatal("%s: PE %d is not a member of the team it passed (%d PEs)", routine,
+                    shoal_g.my_pe, team->pset.size);
+    return &team->pset;
+}
+
+/* An active set as a PE set whose counters live in pSync. */
+static void active_set(shoal_pset_t *ps, int start, int log_stride, int size, long *pSync,
+                       const char *routine)
+{
+    int stride, last;
+
+    shoal_check_init(routine);
+    if (log_stride < 0 || log_stride > 30)
+        shoal_fatal("%s: argument logPE_stride is %d, expected 0..30", routine, log_stride);
+    stride = 1 << log_stride;
+    if (size < 1 || start < 0 || start >= shoal_g.n_pes ||
+        (size - 1) > (shoal_g.n_pes - 1 - start) / stride)
+        shoal_fatal("%s: the active set PE_start %d, logPE_stride %d, PE_size %d does not fit "
+                    "in PEs 0..%d",
+                    routine, start, log_stride, size, shoal_g.n_pes - 1);
+    last = shoal_g.my_pe - start;
+    if (last < 0 || last % stride != 0 || last / stride >= size)
+        shoal_fatal("%s: PE %d is not in the active set PE_start %d, logPE_stride %d, PE_size %d",
+                    routine, shoal_g.my_pe, start, log_stride, size);
+    *ps = (shoal_pset_t){.size = size,
+                         .me = last / stride,
+                         .start = start,
+                         .stride = stride,
+                         .sync_stride = sizeof(long)};
+    ps->sync_seg = shoal_check_symmetric(pSync, SHMEM_SYNC_SIZE * sizeof(long), routine, "pSync",
+                                         &ps->sync_off);
+    shoal_check_aligned(pSync, sizeof(long), routine, "pSync");
+}
+
+static int sym(const void *addr, size_t bytes, const char *routine, const char *arg, size_t *off)
+{
+    if (bytes == 0) {
+        *off = 0;
+        return SHOAL_SEG_HEAP;
+    }
+    return shoal_check_symmetric(addr, bytes, routine, arg, off);
+}
+
+static void check_args(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
+                       const char *const *names, int n)
+{
+    if (shoal_g.settings.check_coll)
+        shoal_coll_check(ps, routine, vals, names, n);
+}
+
+static void broadcast(const shoal_pset_t *ps, void *dest, const void *source, size_t nelems,
+                      size_t elem_size, int root, int root_too, const char *routine)
+{
+    static const char *const names[] = {"nelems", "PE_root"};
+    size_t bytes = shoal_check_bytes(nelems, elem_size, routine), doff, soff;
+    int dseg, sseg;
+
+    if (root < 0 || root >= ps->size)
+        shoal_fatal("%s: argument PE_root is %d, valid range 0..%d", routine, root, ps->size - 1);
+    dseg = sym(dest, bytes, routine, "dest", &doff);
+    sseg = sym(source, bytes, routine, "source", &soff);
+    check_args(ps, routine, (const uint64_t[]){nelems, (uint64_t)root}, names, 2);
+    shoal_coll_broadcast(ps, dseg, doff, sseg, soff, bytes, root, root_too, routine);
+}
+
+static void collect(const shoal_pset_t *ps, void *dest, const void *source, size_t nelems,
+                    size_t elem_size, int fixed, const char *routine)
+{
+    static const char *const names[] = {"nelems"};
+    size_t bytes = shoal_check_bytes(nelems, elem_size, routine), doff, soff;
+    size_t all = shoal_check_bytes(bytes, (size_t)ps->size, routine);
+    int dseg, sseg;
+
+    /* collect: only the start of dest is known here; the PEs' sizes say the rest. */
+    dseg = sym(dest, fixed ? all : 1, routine, "dest", &doff);
+    sseg = sym(source, bytes, routine, "source", &soff);
+    if (fixed)
+        check_args(ps, routine, (const uint64_t[]){nelems}, names, 1);
+    else
+        check_args(ps, routine, NULL, NULL, 0);
+    shoal_coll_collect(ps, dseg, doff, sseg, soff, bytes, fixed, routine);
+}
+
+static void alltoalls(const shoal_pset_t *ps, void *dest, const void *source, ptrdiff_t dst,
+                      ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine)
+{
+    static const char *const names[] = {"nelems", "dst", "sst"};
+    size_t total = shoal_check_bytes(nelems, (size_t)ps->size, routine), dspan, sspan, doff, soff;
+    int dseg, sseg;
+
+    if (dst < 1 || sst < 1)
+        shoal_fatal("%s: argument %s is %td, expected a stride of at least 1 element", routine,
+                    dst < 1 ? "dst" : "sst", dst < 1 ? dst : sst);
+    dspan = total == 0 ? 0 : shoal_check_bytes((total - 1) * (size_t)dst + 1, elem_size, routine);
+    sspan = total == 0 ? 0 : shoal_check_bytes((total - 1) * (size_t)sst + 1, elem_size, routine);
+    dseg = sym(dest, dspan, routine, "dest", &doff);
+    sseg = sym(source, sspan, routine, "source", &soff);
+    check_args(ps, routine, (const uint64_t[]){nelems, (uint64_t)dst, (uint64_t)sst}, names, 3);
+    shoal_coll_alltoalls(ps, dseg, doff, sseg, soff, dst, sst, nelems, elem_size, routine);
+}
+
+static void reduce(const shoal_pset_t *ps, void *dest, const void *source, size_t count,
+                   shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, const char *routine)
+{
+    static const char *const names[] = {"nreduce"};
+    size_t bytes = shoal_check_bytes(count, elem_size, routine), doff, soff;
+    int dseg = sym(dest, bytes, routine, "dest", &doff);
+    int sseg = sym(source, bytes, routine, "source", &soff);
+
+    check_args(ps, routine, (const uint64_t[]){count}, names, 1);
+    shoal_coll_reduce(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, routine);
+}
+
+/* Team forms, for the typed wrappers. */
+int shoal_api_broadcast(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                        size_t elem_size, int root, const char *routine)
+{
+    broadcast(team_pset(team, routine), dest, source, nelems, elem_size, root, 1, routine);
+    return 0;
+}
+
+int shoal_api_collect(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                      size_t elem_size, int fixed, const char *routine)
+{
+    collect(team_pset(team, routine), dest, source, nelems, elem_size, fixed, routine);
+    return 0;
+}
+
+int shoal_api_alltoall(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                       size_t elem_size, const char *routine)
+{
+    alltoalls(team_pset(team, routine), dest, source, 1, 1, nelems, elem_size, routine);
+    return 0;
+}
+
+int shoal_api_alltoalls(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine)
+{
+    alltoalls(team_pset(team, routine), dest, source, dst, sst, nelems, elem_size, routine);
+    return 0;
+}
+
+int shoal_api_reduce(shmem_team_t team, void *dest, const void *source, size_t nreduce,
+                     shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, const char *routine)
+{
+    reduce(team_pset(team, routine), dest, source, nreduce, op, dt, elem_size, routine);
+    return 0;
+}
+
+void shoal_api_reduce_to_all(void *dest, const void *source, int nreduce, int PE_start,
+                             int logPE_stride, int PE_size, void *pWrk, long *pSync,
+                             shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                             const char *routine)
+{
+    shoal_pset_t ps;
+
+    (void)pWrk;
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, routine);
+    if (nreduce < 0)
+        shoal_fatal("%s: argument nreduce is %d, expected 0 or more", routine, nreduce);
+    reduce(&ps, dest, source, (size_t)nreduce, op, dt, elem_size, routine);
+}
+
+/* Untyped team forms: elements are bytes. */
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                       int PE_root)
+{
+    return shoal_api_broadcast(team, dest, source, nelems, 1, PE_root, "shmem_broadcastmem");
+}
+
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    return shoal_api_collect(team, dest, source, nelems, 1, 0, "shmem_collectmem");
+}
+
+int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    return shoal_api_collect(team, dest, source, nelems, 1, 1, "shmem_fcollectmem");
+}
+
+int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    return shoal_api_alltoall(team, dest, source, nelems, 1, "shmem_alltoallmem");
+}
+
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems)
+{
+    return shoal_api_alltoalls(team, dest, source, dst, sst, nelems, 1, "shmem_alltoallsmem");
+}
+
+/* Deprecated active-set forms. */
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_barrier");
+    shoal_coll_barrier(&ps, 1, "shmem_barrier");
+}
+
+void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_sync");
+    shoal_coll_barrier(&ps, 0, "shmem_sync");
+}
+
+void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_broadcast32");
+    broadcast(&ps, dest, source, nelems, 4, PE_root, 0, "shmem_broadcast32");
+}
+
+void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_broadcast64");
+    broadcast(&ps, dest, source, nelems, 8, PE_root, 0, "shmem_broadcast64");
+}
+
+void shmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                     int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_collect32");
+    collect(&ps, dest, source, nelems, 4, 0, "shmem_collect32");
+}
+
+void shmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                     int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_collect64");
+    collect(&ps, dest, source, nelems, 8, 0, "shmem_collect64");
+}
+
+void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_fcollect32");
+    collect(&ps, dest, source, nelems, 4, 1, "shmem_fcollect32");
+}
+
+void shmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_fcollect64");
+    collect(&ps, dest, source, nelems, 8, 1, "shmem_fcollect64");
+}
+
+void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoall32");
+    alltoalls(&ps, dest, source, 1, 1, nelems, 4, "shmem_alltoall32");
+}
+
+void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoall64");
+    alltoalls(&ps, dest, source, 1, 1, nelems, 8, "shmem_alltoall64");
+}
+
+void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                       int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoalls32");
+    alltoalls(&ps, dest, source, dst, sst, nelems, 4, "shmem_alltoalls32");
+}
+
+void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                       int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    shoal_pset_t ps;
+
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoalls64");
+    alltoalls(&ps, dest, source, dst, sst, nelems, 8, "shmem_alltoalls64");
+}

@@ -1,0 +1,80 @@
+/* Context routines: create (from the world or a team), destroy, and the
+ * per-context fence and quiet. */
+#include "shoal_api.h"
+#include "shoal_check.h"
+#include "shoal_status.h"
+
+#define CTX_OPTIONS (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE)
+
+static int ctx_create(shoal_team_t *team, long options, shmem_ctx_t *ctx, const char *routine)
+{
+    shoal_ctx_t *made;
+    int status;
+
+    shoal_check_init(routine);
+    if (ctx == NULL)
+        shoal_fatal("%s: argument ctx is NULL, expected the address of a shmem_ctx_t", routine);
+    *ctx = SHMEM_CTX_INVALID;
+    if (options & ~CTX_OPTIONS)
+        shoal_fatal("%s: argument options is %#lx, expected SHMEM_CTX_PRIVATE, "
+                    "SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE or-ed together (or 0)",
+                    routine, options);
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    status = shoal_ctx_create(team, options, &made);
+    if (status != SHOAL_OK) {
+        shoal_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu)", routine,
+                    shoal_status_string(status), shoal_g.settings.ctx_max);
+        return -1;
+    }
+    *ctx = made;
+    return 0;
+}
+
+int shmem_ctx_create(long options, shmem_ctx_t *ctx)
+{
+    return ctx_create(SHMEM_TEAM_WORLD, options, ctx, "shmem_ctx_create");
+}
+
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    return ctx_create(team, options, ctx, "shmem_team_create_ctx");
+}
+
+void shmem_ctx_destroy(shmem_ctx_t ctx)
+{
+    shoal_check_init("shmem_ctx_destroy");
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    if (ctx == SHMEM_CTX_DEFAULT)
+        shoal_fatal("shmem_ctx_destroy: argument ctx is SHMEM_CTX_DEFAULT, which cannot be "
+                    "destroyed");
+    shoal_ctx_destroy(ctx);
+}
+
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
+{
+    shoal_check_init("shmem_ctx_get_team");
+    if (team == NULL)
+        return -1;
+    *team = ctx == SHMEM_CTX_INVALID ? SHMEM_TEAM_INVALID : ctx->team;
+    return ctx == SHMEM_CTX_INVALID ? -1 : 0;
+}
+
+static shoal_ctx_t *check_ctx(shmem_ctx_t ctx, const char *routine)
+{
+    shoal_check_init(routine);
+    if (ctx == SHMEM_CTX_INVALID)
+        shoal_fatal("%s: argument ctx is SHMEM_CTX_INVALID", routine);
+    return ctx;
+}
+
+void shmem_ctx_fence(shmem_ctx_t ctx)
+{
+    shoal_core_fence(check_ctx(ctx, "shmem_ctx_fence"));
+}
+
+void shmem_ctx_quiet(shmem_ctx_t ctx)
+{
+    shoal_core_quiet(check_ctx(ctx, "shmem_ctx_quiet"));
+}

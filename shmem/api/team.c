@@ -1,0 +1,174 @@
+/* Team routines: queries, translation, the two splits, destroy and sync. The
+ * splits are collective over the parent; the core agrees on a free slot. */
+#include "shoal_api.h"
+#include "shoal_check.h"
+
+#include <stdlib.h>
+
+shmem_team_t SHMEM_TEAM_WORLD = &shoal_team_world;
+shmem_team_t SHMEM_TEAM_SHARED = &shoal_team_shared;
+
+int shmem_team_my_pe(shmem_team_t team)
+{
+    shoal_check_init("shmem_team_my_pe");
+    return team == SHMEM_TEAM_INVALID ? -1 : team->pset.me;
+}
+
+int shmem_team_n_pes(shmem_team_t team)
+{
+    shoal_check_init("shmem_team_n_pes");
+    return team == SHMEM_TEAM_INVALID ? -1 : team->pset.size;
+}
+
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
+{
+    shoal_check_init("shmem_team_get_config");
+    if (team == SHMEM_TEAM_INVALID || config == NULL)
+        return -1;
+    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
+        config->num_contexts = team->num_contexts;
+    return 0;
+}
+
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
+{
+    shoal_check_init("shmem_team_translate_pe");
+    if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID || src_pe < 0 ||
+        src_pe >= src_team->pset.size)
+        return -1;
+    return shoal_team_index(dest_team, shoal_pset_pe(&src_team->pset, src_pe));
+}
+
+/* The parent's PE set, or NULL when the parent is SHMEM_TEAM_INVALID. */
+static shoal_team_t *split_parent(shmem_team_t parent, const char *routine)
+{
+    shoal_check_init(routine);
+    if (parent != SHMEM_TEAM_INVALID && parent->pset.me < 0)
+        shoal_fatal("%s: PE %d is not a member of argument parent_team (%d PEs)", routine,
+                    shoal_g.my_pe, parent->pset.size);
+    return parent;
+}
+
+static int contexts_of(const shmem_team_config_t *config, long mask)
+{
+    return config != NULL && (mask & SHMEM_TEAM_NUM_CONTEXTS) ? config->num_contexts : 0;
+}
+
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                             const shmem_team_config_t *config, long config_mask,
+                             shmem_team_t *new_team)
+{
+    const char *routine = "shmem_team_split_strided";
+    shoal_team_t *parent = split_parent(parent_team, routine), *out[1];
+    int n[1] = {0}, nctx[1] = {contexts_of(config, config_mask)}, *want[1], i, rc;
+    long long last;
+
+    *new_team = SHMEM_TEAM_INVALID;
+    if (parent == NULL)
+        return -1;
+    if (size < 1 || (stride == 0 && size > 1))
+        shoal_fatal("%s: arguments size %d and stride %d: expected size >= 1 and a non-zero "
+                    "stride (any stride when size is 1)",
+                    routine, size, stride);
+    last = start + (long long)(size - 1) * (size > 1 ? stride : 0);
+    /* The spec makes this a failed split; the debug setting makes it an error. */
+    if ((start < 0 || start >= parent->pset.size || last < 0 || last >= parent->pset.size) &&
+        !shoal_g.settings.check_coll)
+        return -1;
+    if (start < 0 || start >= parent->pset.size || last < 0 || last >= parent->pset.size)
+        shoal_fatal("%s: start %d, stride %d, size %d run past the parent team's PEs 0..%d",
+                    routine, start, stride, size, parent->pset.size - 1);
+    want[0] = malloc((size_t)size * sizeof(int));
+    if (want[0] == NULL)
+        shoal_fatal("%s: out of memory for %d PEs", routine, size);
+    for (i = 0; i < size; i++) {
+        want[0][i] = start + i * (size > 1 ? stride : 0);
+        if (want[0][i] == parent->pset.me)
+            n[0] = size;
+    }
+    rc = shoal_team_split(parent, 1, want, n, nctx, out, routine);
+    free(want[0]);
+    *new_team = out[0];
+    return rc;
+}
+
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team)
+{
+    const char *routine = "shmem_team_split_2d";
+    shoal_team_t *parent = split_parent(parent_team, routine), *out[2];
+    int nctx[2] = {contexts_of(xaxis_config, xaxis_mask), contexts_of(yaxis_config, yaxis_mask)};
+    int n[2] = {0, 0}, *want[2], size, me, x, y, i, rc;
+
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    if (parent == NULL)
+        return -1;
+    if (xrange < 1)
+        shoal_fatal("%s: argument xrange is %d, expected 1 or more", routine, xrange);
+    size = parent->pset.size;
+    me = parent->pset.me;
+    if (xrange > size) /* one row holds every PE */
+        xrange = size;
+    x = me % xrange;
+    y = me / xrange;
+    want[0] = malloc((size_t)xrange * sizeof(int));
+    want[1] = malloc(((size_t)size / (size_t)xrange + 1) * sizeof(int));
+    if (want[0] == NULL || want[1] == NULL)
+        shoal_fatal("%s: out of memory for %d PEs", routine, size);
+    for (i = y * xrange; i < size && i < (y + 1) * xrange; i++)
+        want[0][n[0]++] = i;
+    for (i = x; i < size; i += xrange)
+        want[1][n[1]++] = i;
+    rc = shoal_team_split(parent, 2, want, n, nctx, out, routine);
+    free(want[0]);
+    free(want[1]);
+    *xaxis_team = out[0];
+    *yaxis_team = out[1];
+    return rc;
+}
+
+void shmem_team_destroy(shmem_team_t team)
+{
+    shoal_check_init("shmem_team_destroy");
+    if (team == SHMEM_TEAM_INVALID)
+        return;
+    if (team->predefined)
+        shoal_fatal("shmem_team_destroy: argument team is %s, a predefined team, which cannot "
+                    "be destroyed",
+                    team == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+    shoal_ctx_destroy_team(team);
+    shoal_team_destroy(team);
+}
+
+int shmem_team_sync(shmem_team_t team)
+{
+    const char *routine = "shmem_team_sync";
+
+    shoal_check_init(routine);
+    if (team == SHMEM_TEAM_INVALID)
+        shoal_fatal("%s: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to",
+                    routine);
+    if (team->pset.me < 0)
+        shoal_fatal("%s: PE %d is not a member of the team it passed", routine, shoal_g.my_pe);
+    shoal_coll_barrier(&team->pset, 0, routine);
+    return 0;
+}
+
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    size_t off;
+    int seg;
+
+    shoal_check_init("shmem_team_ptr");
+    if (team == SHMEM_TEAM_INVALID)
+        return NULL;
+    if (pe < 0 || pe >= team->pset.size)
+        shoal_fatal("shmem_team_ptr: argument pe is %d, valid range 0..%d (PEs of the team)", pe,
+                    team->pset.size - 1);
+    seg = shoal_seg_find(dest, &off);
+    if (seg < 0)
+        return NULL;
+    return shoal_core_ptr(shoal_pset_pe(&team->pset, pe), seg, off);
+}

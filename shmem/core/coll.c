@@ -1,0 +1,307 @@
+/* Collectives on a PE set, in bytes. Synchronisation is by counters: a sender
+ * adds one to a counter of the receiver, which waits for it to be non-zero and
+ * takes one back. Counters return to zero, so a team slot can be reused and a
+ * pSync is left as the user gave it. Every collective ends with a barrier: no
+ * PE leaves while another may still read its buffers or counters.
+ * Data moves by pulls (broadcast, reductions: the source is read where it is)
+ * or pushes into the destination, which the spec requires to be ready. */
+#include "shoal_core.h"
+#include "shoal_status.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const uint64_t one = 1, minus_one = (uint64_t)-1;
+
+static void *local(int seg, size_t off)
+{
+    return shoal_g.seg[seg].base + off;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void token_send(const shoal_pset_t *ps, int to, int flag, const char *routine)
+{
+    shoal_core_amo(&shoal_ctx_default, shoal_pset_pe(ps, to), ps->sync_seg,
+                   shoal_pset_flag(ps, flag), SHOAL_AMO_ADD, sizeof(uint64_t), &one, NULL, NULL, 0,
+                   routine);
+}
+
+/* Waits for a token from set index from. With SHOAL_CHECK_COLL a wait that lasts
+ * too long is a collective that some PE never joined: say so instead of hanging. */
+static void token_take(const shoal_pset_t *ps, int from, int flag, const char *routine)
+{
+    size_t off = shoal_pset_flag(ps, flag);
+    const uint64_t *p = local(ps->sync_seg, off);
+    double start = 0;
+    unsigned spins = 0;
+    uint64_t old;
+
+    while (__atomic_load_n(p, __ATOMIC_ACQUIRE) == 0) {
+        shoal_core_backoff(&spins);
+        if (!shoal_g.settings.check_coll || (spins & 1023) != 0)
+            continue;
+        if (start == 0)
+            start = now_s();
+        else if (now_s() - start > (double)shoal_g.settings.check_coll_s)
+            shoal_fatal("%s: waited %zu s for PE %d (index %d of this team or active set of %d "
+                        "PEs) to join; every PE of the team must call the same collectives in "
+                        "the same order",
+                        routine, shoal_g.settings.check_coll_s, shoal_pset_pe(ps, from), from,
+                        ps->size);
+    }
+    /* Fetching, so the take is done before the next look at the counter. */
+    shoal_core_amo(&shoal_ctx_default, shoal_g.my_pe, ps->sync_seg, off, SHOAL_AMO_ADD,
+                   sizeof(uint64_t), &minus_one, NULL, &old, 0, routine);
+}
+
+/* Dissemination: in round k, signal index me+2^k and wait for me-2^k. */
+void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *routine)
+{
+    int n = ps->size, me = ps->me, k, d;
+
+    if (complete_puts)
+        shoal_core_quiet_all();
+    for (k = 0, d = 1; d < n; k++, d <<= 1) {
+        token_send(ps, (me + d) % n, k, routine);
+        token_take(ps, (me - d + n) % n, k, routine);
+    }
+}
+
+static int use_tree(size_t bytes, int n)
+{
+    switch (shoal_g.settings.bcast_algo) {
+    case SHOAL_ALGO_DIRECT:
+        return 0;
+    case SHOAL_ALGO_TREE:
+        return 1;
+    default:
+        return n > 4 && bytes > shoal_g.settings.coll_small;
+    }
+}
+
+/* Direct: every PE reads the root. Binomial: index r (relative to the root) reads
+ * from r - 2^k, k its highest bit, once that PE says it has the data. root_too:
+ * the root's dest gets the data too (the team form; the active-set form leaves it). */
+void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                          size_t bytes, int root, int root_too, const char *routine)
+{
+    int n = ps->size, rel = (ps->me - root + n) % n, k, top = -1;
+
+    if (bytes > 0 && rel == 0 && root_too && local(dseg, doff) != local(sseg, soff))
+        memmove(local(dseg, doff), local(sseg, soff), bytes);
+    if (bytes == 0) {
+        /* nothing moves; the barrier below still keeps the PEs in step */
+    } else if (!use_tree(bytes, n)) {
+        if (rel != 0)
+            shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, root), sseg, soff,
+                           local(dseg, doff), bytes, 0, routine);
+    } else {
+        if (rel != 0) {
+            int parent;
+
+            top = 31 - __builtin_clz((unsigned)rel);
+            parent = (rel - (1 << top) + root) % n;
+            token_take(ps, parent, SHOAL_SYNC_ALGO + top, routine);
+            if (parent == root)
+                shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, root), sseg, soff,
+                               local(dseg, doff), bytes, 0, routine);
+            else
+                shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, parent), dseg, doff,
+                               local(dseg, doff), bytes, 0, routine);
+        }
+        for (k = top + 1; k < 31 && rel + (1 << k) < n; k++)
+            token_send(ps, (rel + (1 << k) + root) % n, SHOAL_SYNC_ALGO + k, routine);
+    }
+    shoal_coll_barrier(ps, 0, routine);
+}
+
+/* Byte offsets in dest of each PE's contribution: fixed, or from the sizes each
+ * PE left in its scratch word 0 (read after a barrier). */
+static size_t *collect_offsets(const shoal_pset_t *ps, size_t bytes, int fixed, const char *routine)
+{
+    size_t *off = malloc(((size_t)ps->size + 1) * sizeof(size_t)), w = shoal_pset_scratch(ps, 0);
+    int i;
+
+    if (off == NULL)
+        shoal_fatal("%s: out of memory for %d offsets", routine, ps->size);
+    if (!fixed) {
+        __atomic_store_n((uint64_t *)local(ps->sync_seg, w), (uint64_t)bytes, __ATOMIC_RELEASE);
+        shoal_coll_barrier(ps, 0, routine);
+    }
+    off[0] = 0;
+    for (i = 0; i < ps->size; i++) {
+        uint64_t b = bytes;
+
+        if (!fixed && i != ps->me)
+            shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, i), ps->sync_seg, w, &b, sizeof(b),
+                           0, routine);
+        off[i + 1] = off[i] + (size_t)b;
+    }
+    return off;
+}
+
+/* Each PE pushes its block to every PE's dest, starting with its right neighbour
+ * so that no PE is everyone's first target. */
+void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                        size_t bytes, int fixed, const char *routine)
+{
+    size_t *off = collect_offsets(ps, bytes, fixed, routine);
+    const char *src = local(sseg, soff);
+    int n = ps->size, i;
+
+    for (i = 1; i <= n && bytes > 0; i++) {
+        int to = (ps->me + i) % n;
+
+        if (to == ps->me)
+            memmove(local(dseg, doff + off[ps->me]), src, bytes);
+        else
+            shoal_core_put(&shoal_ctx_default, shoal_pset_pe(ps, to), dseg, doff + off[ps->me], src,
+                           bytes, 1, routine);
+    }
+    free(off);
+    shoal_coll_barrier(ps, 1, routine);
+    if (!fixed)
+        *(uint64_t *)local(ps->sync_seg, shoal_pset_scratch(ps, 0)) = 0;
+}
+
+/* Block j of this PE's source goes to block me of PE j's dest; strides in
+ * elements (1, 1: alltoall). */
+void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
+                          const char *routine)
+{
+    size_t dblock = nelems * (size_t)dst * elem_size, sblock = nelems * (size_t)sst * elem_size;
+    const char *src = local(sseg, soff);
+    int n = ps->size, i;
+
+    for (i = 1; i <= n && nelems > 0; i++) {
+        int to = (ps->me + i) % n, pe = shoal_pset_pe(ps, to);
+        size_t to_off = doff + (size_t)ps->me * dblock;
+        const char *from = src + (size_t)to * sblock;
+
+        if (dst == 1 && sst == 1)
+            shoal_core_put(&shoal_ctx_default, pe, dseg, to_off, from, nelems * elem_size, 1,
+                           routine);
+        else
+            shoal_core_iput(&shoal_ctx_default, pe, dseg, to_off, from, dst, sst, nelems, elem_size,
+                            routine);
+    }
+    shoal_coll_barrier(ps, 1, routine);
+}
+
+/* acc = the elements [lo, lo+count) of every PE's source combined in index order,
+ * so every PE computes the same bits whatever the operator. */
+static void reduce_block(const shoal_pset_t *ps, int sseg, size_t soff, size_t lo, size_t count,
+                         shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, char *acc, char *in,
+                         const char *routine)
+{
+    size_t bytes = count * elem_size, at = soff + lo * elem_size;
+    int i;
+
+    for (i = 0; i < ps->size && bytes > 0; i++) {
+        char *into = i == 0 ? acc : in;
+
+        if (i == ps->me)
+            memcpy(into, local(sseg, at), bytes);
+        else
+            shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, i), sseg, at, into, bytes, 0,
+                           routine);
+        if (i > 0 && shoal_reduce_combine(acc, in, count, op, dt, elem_size) != 0)
+            shoal_fatal("%s: this operator does not apply to %zu-byte elements of this kind",
+                        routine, elem_size);
+    }
+}
+
+static int use_ring(size_t bytes, int n)
+{
+    switch (shoal_g.settings.reduce_algo) {
+    case SHOAL_ALGO_DIRECT:
+        return 0;
+    case SHOAL_ALGO_RING:
+        return 1;
+    default:
+        return n > 2 && bytes > shoal_g.settings.coll_small;
+    }
+}
+
+/* Direct: every PE combines everything, then writes its own dest. Ring: index i
+ * combines block i only and pushes it to every dest (reduce-scatter, then
+ * all-gather), so each PE moves about 2 * bytes whatever the PE count. */
+void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                       size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                       const char *routine)
+{
+    int n = ps->size, ring = use_ring(count * elem_size, n), i;
+    size_t lo = ring ? count * (size_t)ps->me / (size_t)n : 0;
+    size_t hi = ring ? count * (size_t)(ps->me + 1) / (size_t)n : count;
+    size_t bytes = (hi - lo) * elem_size;
+    char *acc = malloc(bytes + 1), *in = malloc(bytes + 1);
+
+    if (acc == NULL || in == NULL)
+        shoal_fatal("%s: out of memory for %zu bytes of reduction buffers", routine, 2 * bytes);
+    shoal_coll_barrier(ps, 0, routine); /* every source is ready */
+    reduce_block(ps, sseg, soff, lo, hi - lo, op, dt, elem_size, acc, in, routine);
+    if (!ring) {
+        shoal_coll_barrier(ps, 0, routine); /* no one reads a source any more */
+        if (bytes > 0)
+            memcpy(local(dseg, doff), acc, bytes);
+    } else {
+        for (i = 1; i <= n && bytes > 0; i++) {
+            int to = (ps->me + i) % n;
+
+            if (to == ps->me)
+                memcpy(local(dseg, doff + lo * elem_size), acc, bytes);
+            else
+                shoal_core_put(&shoal_ctx_default, shoal_pset_pe(ps, to), dseg,
+                               doff + lo * elem_size, acc, bytes, 0, routine);
+        }
+        shoal_coll_barrier(ps, 1, routine);
+    }
+    free(acc);
+    free(in);
+}
+
+/* SHOAL_CHECK_COLL: each PE leaves a hash of the routine's name and its
+ * arguments in its scratch words 2..; every PE compares with index 0's. */
+void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
+                      const char *const *names, int n)
+{
+    uint64_t mine[SHOAL_CHECK_VALS + 1], first[SHOAL_CHECK_VALS + 1], h = 1469598103934665603u;
+    uint64_t *scratch = local(ps->sync_seg, shoal_pset_scratch(ps, 2));
+    const char *c;
+    int i;
+
+    for (c = routine; *c != '\0'; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211u;
+    mine[0] = h;
+    for (i = 0; i < n; i++)
+        mine[i + 1] = vals[i];
+    memcpy(scratch, mine, (size_t)(n + 1) * sizeof(uint64_t));
+    shoal_coll_barrier(ps, 0, routine);
+    memcpy(first, mine, sizeof(mine));
+    if (ps->me != 0)
+        shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, 0), ps->sync_seg,
+                       shoal_pset_scratch(ps, 2), first, (size_t)(n + 1) * sizeof(uint64_t), 0,
+                       routine);
+    shoal_coll_barrier(ps, 0, routine);
+    memset(scratch, 0, (size_t)(n + 1) * sizeof(uint64_t));
+    if (first[0] != mine[0])
+        shoal_fatal("%s: PE %d called it while PE %d (index 0 of the team) called another "
+                    "collective routine (or the same one for another type); every PE must call "
+                    "the same collectives in the same order",
+                    routine, shoal_g.my_pe, shoal_pset_pe(ps, 0));
+    for (i = 0; i < n; i++)
+        if (first[i + 1] != mine[i + 1])
+            shoal_fatal("%s: argument %s is %llu on PE %d but %llu on PE %d (index 0 of the "
+                        "team); every PE must pass the same value",
+                        routine, names[i], (unsigned long long)mine[i + 1], shoal_g.my_pe,
+                        (unsigned long long)first[i + 1], shoal_pset_pe(ps, 0));
+}

@@ -1,0 +1,168 @@
+/* Communication contexts. Where UCX carries traffic each context gets a worker
+ * of its own and its own endpoints, made on first use, so that a quiet on one
+ * context flushes only that worker. Same-node load/store needs nothing: those
+ * operations are complete when issued. A context never outlives shmem_finalize. */
+#include "shoal_core.h"
+#include "shoal_status.h"
+
+#include <stdlib.h>
+
+shoal_ctx_t shoal_ctx_default = {.team = &shoal_team_world};
+
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+static shoal_ctx_t **live; /* every context but the default */
+static int nlive, maxlive;
+
+static int count_locked(const shoal_team_t *team)
+{
+    int i, n = 0;
+
+    for (i = 0; i < nlive; i++)
+        n += team == NULL || live[i]->team == team;
+    return n;
+}
+
+int shoal_ctx_count(const shoal_team_t *team)
+{
+    int n;
+
+    pthread_mutex_lock(&ctx_lock);
+    n = count_locked(team);
+    pthread_mutex_unlock(&ctx_lock);
+    return n;
+}
+
+static int track(shoal_ctx_t *ctx)
+{
+    if (nlive == maxlive) {
+        int want = maxlive ? 2 * maxlive : 16;
+        shoal_ctx_t **grown = realloc(live, (size_t)want * sizeof(*grown));
+
+        if (grown == NULL)
+            return SHOAL_ERR_NO_MEMORY;
+        live = grown;
+        maxlive = want;
+    }
+    live[nlive++] = ctx;
+    return SHOAL_OK;
+}
+
+int shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out)
+{
+    shoal_ctx_t *ctx;
+    int status = SHOAL_ERR_NO_RESOURCE;
+
+    pthread_mutex_lock(&ctx_lock);
+    if ((size_t)count_locked(NULL) >= shoal_g.settings.ctx_max ||
+        (team->num_contexts > 0 && count_locked(team) >= team->num_contexts))
+        goto err_unlock;
+    status = SHOAL_ERR_NO_MEMORY;
+    ctx = calloc(1, sizeof(*ctx));
+    if (ctx == NULL)
+        goto err_unlock;
+    ctx->options = options;
+    ctx->team = team;
+    if (shoal_g.ucx != NULL) {
+        ctx->ucx_peers = calloc((size_t)shoal_g.n_pes, sizeof(void *));
+        if (ctx->ucx_peers == NULL)
+            goto err_free;
+        status = shoal_ucx_worker_create(shoal_g.ucx, &ctx->worker);
+        if (status != SHOAL_OK)
+            goto err_free;
+    }
+    status = track(ctx);
+    if (status != SHOAL_OK)
+        goto err_worker;
+    pthread_mutex_unlock(&ctx_lock);
+    *ctx_out = ctx;
+    return SHOAL_OK;
+
+err_worker:
+    shoal_ucx_worker_destroy(ctx->worker);
+err_free:
+    free(ctx->ucx_peers);
+    free(ctx);
+err_unlock:
+    pthread_mutex_unlock(&ctx_lock);
+    return status;
+}
+
+void shoal_ctx_destroy(shoal_ctx_t *ctx)
+{
+    int i;
+
+    shoal_core_quiet(ctx);
+    pthread_mutex_lock(&ctx_lock);
+    for (i = 0; i < nlive; i++) {
+        if (live[i] == ctx) {
+            live[i] = live[--nlive];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&ctx_lock);
+    for (i = 0; ctx->ucx_peers != NULL && i < shoal_g.n_pes; i++)
+        shoal_ucx_peer_destroy(ctx->ucx_peers[i]);
+    shoal_ucx_worker_destroy(ctx->worker);
+    free(ctx->ucx_peers);
+    free(ctx);
+}
+
+/* A destroyed team takes its contexts with it. */
+void shoal_ctx_destroy_team(const shoal_team_t *team)
+{
+    int i;
+
+    for (;;) {
+        shoal_ctx_t *victim = NULL;
+
+        pthread_mutex_lock(&ctx_lock);
+        for (i = 0; i < nlive && victim == NULL; i++)
+            if (live[i]->team == team)
+                victim = live[i];
+        pthread_mutex_unlock(&ctx_lock);
+        if (victim == NULL)
+            return;
+        shoal_ctx_destroy(victim);
+    }
+}
+
+/* At finalize: what the program did not destroy. */
+void shoal_ctx_cleanup(void)
+{
+    while (nlive > 0)
+        shoal_ctx_destroy(live[nlive - 1]);
+    free(live);
+    live = NULL;
+    maxlive = 0;
+}
+
+void shoal_core_quiet_all(void)
+{
+    int i;
+
+    shoal_core_quiet(&shoal_ctx_default);
+    pthread_mutex_lock(&ctx_lock);
+    for (i = 0; i < nlive; i++)
+        shoal_core_quiet(live[i]);
+    pthread_mutex_unlock(&ctx_lock);
+}
+
+void *shoal_ctx_ucx_peer(shoal_ctx_t *ctx, int pe)
+{
+    void *state = __atomic_load_n(&ctx->ucx_peers[pe], __ATOMIC_ACQUIRE);
+    int status = SHOAL_OK;
+
+    if (state != NULL)
+        return state;
+    pthread_mutex_lock(&shoal_g.connect_lock);
+    if (ctx->ucx_peers[pe] == NULL) {
+        status = shoal_peer_ucx_attach(pe, ctx->worker, &state);
+        if (status == SHOAL_OK)
+            __atomic_store_n(&ctx->ucx_peers[pe], state, __ATOMIC_RELEASE);
+    }
+    state = ctx->ucx_peers[pe];
+    pthread_mutex_unlock(&shoal_g.connect_lock);
+    if (status != SHOAL_OK)
+        shoal_fatal("cannot reach PE %d from a context: %s", pe, shoal_status_string(status));
+    return state;
+}

@@ -1,0 +1,125 @@
+/* Teams, PE sets and the collectives that run on them, in bytes. A PE set is
+ * the PEs a collective spans (a team, or a deprecated active set) plus the
+ * symmetric counters it synchronises on: a team's slot, or the user's pSync. */
+#ifndef SHOAL_COLL_H
+#define SHOAL_COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reduction operators and the representations they combine. */
+typedef enum shoal_red_op {
+    SHOAL_RED_AND,
+    SHOAL_RED_OR,
+    SHOAL_RED_XOR,
+    SHOAL_RED_MAX,
+    SHOAL_RED_MIN,
+    SHOAL_RED_SUM,
+    SHOAL_RED_PROD,
+} shoal_red_op_t;
+
+typedef enum shoal_dt {
+    SHOAL_DT_INT,     /* signed integer of elem_size bytes */
+    SHOAL_DT_UINT,    /* unsigned integer */
+    SHOAL_DT_FLOAT,   /* float, double, long double by size */
+    SHOAL_DT_COMPLEX, /* float _Complex, double _Complex by size */
+} shoal_dt_t;
+
+/* Plain char is signed or not as the compiler decides. */
+#define SHOAL_DT_CHAR ((char)-1 < 0 ? SHOAL_DT_INT : SHOAL_DT_UINT)
+
+/* Counters: 32 for barriers, 32 for the algorithms' own hand-offs, then scratch. */
+#define SHOAL_SYNC_FLAGS 64
+#define SHOAL_SYNC_ALGO 32
+#define SHOAL_SYNC_SCRATCH 8
+
+typedef struct shoal_pset {
+    int size;
+    int me;           /* the calling PE's index, -1 when it is not a member */
+    int start;        /* world PE of index i: start + i * stride ... */
+    int stride;
+    const int *pes;   /* ... or pes[i] when not NULL */
+    int sync_seg;     /* where the counters are, and the bytes between two */
+    size_t sync_off;
+    size_t sync_stride;
+} shoal_pset_t;
+
+static inline int shoal_pset_pe(const shoal_pset_t *ps, int i)
+{
+    return ps->pes != NULL ? ps->pes[i] : ps->start + i * ps->stride;
+}
+
+static inline size_t shoal_pset_flag(const shoal_pset_t *ps, int i)
+{
+    return ps->sync_off + (size_t)i * ps->sync_stride;
+}
+
+/* Scratch word i: a PE writes only its own; others read it between barriers. */
+static inline size_t shoal_pset_scratch(const shoal_pset_t *ps, int i)
+{
+    return ps->sync_off + (size_t)SHOAL_SYNC_FLAGS * ps->sync_stride + (size_t)i * 8;
+}
+
+
+typedef struct shoal_team {
+    shoal_pset_t pset;
+    int slot;             /* its counters in the internal symmetric area */
+    int *pes;             /* owned copy of pset.pes, or NULL when strided */
+    int *index_of;        /* world PE -> team index, -1 outside; NULL when strided */
+    int num_contexts;     /* from its configuration (0: no limit asked) */
+    int predefined;
+} shoal_team_t;
+
+extern shoal_team_t shoal_team_world, shoal_team_shared;
+
+/* The team index of world PE pe, or -1. */
+static inline int shoal_team_index(const shoal_team_t *t, int pe)
+{
+    const shoal_pset_t *ps = &t->pset;
+    int d;
+
+    if (t->index_of != NULL)
+        return t->index_of[pe];
+    d = pe - ps->start;
+    if (d < 0 || d % ps->stride != 0 || d / ps->stride >= ps->size)
+        return -1;
+    return d / ps->stride;
+}
+
+/* team.c */
+int shoal_team_setup(int local_size);
+void shoal_team_cleanup(void);
+/* Makes the teams of a split: want[k] lists parent indices of new team k (this
+ * PE's), n[k] their count (0: none for this PE). All parent members call it with
+ * the same count of teams; returns 0 and fills out[k] (NULL where this PE is in
+ * none), or non-zero when no slot was free (out[] all NULL, on every member). */
+int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const int *n,
+                     const int *num_contexts, shoal_team_t **out, const char *routine);
+void shoal_team_destroy(shoal_team_t *team);
+
+/* coll.c: every PE of ps calls these with the same arguments (sizes in bytes;
+ * seg/off name symmetric buffers). */
+void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *routine);
+void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                          size_t bytes, int root, int root_too, const char *routine);
+void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                        size_t bytes, int fixed, const char *routine);
+void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
+                          const char *routine);
+void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                       size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                       const char *routine);
+
+/* SHOAL_CHECK_COLL: ends the job with one line when this PE's routine or one
+ * of its n (at most SHOAL_CHECK_VALS) named values differs from index 0's. */
+#define SHOAL_CHECK_VALS 5
+void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
+                      const char *const *names, int n);
+
+/* reduce.c: inout[i] = inout[i] op in[i] for count elements. Returns 0, or -1 when
+ * op does not apply to dt/elem_size. */
+int shoal_reduce_combine(void *inout, const void *in, size_t count, shoal_red_op_t op,
+                         shoal_dt_t dt, size_t elem_size);
+
+#endif

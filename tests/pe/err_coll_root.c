@@ -1,0 +1,18 @@
+/* Must fail with SHOAL_CHECK_COLL=1 (run-err.sh sets it): the last PE names
+ * another (valid) root of a broadcast than the others. */
+#include "pe_test.h"
+
+static long src[8], dest[8];
+
+int main(void)
+{
+    int last;
+
+    shmem_init();
+    pe_test_watchdog();
+    last = shmem_my_pe() == shmem_n_pes() - 1;
+    shmem_long_broadcast(SHMEM_TEAM_WORLD, dest, src, 8, last ? 1 : 0);
+    shmem_barrier_all();
+    shmem_finalize();
+    return 0;
+}
