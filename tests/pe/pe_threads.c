@@ -12,6 +12,8 @@
 
 static long counters[THREADS];              /* fetch_add targets, one per thread */
 static long slots[MAX_PES][THREADS][ITERS]; /* put targets: [from pe][thread][iter] */
+/* Put sources: a put_nbi source must not change before the quiet that completes it. */
+static long values[THREADS][ITERS];
 static int me, npes;
 static int failures[THREADS];
 
@@ -21,19 +23,20 @@ static void *worker(void *arg)
 
     for (i = 0; i < ITERS; i++) {
         int pe = (me + t + i) % npes; /* threads reach peers in different orders */
-        long value = ((long)me << 40) | ((long)t << 32) | i, back = -1, old;
+        long *value = &values[t][i], back = -1, old;
 
+        *value = ((long)me << 40) | ((long)t << 32) | i;
         old = shmem_long_atomic_fetch_add(&counters[t], 1, pe);
         if (old < 0)
             failures[t]++;
         if (i % 2)
-            shmem_long_put(&slots[me][t][i], &value, 1, pe);
+            shmem_long_put(&slots[me][t][i], value, 1, pe);
         else
-            shmem_long_put_nbi(&slots[me][t][i], &value, 1, pe);
+            shmem_long_put_nbi(&slots[me][t][i], value, 1, pe);
         if (i % 64 == 0) {
             shmem_quiet();
             shmem_long_get(&back, &slots[me][t][i], 1, pe);
-            if (back != value)
+            if (back != *value)
                 failures[t]++;
         }
     }
