@@ -100,6 +100,8 @@ void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sse
     if (bytes == 0) {
         /* nothing moves; the barrier below still keeps the PEs in step */
     } else if (!use_tree(bytes, n)) {
+        /* The root's source may be written just before the call: wait for it. */
+        shoal_coll_barrier(ps, 0, routine);
         if (rel != 0)
             shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, root), sseg, soff,
                            local(dseg, doff), bytes, 0, routine);
