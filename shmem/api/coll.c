@@ -4,19 +4,6 @@
 #include "shoal_api.h"
 #include "shoal_check.h"
 
-/* The team's PE set; the calling PE must belong to it. */
-static const shoal_pset_t *team_pset(shmem_team_t team, const char *routine)
-{
-    shoal_check_init(routine);
-    if (team == SHMEM_TEAM_INVALID)
-        shoal_fatal("%s: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to",
-                    routine);
-    if (team->pset.me < 0)
-        shoal_fatal("%s: PE %d is not a member of the team it passed (%d PEs)", routine,
-                    shoal_g.my_pe, team->pset.size);
-    return &team->pset;
-}
-
 /* An active set as a PE set whose counters live in pSync. */
 static void active_set(shoal_pset_t *ps, int start, int log_stride, int size, long *pSync,
                        const char *routine)
@@ -129,35 +116,35 @@ static void reduce(const shoal_pset_t *ps, void *dest, const void *source, size_
 int shoal_api_broadcast(shmem_team_t team, void *dest, const void *source, size_t nelems,
                         size_t elem_size, int root, const char *routine)
 {
-    broadcast(team_pset(team, routine), dest, source, nelems, elem_size, root, 1, routine);
+    broadcast(shoal_check_team(team, routine), dest, source, nelems, elem_size, root, 1, routine);
     return 0;
 }
 
 int shoal_api_collect(shmem_team_t team, void *dest, const void *source, size_t nelems,
                       size_t elem_size, int fixed, const char *routine)
 {
-    collect(team_pset(team, routine), dest, source, nelems, elem_size, fixed, routine);
+    collect(shoal_check_team(team, routine), dest, source, nelems, elem_size, fixed, routine);
     return 0;
 }
 
 int shoal_api_alltoall(shmem_team_t team, void *dest, const void *source, size_t nelems,
                        size_t elem_size, const char *routine)
 {
-    alltoalls(team_pset(team, routine), dest, source, 1, 1, nelems, elem_size, routine);
+    alltoalls(shoal_check_team(team, routine), dest, source, 1, 1, nelems, elem_size, routine);
     return 0;
 }
 
 int shoal_api_alltoalls(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine)
 {
-    alltoalls(team_pset(team, routine), dest, source, dst, sst, nelems, elem_size, routine);
+    alltoalls(shoal_check_team(team, routine), dest, source, dst, sst, nelems, elem_size, routine);
     return 0;
 }
 
 int shoal_api_reduce(shmem_team_t team, void *dest, const void *source, size_t nreduce,
                      shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, const char *routine)
 {
-    reduce(team_pset(team, routine), dest, source, nreduce, op, dt, elem_size, routine);
+    reduce(shoal_check_team(team, routine), dest, source, nreduce, op, dt, elem_size, routine);
     return 0;
 }
 

@@ -43,6 +43,20 @@ static inline int shoal_check_ctx_pe(shoal_ctx_t *ctx, int pe, const char *routi
     return shoal_pset_pe(&t->pset, pe);
 }
 
+/* The PE set of a team the calling PE belongs to (collectives need one). */
+static inline const shoal_pset_t *shoal_check_team(const shoal_team_t *team,
+                                                  const char *routine)
+{
+    shoal_check_init(routine);
+    if (team == NULL)
+        shoal_fatal("%s: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to",
+                    routine);
+    if (team->pset.me < 0)
+        shoal_fatal("%s: PE %d is not a member of the team it passed (%d PEs)", routine,
+                    shoal_g.my_pe, team->pset.size);
+    return &team->pset;
+}
+
 /* nelems * elem_size, or the end of the job when it overflows. */
 static inline size_t shoal_check_bytes(size_t nelems, size_t elem_size, const char *routine)
 {

@@ -60,7 +60,7 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
 {
     const char *routine = "shmem_team_split_strided";
     shoal_team_t *parent = split_parent(parent_team, routine), *out[1];
-    int n[1] = {0}, nctx[1] = {contexts_of(config, config_mask)}, *want[1], i, rc;
+    int n[1] = {0}, nctx[1] = {contexts_of(config, config_mask)}, *want[1], i, rc, outside;
     long long last;
 
     *new_team = SHMEM_TEAM_INVALID;
@@ -72,10 +72,10 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
                     routine, size, stride);
     last = start + (long long)(size - 1) * (size > 1 ? stride : 0);
     /* The spec makes this a failed split; the debug setting makes it an error. */
-    if ((start < 0 || start >= parent->pset.size || last < 0 || last >= parent->pset.size) &&
-        !shoal_g.settings.check_coll)
+    outside = start < 0 || start >= parent->pset.size || last < 0 || last >= parent->pset.size;
+    if (outside && !shoal_g.settings.check_coll)
         return -1;
-    if (start < 0 || start >= parent->pset.size || last < 0 || last >= parent->pset.size)
+    if (outside)
         shoal_fatal("%s: start %d, stride %d, size %d run past the parent team's PEs 0..%d",
                     routine, start, stride, size, parent->pset.size - 1);
     want[0] = malloc((size_t)size * sizeof(int));
@@ -146,13 +146,7 @@ int shmem_team_sync(shmem_team_t team)
 {
     const char *routine = "shmem_team_sync";
 
-    shoal_check_init(routine);
-    if (team == SHMEM_TEAM_INVALID)
-        shoal_fatal("%s: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to",
-                    routine);
-    if (team->pset.me < 0)
-        shoal_fatal("%s: PE %d is not a member of the team it passed", routine, shoal_g.my_pe);
-    shoal_coll_barrier(&team->pset, 0, routine);
+    shoal_coll_barrier(shoal_check_team(team, routine), 0, routine);
     return 0;
 }
 
