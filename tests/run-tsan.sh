@@ -8,7 +8,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${1:-$top/build-tsan}
-tests=${TSAN_TESTS:-pe_threads}
+tests=${TSAN_TESTS:-pe_threads pe_ctx}
 start=$(date +%s)
 
 cd "$top" || exit 1

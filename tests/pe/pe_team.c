@@ -183,12 +183,27 @@ static void check_config(void)
     PE_CHECK_EQ("get_config num_contexts, default", 0, got.num_contexts);
     shmem_team_destroy(u);
     shmem_team_destroy(t);
+
+    /* split_2d: a configuration for the x teams only */
+    cfg.num_contexts = 4;
+    t = u = SHMEM_TEAM_INVALID;
+    rc = shmem_team_split_2d(SHMEM_TEAM_WORLD, 2, &cfg, SHMEM_TEAM_NUM_CONTEXTS, &t, &cfg, 0, &u);
+    PE_CHECK_EQ("split_2d with an x config", 0, rc);
+    got.num_contexts = -1;
+    PE_CHECK_EQ("get_config(x) return", 0, shmem_team_get_config(t, SHMEM_TEAM_NUM_CONTEXTS, &got));
+    PE_CHECK_EQ("get_config(x) num_contexts", 4, got.num_contexts);
+    got.num_contexts = -1;
+    PE_CHECK_EQ("get_config(y) return", 0, shmem_team_get_config(u, SHMEM_TEAM_NUM_CONTEXTS, &got));
+    PE_CHECK_EQ("get_config(y) num_contexts, default", 0, got.num_contexts);
+    shmem_team_destroy(u);
+    shmem_team_destroy(t);
 }
 
 /* Failures that the specification says return non-zero and SHMEM_TEAM_INVALID on
  * every PE: an invalid parent, and a triplet that runs past the parent. */
 static void check_failures(void)
 {
+    const char *check_coll = getenv("SHOAL_CHECK_COLL");
     shmem_team_t t = SHMEM_TEAM_WORLD, x = SHMEM_TEAM_WORLD, y = SHMEM_TEAM_WORLD;
     int rc;
 
@@ -198,10 +213,17 @@ static void check_failures(void)
     rc = shmem_team_split_2d(SHMEM_TEAM_INVALID, 1, NULL, 0, &x, NULL, 0, &y);
     PE_CHECK(rc != 0 && x == SHMEM_TEAM_INVALID && y == SHMEM_TEAM_INVALID,
              "split_2d(INVALID parent) gave %p %p (returned %d)", (void *)x, (void *)y, rc);
-    t = SHMEM_TEAM_WORLD;
-    rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes + 1, NULL, 0, &t);
-    PE_CHECK(rc != 0, "split_strided(0, 1, n_pes + 1) returned %d, expected non-zero", rc);
-    PE_CHECK(t == SHMEM_TEAM_INVALID, "split_strided(0, 1, n_pes + 1) gave %p", (void *)t);
+    /* With SHOAL_CHECK_COLL on, Shoal ends the job there instead (err_team_split). */
+    if (check_coll == NULL || strcmp(check_coll, "0") == 0 || check_coll[0] == '\0') {
+        t = SHMEM_TEAM_WORLD;
+        rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes + 1, NULL, 0, &t);
+        PE_CHECK(rc != 0, "split_strided(0, 1, n_pes + 1) returned %d, expected non-zero", rc);
+        PE_CHECK(t == SHMEM_TEAM_INVALID, "split_strided(0, 1, n_pes + 1) gave %p", (void *)t);
+        t = SHMEM_TEAM_WORLD;
+        rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, -1, 3, NULL, 0, &t);
+        PE_CHECK(rc != 0 && t == SHMEM_TEAM_INVALID,
+                 "split_strided(1, -1, 3), below PE 0, returned %d and %p", rc, (void *)t);
+    }
     shmem_team_destroy(SHMEM_TEAM_INVALID); /* no operation */
     shmem_barrier_all();
 }
@@ -222,6 +244,22 @@ static void check_2d(int xrange)
     shmem_barrier_all();
 }
 
+/* translate_pe between two split teams (not through WORLD), for this PE's pair. */
+static void check_cross(const pe_team_t *a, const pe_team_t *b)
+{
+    int i;
+
+    if (a->me < 0 || b->me < 0)
+        return;
+    for (i = -1; i <= a->size; i++) {
+        int want = i < 0 || i == a->size ? -1 : pe_team_index(b, a->world[i]);
+        int got = shmem_team_translate_pe(a->team, i, b->team);
+
+        PE_CHECK(got == want, "translate_pe(%s, %d, %s): expected %d, found %d", a->name, i,
+                 b->name, want, got);
+    }
+}
+
 /* Splits of splits: even PEs, then their inner ones reversed, then a 2-D split of
  * those; every model composes the parent's. */
 static void check_nested(void)
@@ -235,6 +273,11 @@ static void check_nested(void)
     else
         pe_team_split(&inner, &even, 0, 1, 1);
     pe_team_split_2d(&x, &y, &inner, 2);
+    check_cross(&inner, &even);
+    check_cross(&even, &inner);
+    check_cross(&x, &inner);
+    check_cross(&y, &x);
+    check_cross(&x, &y);
     check_sync(&inner);
     shmem_barrier_all();
     check_sync(&x);
@@ -245,6 +288,24 @@ static void check_nested(void)
     pe_team_free(&y);
     pe_team_free(&inner);
     pe_team_free(&even);
+    shmem_barrier_all();
+}
+
+/* SHMEM_TEAM_SHARED as a parent: a reversed split and a 2-D split of it. */
+static void check_shared_parent(void)
+{
+    pe_team_t shared, r, x, y;
+
+    pe_team_layout(PE_LAYOUT_SHARED, &shared);
+    pe_team_split(&r, &shared, shared.size - 1, -1, shared.size);
+    pe_team_split_2d(&x, &y, &shared, 2);
+    check_sync(&r);
+    check_sync(&x);
+    check_sync(&y);
+    check_ptr(&r);
+    pe_team_free(&y);
+    pe_team_free(&x);
+    pe_team_free(&r);
     shmem_barrier_all();
 }
 
@@ -273,6 +334,59 @@ static void check_cycles(void)
         }
     }
     shmem_barrier_all();
+}
+
+/* Team slots run out: with the halves holding different numbers of sub-teams (so
+ * each PE has other slots in use), WORLD splits until one fails. The failure must
+ * come at the same split on every PE (non-zero, SHMEM_TEAM_INVALID), the last team
+ * made must work (a sync and a reduction), and after destroying everything a split
+ * works again. */
+#define MAX_SPLITS 200
+static void check_exhaustion(void)
+{
+    static shmem_team_t made[MAX_SPLITS];
+    static int counts[PE_TEAM_MAXPE];
+    static long one, sum;
+    pe_team_t half, sub[5];
+    int n, rc = 0, i, nsub;
+
+    pe_team_layout(PE_LAYOUT_HALVES, &half);
+    nsub = me % 2 ? 2 : 5;
+    for (i = 0; i < nsub; i++)
+        pe_team_split(&sub[i], &half, 0, 1, half.size);
+    for (n = 0; n < MAX_SPLITS; n++) {
+        made[n] = SHMEM_TEAM_WORLD;
+        rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &made[n]);
+        if (rc != 0)
+            break;
+        PE_CHECK(made[n] != SHMEM_TEAM_INVALID && made[n] != SHMEM_TEAM_WORLD,
+                 "split %d returned 0 and %p", n, (void *)made[n]);
+    }
+    if (rc != 0)
+        PE_CHECK(made[n] == SHMEM_TEAM_INVALID, "split %d failed (%d) but gave %p", n, rc,
+                 (void *)made[n]);
+    PE_CHECK(n > 0, "not one split of WORLD beside %d sub-teams", nsub);
+    shmem_int_p(&counts[me], n, 0);
+    shmem_barrier_all();
+    for (i = 0; me == 0 && i < npes; i++)
+        PE_CHECK(counts[i] == n, "PE %d made %d teams before a split failed, PE 0 %d", i, counts[i],
+                 n);
+    if (n > 0) {
+        one = me + 1;
+        PE_CHECK_EQ("team_sync on the last team made", 0, shmem_team_sync(made[n - 1]));
+        PE_CHECK_EQ("sum_reduce on the last team made", 0,
+                    shmem_long_sum_reduce(made[n - 1], &sum, &one, 1));
+        PE_CHECK_EQ("sum on the last team made", (long)npes * (npes + 1) / 2, sum);
+    }
+    if (me == 0)
+        printf("note: %d WORLD splits%s beside the sub-teams\n", n,
+               n < MAX_SPLITS ? " before one failed" : "");
+    for (i = n - 1; i >= 0; i--)
+        shmem_team_destroy(made[i]);
+    for (i = nsub - 1; i >= 0; i--)
+        pe_team_free(&sub[i]);
+    pe_team_free(&half);
+    check_strided(0, 1, npes); /* splits work again */
 }
 
 int main(void)
@@ -305,7 +419,9 @@ int main(void)
     check_2d(3);
     check_2d(npes + 1);
     check_nested();
+    check_shared_parent();
     check_cycles();
+    check_exhaustion();
 
     shmem_free(cell);
     shmem_free(marks);

@@ -167,6 +167,7 @@ static inline void pe_team_free(pe_team_t *t)
  * and gets that one, so every PE runs each test at once, each on its own team. */
 enum {
     PE_LAYOUT_WORLD,
+    PE_LAYOUT_SHARED,
     PE_LAYOUT_HALVES,
     PE_LAYOUT_ROWS,
     PE_LAYOUT_COLS,
@@ -184,12 +185,23 @@ static inline void pe_team_layout(int layout, pe_team_t *mine)
     case PE_LAYOUT_WORLD:
         *mine = world;
         break;
+    case PE_LAYOUT_SHARED: /* one node: every PE when peers are mapped, else this one */
+        *mine = world;
+        snprintf(mine->name, sizeof(mine->name), "SHARED");
+        mine->team = SHMEM_TEAM_SHARED;
+        if (!pe_test_transport_auto() && n > 1) {
+            mine->size = 1;
+            mine->me = 0;
+            mine->world[0] = shmem_my_pe();
+        }
+        pe_team_check(mine);
+        break;
     case PE_LAYOUT_HALVES: /* even PEs, odd PEs */
         pe_team_split(mine, &world, 0, 2, (n + 1) / 2);
+        other.team = SHMEM_TEAM_INVALID;
+        other.me = -1;
         if (n > 1)
             pe_team_split(&other, &world, 1, 2, n / 2);
-        else
-            other.me = -1;
         if (mine->me < 0) {
             pe_team_t t = *mine;
 
