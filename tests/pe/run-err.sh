@@ -96,6 +96,28 @@ err_team_split)
 err_team_destroy_world)
     pattern="shmem_team_destroy: argument team is SHMEM_TEAM_WORLD, a predefined team, which cannot be destroyed"
     who="any" ;;
+err_ctx_invalid)
+    pattern="shmem_ctx_int_p: argument ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context that shmem_ctx_create or shmem_team_create_ctx made"
+    who="$last 1" ;;
+err_ctx_options)
+    pattern="shmem_ctx_create: argument options is 0x101, expected SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE or-ed together (or 0)"
+    who="any" ;;
+err_ctx_team_pe)
+    pattern="shmem_ctx_int_p: argument pe is 1, valid range 0\.\.0 (PEs of the context's team)"
+    who="$last 1" ;;
+err_reduce_nreduce)
+    pattern="shmem_int_sum_to_all: argument nreduce is -3, expected 0 or more"
+    who="any" ;;
+err_active_set)
+    pattern="shmem_barrier: the active set PE_start 0, logPE_stride 0, PE_size $((ERR_PES + 1)) does not fit in PEs 0\.\.$last"
+    who="any" ;;
+err_coll_absent)
+    envs="SHOAL_CHECK_COLL=1 SHOAL_CHECK_COLL_TIMEOUT=2"
+    pattern="shmem_barrier_all: waited 2 s for PE $last (index $last of this team or active set of $ERR_PES PEs) to join; every PE of the team must call the same collectives in the same order"
+    who="0 1" ;;
+err_team_invalid)
+    pattern="shmem_team_sync: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to"
+    who="any" ;;
 *)
     echo "run-err.sh: no expected error for $name"; exit 99 ;;
 esac

@@ -1,0 +1,11 @@
+/* Must fail: a collective on SHMEM_TEAM_INVALID (what a failed split leaves). */
+#include "pe_test.h"
+
+int main(void)
+{
+    shmem_init();
+    pe_test_watchdog();
+    shmem_team_sync(SHMEM_TEAM_INVALID);
+    shmem_finalize();
+    return 0;
+}
