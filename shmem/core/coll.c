@@ -199,6 +199,14 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
     shoal_coll_barrier(ps, 1, routine);
 }
 
+static void combine(void *inout, const void *in, size_t count, shoal_red_op_t op,
+                    shoal_dt_t dt, size_t elem_size, const char *routine)
+{
+    if (shoal_reduce_combine(inout, in, count, op, dt, elem_size) != 0)
+        shoal_fatal("%s: this operator does not apply to %zu-byte elements of this kind",
+                    routine, elem_size);
+}
+
 /* acc = the elements [lo, lo+count) of every PE's source combined in index order,
  * so every PE computes the same bits whatever the operator. */
 static void reduce_block(const shoal_pset_t *ps, int sseg, size_t soff, size_t lo, size_t count,
@@ -216,9 +224,32 @@ static void reduce_block(const shoal_pset_t *ps, int sseg, size_t soff, size_t l
         else
             shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, i), sseg, at, into, bytes, 0,
                            routine);
-        if (i > 0 && shoal_reduce_combine(acc, in, count, op, dt, elem_size) != 0)
-            shoal_fatal("%s: this operator does not apply to %zu-byte elements of this kind",
-                        routine, elem_size);
+        if (i > 0)
+            combine(acc, in, count, op, dt, elem_size, routine);
+    }
+}
+
+/* Recursive doubling's counters: a "ready" one per round (a later round's partner
+ * may signal before this round's has), one "done reading" (a PE only sends it to
+ * the partner it has just read, and that partner takes it before exposing again),
+ * and two for folding in the PEs beyond the largest power of two. */
+#define RD_ROUNDS 29
+#define RD_DONE (SHOAL_SYNC_ALGO + 29)
+#define RD_FOLD (SHOAL_SYNC_ALGO + 30)
+#define RD_RESULT (SHOAL_SYNC_ALGO + 31)
+
+static int use_doubling(size_t bytes, int n)
+{
+    int fits = n < 2 || 31 - __builtin_clz((unsigned)n) <= RD_ROUNDS;
+
+    switch (shoal_g.settings.reduce_algo) {
+    case SHOAL_ALGO_DIRECT:
+    case SHOAL_ALGO_RING:
+        return 0;
+    case SHOAL_ALGO_DOUBLING:
+        return fits;
+    default:
+        return fits && (n <= 2 || bytes <= shoal_g.settings.coll_small);
     }
 }
 
@@ -234,14 +265,74 @@ static int use_ring(size_t bytes, int n)
     }
 }
 
+/* Recursive doubling over the largest power of two p <= n: in round k, index i
+ * exposes its partial result in its dest, reads partner i ^ 2^k's, and combines
+ * the lower index's value with the higher's, so both partners compute the same
+ * bits. Indices p.. first hand their source to index - p and get the result back
+ * at the end. dest is the only buffer others read; the counters say when it holds
+ * what they want and when they are done with it. */
+static void reduce_doubling(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                            size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                            char *acc, char *in, const char *routine)
+{
+    int n = ps->size, me = ps->me, p = 1, k, partner = -1;
+    size_t bytes = count * elem_size;
+    char *dest = local(dseg, doff);
+
+    while (p * 2 <= n)
+        p *= 2;
+    memcpy(acc, local(sseg, soff), bytes);
+    if (me >= p) {
+        memcpy(dest, acc, bytes);
+        token_send(ps, me - p, RD_FOLD, routine);
+        token_take(ps, me - p, RD_RESULT, routine);
+        shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, me - p), dseg, doff, dest, bytes, 0,
+                       routine);
+        return;
+    }
+    if (me + p < n) {
+        token_take(ps, me + p, RD_FOLD, routine);
+        shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, me + p), dseg, doff, in, bytes, 0,
+                       routine);
+        combine(acc, in, count, op, dt, elem_size, routine);
+    }
+    for (k = 0; (1 << k) < p; k++) {
+        if (partner >= 0)
+            token_take(ps, partner, RD_DONE, routine);
+        partner = me ^ (1 << k);
+        memcpy(dest, acc, bytes);
+        token_send(ps, partner, SHOAL_SYNC_ALGO + k, routine);
+        token_take(ps, partner, SHOAL_SYNC_ALGO + k, routine);
+        shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, partner), dseg, doff, in, bytes, 0,
+                       routine);
+        token_send(ps, partner, RD_DONE, routine);
+        if (me < partner) {
+            combine(acc, in, count, op, dt, elem_size, routine);
+        } else {
+            char *t = acc;
+
+            combine(in, acc, count, op, dt, elem_size, routine);
+            acc = in;
+            in = t;
+        }
+    }
+    if (partner >= 0)
+        token_take(ps, partner, RD_DONE, routine);
+    memcpy(dest, acc, bytes);
+    if (me + p < n)
+        token_send(ps, me + p, RD_RESULT, routine);
+}
+
 /* Direct: every PE combines everything, then writes its own dest. Ring: index i
  * combines block i only and pushes it to every dest (reduce-scatter, then
- * all-gather), so each PE moves about 2 * bytes whatever the PE count. */
+ * all-gather), so each PE moves about 2 * bytes whatever the PE count.
+ * Doubling: log2 of the PE count exchanges of the whole array. */
 void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                        size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
                        const char *routine)
 {
     int n = ps->size, ring = use_ring(count * elem_size, n), i;
+    int doubling = !ring && use_doubling(count * elem_size, n);
     size_t lo = ring ? count * (size_t)ps->me / (size_t)n : 0;
     size_t hi = ring ? count * (size_t)(ps->me + 1) / (size_t)n : count;
     size_t bytes = (hi - lo) * elem_size;
@@ -249,6 +340,15 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
 
     if (acc == NULL || in == NULL)
         shoal_fatal("%s: out of memory for %zu bytes of reduction buffers", routine, 2 * bytes);
+    if (doubling) {
+        if (bytes > 0)
+            reduce_doubling(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in,
+                            routine);
+        shoal_coll_barrier(ps, 0, routine);
+        free(acc);
+        free(in);
+        return;
+    }
     shoal_coll_barrier(ps, 0, routine); /* every source is ready */
     reduce_block(ps, sseg, soff, lo, hi - lo, op, dt, elem_size, acc, in, routine);
     if (!ring) {

@@ -14,7 +14,7 @@
 #define EXPECT_bool "one of 0, 1, yes, no, true, false, on, off"
 #define EXPECT_transport "one of auto, ucx"
 #define EXPECT_bcast "one of auto, direct, binomial"
-#define EXPECT_reduce "one of auto, direct, ring"
+#define EXPECT_reduce "one of auto, direct, ring, doubling"
 
 int shoal_env_parse_size(const char *text, size_t *out)
 {
@@ -111,8 +111,9 @@ static int parse_choice(const char *text, const char *const *names, const int *v
 
 static const char *const bcast_names[] = {"auto", "direct", "binomial"};
 static const int bcast_values[] = {SHOAL_ALGO_AUTO, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE};
-static const char *const reduce_names[] = {"auto", "direct", "ring"};
-static const int reduce_values[] = {SHOAL_ALGO_AUTO, SHOAL_ALGO_DIRECT, SHOAL_ALGO_RING};
+static const char *const reduce_names[] = {"auto", "direct", "ring", "doubling"};
+static const int reduce_values[] = {SHOAL_ALGO_AUTO, SHOAL_ALGO_DIRECT, SHOAL_ALGO_RING,
+                                    SHOAL_ALGO_DOUBLING};
 
 int shoal_env_parse_bcast(const char *text, int *out)
 {
@@ -121,7 +122,7 @@ int shoal_env_parse_bcast(const char *text, int *out)
 
 int shoal_env_parse_reduce(const char *text, int *out)
 {
-    return parse_choice(text, reduce_names, reduce_values, 3, out);
+    return parse_choice(text, reduce_names, reduce_values, 4, out);
 }
 
 static const char *env_getenv(const char *name)
@@ -176,7 +177,7 @@ static void print_bcast(FILE *f, int v)
 
 static void print_reduce(FILE *f, int v)
 {
-    fputs(reduce_names[v == SHOAL_ALGO_RING ? 2 : v], f);
+    fputs(reduce_names[v == SHOAL_ALGO_RING ? 2 : v == SHOAL_ALGO_DOUBLING ? 3 : v], f);
 }
 
 void shoal_env_print(FILE *f, const shoal_settings_t *s)

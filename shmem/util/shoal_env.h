@@ -9,7 +9,7 @@
 
 enum { SHOAL_TRANSPORT_AUTO = 0, SHOAL_TRANSPORT_UCX = 1 };
 /* Collective algorithms: auto picks by size and PE count. */
-enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING };
+enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING, SHOAL_ALGO_DOUBLING };
 
 /* X(NAME, kind, field, default, help) - kind is size, count, bool, transport,
  * bcast or reduce. */
@@ -35,9 +35,9 @@ enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING 
     X(SHOAL_BCAST_ALGO, bcast, bcast_algo, "auto",                                               \
       "Broadcast: direct (every PE reads the root), binomial (a tree), auto (by size and PEs)")   \
     X(SHOAL_REDUCE_ALGO, reduce, reduce_algo, "auto",                                            \
-      "Reductions: direct (every PE combines all), ring (reduce-scatter, all-gather), auto")      \
+      "Reductions: doubling (recursive doubling), ring (reduce-scatter, all-gather), direct, auto")      \
     X(SHOAL_COLL_SMALL, size, coll_small, "8K",                                                  \
-      "Bytes up to which auto picks the direct collective algorithms")
+      "Bytes up to which auto picks direct broadcasts and recursive-doubling reductions")
 
 typedef struct shoal_settings {
     size_t symmetric_size;

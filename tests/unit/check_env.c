@@ -91,6 +91,8 @@ START_TEST(test_algorithms)
     ck_assert_int_eq(v, SHOAL_ALGO_RING);
     ck_assert_int_eq(shoal_env_parse_reduce("auto", &v), 0);
     ck_assert_int_eq(v, SHOAL_ALGO_AUTO);
+    ck_assert_int_eq(shoal_env_parse_reduce("Doubling", &v), 0);
+    ck_assert_int_eq(v, SHOAL_ALGO_DOUBLING);
     ck_assert_int_eq(shoal_env_parse_reduce("binomial", &v), -1);
 }
 END_TEST
