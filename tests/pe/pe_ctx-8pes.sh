@@ -1,0 +1,3 @@
+#!/bin/sh
+# pe_ctx at 8 PEs (oversubscribed on small machines), through both transports.
+PE_COUNTS=8 exec "${srcdir:-.}/run-pe.sh" ./pe_ctx
