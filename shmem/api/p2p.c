@@ -60,9 +60,10 @@ static int check_sig_addr(const uint64_t *sig_addr, const char *routine, size_t 
     return seg;
 }
 
-void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                          size_t elem_size, uint64_t *sig_addr, uint64_t signal, int sig_op,
-                          int pe, int nbi, const char *routine)
+void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *source,
+                                  size_t nelems, size_t elem_size, uint64_t *sig_addr,
+                                  uint64_t signal, int sig_op, int pe, int nbi,
+                                  const char *routine)
 {
     size_t bytes = shoal_check_bytes(nelems, elem_size, routine), off = 0, sig_off;
     int seg = 0, sig_seg;

@@ -33,46 +33,16 @@ static void rma_contig(shmem_ctx_t ctx, int put, int nbi, void *dest, const void
         shoal_core_get(ctx, pe, seg, off, dest, bytes, nbi, routine);
 }
 
-void shoal_api_put(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                   size_t elem_size, int pe, const char *routine)
+void shoal_api_put_checked(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                           size_t elem_size, int pe, int nbi, const char *routine)
 {
-    rma_contig(ctx, 1, 0, dest, source, nelems, elem_size, pe, routine);
+    rma_contig(ctx, 1, nbi, dest, source, nelems, elem_size, pe, routine);
 }
 
-void shoal_api_get(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                   size_t elem_size, int pe, const char *routine)
+void shoal_api_get_checked(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                           size_t elem_size, int pe, int nbi, const char *routine)
 {
-    rma_contig(ctx, 0, 0, dest, source, nelems, elem_size, pe, routine);
-}
-
-void shoal_api_put_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                       size_t elem_size, int pe, const char *routine)
-{
-    rma_contig(ctx, 1, 1, dest, source, nelems, elem_size, pe, routine);
-}
-
-void shoal_api_get_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                       size_t elem_size, int pe, const char *routine)
-{
-    rma_contig(ctx, 0, 1, dest, source, nelems, elem_size, pe, routine);
-}
-
-void shoal_api_p(shmem_ctx_t ctx, void *dest, const void *value, size_t elem_size, int pe,
-                 const char *routine)
-{
-    size_t off;
-    int seg = rma_prepare(ctx, dest, elem_size, &pe, routine, "dest", &off);
-
-    shoal_core_put(ctx, pe, seg, off, value, elem_size, 0, routine);
-}
-
-void shoal_api_g(shmem_ctx_t ctx, void *out, const void *source, size_t elem_size, int pe,
-                 const char *routine)
-{
-    size_t off;
-    int seg = rma_prepare(ctx, source, elem_size, &pe, routine, "source", &off);
-
-    shoal_core_get(ctx, pe, seg, off, out, elem_size, 0, routine);
+    rma_contig(ctx, 0, nbi, dest, source, nelems, elem_size, pe, routine);
 }
 
 /* The bytes a strided range spans from its first element: strides must be positive. */

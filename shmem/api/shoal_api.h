@@ -6,27 +6,94 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "shmem.h"
 #include "shoal_coll.h"
+#include "shoal_core.h"
+#include "shoal_shm.h"
 #include "shoal_transport.h"
 #include "shoal_wait.h"
 
-/* Contiguous RMA: nelems elements of elem_size bytes each. */
-void shoal_api_put(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                   size_t elem_size, int pe, const char *routine);
-void shoal_api_get(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                   size_t elem_size, int pe, const char *routine);
-void shoal_api_put_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                       size_t elem_size, int pe, const char *routine);
-void shoal_api_get_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                       size_t elem_size, int pe, const char *routine);
+/* Contiguous RMA: nelems elements of elem_size bytes each; p stores the elem_size
+ * bytes at value, g loads elem_size bytes into out. The _checked functions check
+ * everything and go through the core; the inline forms below (which the generated
+ * wrappers call) first try the direct path and fall back on them. */
+void shoal_api_put_checked(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                           size_t elem_size, int pe, int nbi, const char *routine);
+void shoal_api_get_checked(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                           size_t elem_size, int pe, int nbi, const char *routine);
 
-/* Single element: value points at elem_size bytes to store remotely; out receives
- * elem_size bytes read remotely. */
-void shoal_api_p(shmem_ctx_t ctx, void *dest, const void *value, size_t elem_size, int pe,
-                 const char *routine);
-void shoal_api_g(shmem_ctx_t ctx, void *out, const void *source, size_t elem_size, int pe,
-                 const char *routine);
+/* The direct path: on the default context, to a PE whose segment is mapped here, a
+ * put or get is the copy itself (no call, no look-up beyond shoal_direct) and an
+ * AMO is one CPU atomic. Everything else, errors included, takes the checked path. */
+static inline char *shoal_api_direct(shmem_ctx_t ctx, const void *addr, size_t nelems,
+                                     size_t elem_size, int pe)
+{
+    size_t bytes;
+
+    if (ctx != &shoal_ctx_default || __builtin_mul_overflow(nelems, elem_size, &bytes))
+        return NULL;
+    return shoal_direct(addr, bytes, pe);
+}
+
+static inline void shoal_api_put(shmem_ctx_t ctx, void *dest, const void *source,
+                                 size_t nelems, size_t elem_size, int pe, const char *routine)
+{
+    char *to = shoal_api_direct(ctx, dest, nelems, elem_size, pe);
+
+    if (__builtin_expect(to != NULL, 1))
+        memcpy(to, source, nelems * elem_size);
+    else
+        shoal_api_put_checked(ctx, dest, source, nelems, elem_size, pe, 0, routine);
+}
+
+static inline void shoal_api_get(shmem_ctx_t ctx, void *dest, const void *source,
+                                 size_t nelems, size_t elem_size, int pe, const char *routine)
+{
+    const char *from = shoal_api_direct(ctx, source, nelems, elem_size, pe);
+
+    if (__builtin_expect(from != NULL, 1))
+        memcpy(dest, from, nelems * elem_size);
+    else
+        shoal_api_get_checked(ctx, dest, source, nelems, elem_size, pe, 0, routine);
+}
+
+/* On the direct path a non-blocking transfer completes at once, as a blocking one. */
+static inline void shoal_api_put_nbi(shmem_ctx_t ctx, void *dest, const void *source,
+                                     size_t nelems, size_t elem_size, int pe,
+                                     const char *routine)
+{
+    char *to = shoal_api_direct(ctx, dest, nelems, elem_size, pe);
+
+    if (__builtin_expect(to != NULL, 1))
+        memcpy(to, source, nelems * elem_size);
+    else
+        shoal_api_put_checked(ctx, dest, source, nelems, elem_size, pe, 1, routine);
+}
+
+static inline void shoal_api_get_nbi(shmem_ctx_t ctx, void *dest, const void *source,
+                                     size_t nelems, size_t elem_size, int pe,
+                                     const char *routine)
+{
+    const char *from = shoal_api_direct(ctx, source, nelems, elem_size, pe);
+
+    if (__builtin_expect(from != NULL, 1))
+        memcpy(dest, from, nelems * elem_size);
+    else
+        shoal_api_get_checked(ctx, dest, source, nelems, elem_size, pe, 1, routine);
+}
+
+static inline void shoal_api_p(shmem_ctx_t ctx, void *dest, const void *value,
+                               size_t elem_size, int pe, const char *routine)
+{
+    shoal_api_put(ctx, dest, value, 1, elem_size, pe, routine);
+}
+
+static inline void shoal_api_g(shmem_ctx_t ctx, void *out, const void *source,
+                               size_t elem_size, int pe, const char *routine)
+{
+    shoal_api_get(ctx, out, source, 1, elem_size, pe, routine);
+}
 
 /* Strided: dst/sst are strides in elements. */
 void shoal_api_iput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
@@ -40,9 +107,24 @@ void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t d
  * bit patterns, so float and double need no special case for fetch, set and swap.
  * operand and compare point at elem_size bytes (NULL where the op takes none); fetch
  * receives the old value (NULL for the non-fetching ops); with nbi, by quiet. */
-void shoal_api_amo(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest, const void *operand,
-                   const void *compare, void *fetch, size_t elem_size, int pe, int nbi,
-                   const char *routine);
+void shoal_api_amo_checked(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest,
+                           const void *operand, const void *compare, void *fetch,
+                           size_t elem_size, int pe, int nbi, const char *routine);
+
+static inline void shoal_api_amo(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest,
+                                 const void *operand, const void *compare, void *fetch,
+                                 size_t elem_size, int pe, int nbi, const char *routine)
+{
+    char *at = shoal_g.direct_amo && ((uintptr_t)dest & (elem_size - 1)) == 0
+                   ? shoal_api_direct(ctx, dest, 1, elem_size, pe)
+                   : NULL;
+
+    if (__builtin_expect(at != NULL, 1))
+        shoal_shm_amo_at(at, op, elem_size, operand, compare, fetch);
+    else
+        shoal_api_amo_checked(ctx, op, dest, operand, compare, fetch, elem_size, pe, nbi,
+                              routine);
+}
 
 /* Point-to-point synchronisation: one entry for wait_until/test and their _all,
  * _any, _some and _vector forms. values points at one value, or at nelems values
@@ -54,9 +136,33 @@ size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *ind
                       shoal_sel_t sel, int block, const char *routine);
 
 /* Put with signal: the data is visible at pe before the signal update is. */
-void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
-                          size_t elem_size, uint64_t *sig_addr, uint64_t signal, int sig_op,
-                          int pe, int nbi, const char *routine);
+void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *source,
+                                  size_t nelems, size_t elem_size, uint64_t *sig_addr,
+                                  uint64_t signal, int sig_op, int pe, int nbi,
+                                  const char *routine);
+
+/* On the direct path: the copy, a release fence, and the signal's one atomic. */
+static inline void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void *source,
+                                        size_t nelems, size_t elem_size, uint64_t *sig_addr,
+                                        uint64_t signal, int sig_op, int pe, int nbi,
+                                        const char *routine)
+{
+    char *to = shoal_api_direct(ctx, dest, nelems, elem_size, pe);
+    char *sig = to != NULL && shoal_g.direct_amo && ((uintptr_t)sig_addr & 7) == 0 &&
+                        (sig_op == SHMEM_SIGNAL_SET || sig_op == SHMEM_SIGNAL_ADD)
+                    ? shoal_api_direct(ctx, sig_addr, 1, sizeof(uint64_t), pe)
+                    : NULL;
+
+    if (__builtin_expect(sig != NULL, 1)) {
+        memcpy(to, source, nelems * elem_size);
+        shoal_shm_fence();
+        shoal_shm_amo_at(sig, sig_op == SHMEM_SIGNAL_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET,
+                         sizeof(uint64_t), &signal, NULL, NULL);
+    } else {
+        shoal_api_put_signal_checked(ctx, dest, source, nelems, elem_size, sig_addr, signal,
+                                     sig_op, pe, nbi, routine);
+    }
+}
 
 /* Team collectives. Sizes are in elements of elem_size bytes; PE numbers are the
  * team's. Each returns 0 (errors end the job with one line). collect: each PE

@@ -111,8 +111,10 @@ void shoal_core_init(int requested_thread_level, const char *routine)
                     "synchronisation counters (%zu teams of 4 KiB; see SHOAL_TEAMS_MAX)",
                     routine, shoal_g.settings.symmetric_size, shoal_g.settings.teams_max);
     shoal_g.peers = calloc((size_t)shoal_g.n_pes, sizeof(*shoal_g.peers));
-    if (shoal_g.peers == NULL)
+    shoal_g.direct[0] = calloc((size_t)shoal_g.n_pes * SHOAL_SEG_COUNT, sizeof(char *));
+    if (shoal_g.peers == NULL || shoal_g.direct[0] == NULL)
         fail(routine, "allocating the peer table", SHOAL_ERR_NO_MEMORY);
+    shoal_g.direct[1] = shoal_g.direct[0] + shoal_g.n_pes;
     t[2] = now_ms();
 
     /* UCX is needed for other nodes, or for every peer when forced. Once it is up,
@@ -138,6 +140,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (status != SHOAL_OK)
         fail(routine, "exchanging wire-up data", status);
     shoal_g.initialized = 1;
+    shoal_g.direct_amo = !shoal_g.amo_ucx;
+    shoal_g.direct_pes = shoal_g.settings.check ? 0 : shoal_g.n_pes;
     atexit(finalize_at_exit);
     t[4] = now_ms();
     if (shoal_g.my_pe == 0 && (shoal_g.settings.info || shoal_g.settings.version))
@@ -150,6 +154,7 @@ void shoal_core_finalize(void)
         return;
     shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_finalize");
     shoal_ctx_cleanup();
+    shoal_g.direct_pes = 0;
     shoal_g.initialized = 0;
     shoal_g.finalized = 1;
     /* No PE touches another's memory any more. Endpoints close with a flush that
@@ -162,6 +167,8 @@ void shoal_core_finalize(void)
     shoal_team_cleanup();
     free(shoal_g.peers);
     shoal_g.peers = NULL;
+    free(shoal_g.direct[0]);
+    shoal_g.direct[0] = shoal_g.direct[1] = NULL;
     shoal_heap_cleanup(&shoal_g.heap);
     shoal_shm_segment_detach(shoal_g.seg[SHOAL_SEG_HEAP].base, shoal_g.seg[SHOAL_SEG_HEAP].size);
     shoal_g.seg[SHOAL_SEG_HEAP] = (shoal_seg_t){.fd = -1};

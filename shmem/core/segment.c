@@ -158,6 +158,9 @@ static int connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
                 goto err_detach;
         }
         shm->base[seg] = addr;
+        /* The direct path assumes the peer's segment is as long as ours. */
+        if (w->size[seg] == shoal_g.seg[seg].size)
+            __atomic_store_n(&shoal_g.direct[seg][pe], (char *)addr, __ATOMIC_RELEASE);
     }
     peer->state = shm;
     if (peer->amo_ops == &shoal_shm_ops)

@@ -44,6 +44,13 @@ typedef struct shoal_state {
     shoal_ucx_t *ucx;
     shoal_ucx_worker_t *ucx_main; /* the default context's worker */
     int amo_ucx;   /* every AMO goes through UCX (the job spans nodes) */
+    /* The direct path, which RMA and AMOs on the default context try first: per
+     * segment, each PE's copy as mapped here (NULL until connected, and where only
+     * UCX reaches it). direct_pes is n_pes while it may be taken (initialised,
+     * SHOAL_CHECK off), else 0; direct_amo: AMOs may take it too (not amo_ucx). */
+    char **direct[SHOAL_SEG_COUNT];
+    int direct_pes;
+    int direct_amo;
     pthread_mutex_t connect_lock;
 } shoal_state_t;
 
@@ -77,6 +84,30 @@ static inline int shoal_seg_find(const void *addr, size_t *off_out)
         }
     }
     return -1;
+}
+
+/* Where [addr, addr+len) of world PE pe is mapped here, when the direct path may
+ * take it; else NULL, and the caller takes the checked path (which also reports
+ * every error: a bad PE, an address outside symmetric memory, before shmem_init).
+ * Cost: about ten instructions, no call. */
+static inline char *shoal_direct(const void *addr, size_t len, int pe)
+{
+    uintptr_t off = (uintptr_t)addr - (uintptr_t)shoal_g.seg[SHOAL_SEG_HEAP].base;
+    int seg = SHOAL_SEG_HEAP;
+    char *base;
+
+    if (__builtin_expect((unsigned)pe >= (unsigned)shoal_g.direct_pes, 0))
+        return NULL;
+    if (off >= shoal_g.seg[SHOAL_SEG_HEAP].size) {
+        seg = SHOAL_SEG_DATA;
+        off = (uintptr_t)addr - (uintptr_t)shoal_g.seg[SHOAL_SEG_DATA].base;
+        if (off >= shoal_g.seg[SHOAL_SEG_DATA].size)
+            return NULL;
+    }
+    if (len > shoal_g.seg[seg].size - off)
+        return NULL;
+    base = __atomic_load_n(&shoal_g.direct[seg][pe], __ATOMIC_ACQUIRE);
+    return base != NULL ? base + off : NULL;
 }
 
 void shoal_peer_connect(int pe);

@@ -155,56 +155,12 @@ static int shm_put_flag(void *state, int seg, size_t off, uint64_t value)
     return SHOAL_OK;
 }
 
-/* CPU atomics on the mapped value: one locked instruction (or a cmpxchg loop the
- * compiler emits for fetch-and/or/xor). Sequentially consistent, like the peers'. */
-#define SHM_AMO_FN(T)                                                                  \
-    static T shm_amo_##T(T *p, shoal_amo_op_t op, T v, T cmp)                          \
-    {                                                                                  \
-        switch (op) {                                                                  \
-        case SHOAL_AMO_FETCH: return __atomic_load_n(p, __ATOMIC_SEQ_CST);             \
-        case SHOAL_AMO_SET: __atomic_store_n(p, v, __ATOMIC_SEQ_CST); return 0;        \
-        case SHOAL_AMO_SWAP: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);       \
-        case SHOAL_AMO_CSWAP:                                                          \
-            __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_SEQ_CST,               \
-                                        __ATOMIC_SEQ_CST);                             \
-            return cmp;                                                                \
-        case SHOAL_AMO_ADD: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);         \
-        case SHOAL_AMO_AND: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);         \
-        case SHOAL_AMO_OR: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);           \
-        case SHOAL_AMO_XOR: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);         \
-        }                                                                              \
-        return 0;                                                                      \
-    }
-SHM_AMO_FN(uint32_t)
-SHM_AMO_FN(uint64_t)
-
 static int shm_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
                    const void *operand, const void *compare, void *fetch, int nbi)
 {
     shoal_shm_peer_t *peer = state;
-    void *p = peer->base[seg] + off;
 
-    if (size == 8) {
-        uint64_t v = 0, c = 0, old;
-
-        if (operand != NULL)
-            memcpy(&v, operand, 8);
-        if (compare != NULL)
-            memcpy(&c, compare, 8);
-        old = shm_amo_uint64_t(p, op, v, c);
-        if (fetch != NULL)
-            memcpy(fetch, &old, 8);
-    } else {
-        uint32_t v = 0, c = 0, old;
-
-        if (operand != NULL)
-            memcpy(&v, operand, 4);
-        if (compare != NULL)
-            memcpy(&c, compare, 4);
-        old = shm_amo_uint32_t(p, op, v, c);
-        if (fetch != NULL)
-            memcpy(fetch, &old, 4);
-    }
+    shoal_shm_amo_at(peer->base[seg] + off, op, size, operand, compare, fetch);
     return SHOAL_OK;
 }
 
