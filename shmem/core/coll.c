@@ -6,6 +6,7 @@
  * Data moves by pulls (broadcast, reductions: the source is read where it is)
  * or pushes into the destination, which the spec requires to be ready. */
 #include "shoal_core.h"
+#include "shoal_shm.h"
 #include "shoal_status.h"
 
 #include <stdlib.h>
@@ -27,11 +28,24 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* op on the counter at off of world PE pe: one CPU atomic where the direct path
+ * reaches it, else through the core. */
+static void flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_op_t op,
+                     const uint64_t *operand, uint64_t *fetch, const char *routine)
+{
+    char *p = shoal_g.direct_amo ? shoal_direct(local(ps->sync_seg, off), 8, pe) : NULL;
+
+    if (p != NULL)
+        shoal_shm_amo_at(p, op, sizeof(uint64_t), operand, NULL, fetch);
+    else
+        shoal_core_amo(&shoal_ctx_default, pe, ps->sync_seg, off, op, sizeof(uint64_t), operand,
+                       NULL, fetch, 0, routine);
+}
+
 static void token_send(const shoal_pset_t *ps, int to, int flag, const char *routine)
 {
-    shoal_core_amo(&shoal_ctx_default, shoal_pset_pe(ps, to), ps->sync_seg,
-                   shoal_pset_flag(ps, flag), SHOAL_AMO_ADD, sizeof(uint64_t), &one, NULL, NULL, 0,
-                   routine);
+    flag_amo(ps, shoal_pset_pe(ps, to), shoal_pset_flag(ps, flag), SHOAL_AMO_ADD, &one, NULL,
+             routine);
 }
 
 /* Waits for a token from set index from. With SHOAL_CHECK_COLL a wait that lasts
@@ -58,33 +72,128 @@ static void token_take(const shoal_pset_t *ps, int from, int flag, const char *r
                         ps->size);
     }
     /* Fetching, so the take is done before the next look at the counter. */
-    shoal_core_amo(&shoal_ctx_default, shoal_g.my_pe, ps->sync_seg, off, SHOAL_AMO_ADD,
-                   sizeof(uint64_t), &minus_one, NULL, &old, 0, routine);
+    flag_amo(ps, shoal_g.my_pe, off, SHOAL_AMO_ADD, &minus_one, &old, routine);
 }
 
-/* Dissemination: in round k, signal index me+2^k and wait for me-2^k. */
+/* Copies to and from set index i's segments: the direct path where it reaches. */
+static void coll_put(const shoal_pset_t *ps, int i, int seg, size_t off, const void *src,
+                     size_t bytes, const char *routine)
+{
+    int pe = shoal_pset_pe(ps, i);
+    char *to = shoal_direct(local(seg, off), bytes, pe);
+
+    if (to != NULL)
+        memcpy(to, src, bytes);
+    else
+        shoal_core_put(&shoal_ctx_default, pe, seg, off, src, bytes, 0, routine);
+}
+
+static void coll_get(const shoal_pset_t *ps, int i, int seg, size_t off, void *dst,
+                     size_t bytes, const char *routine)
+{
+    int pe = shoal_pset_pe(ps, i);
+    const char *from = shoal_direct(local(seg, off), bytes, pe);
+
+    if (from != NULL)
+        memcpy(dst, from, bytes);
+    else
+        shoal_core_get(&shoal_ctx_default, pe, seg, off, dst, bytes, 0, routine);
+}
+
+/* Flat collectives, for sets of up to FLAT_MAX PEs all on this node: every index
+ * but the root signals the root on counter (its index) and waits on its release
+ * counter; the root takes every arrival, does its part (nothing, for a barrier),
+ * then releases each. A PE runs twice per collective, where dissemination needs
+ * log2(n) rounds in step: on a node with more PEs than cores, each round may wait
+ * for a PE to get a core back. Every token is taken before the root releases, so
+ * nothing is left on any counter when a PE moves on. */
+#define FLAT_MAX 32
+#define FLAT_RELEASE (SHOAL_SYNC_ALGO + 31)
+
+static int flat_fits(int n)
+{
+    return shoal_g.one_node && n <= FLAT_MAX;
+}
+
+/* Non-root: arrive, wait for the release. Returns whether this PE is the root,
+ * which then holds every arrival and must call flat_release. */
+static int flat_gather(const shoal_pset_t *ps, int root, const char *routine)
+{
+    int i;
+
+    if (ps->me != root) {
+        token_send(ps, root, ps->me, routine);
+        token_take(ps, root, FLAT_RELEASE, routine);
+        return 0;
+    }
+    for (i = 0; i < ps->size; i++)
+        if (i != root)
+            token_take(ps, i, i, routine);
+    return 1;
+}
+
+static void flat_release(const shoal_pset_t *ps, const char *routine)
+{
+    int i;
+
+    for (i = 0; i < ps->size; i++)
+        if (i != ps->me)
+            token_send(ps, i, FLAT_RELEASE, routine);
+}
+
+/* A barrier on one node: every PE adds one to index 0's counter 0, and the PE that
+ * brings it to n resets it and releases every other PE. No PE waits for one
+ * particular PE to get a core back, as a gather at a root would. */
+static void barrier_count(const shoal_pset_t *ps, const char *routine)
+{
+    size_t off = shoal_pset_flag(ps, 0);
+    int pe0 = shoal_pset_pe(ps, 0);
+    uint64_t old, zero = 0;
+
+    flag_amo(ps, pe0, off, SHOAL_AMO_ADD, &one, &old, routine);
+    if (old + 1 < (uint64_t)ps->size) {
+        token_take(ps, 0, FLAT_RELEASE, routine);
+        return;
+    }
+    flag_amo(ps, pe0, off, SHOAL_AMO_SET, &zero, NULL, routine);
+    flat_release(ps, routine);
+}
+
+/* The barrier: on one node, by count (or, with SHOAL_CHECK_COLL, by a gather that
+ * can name a PE that never comes); else dissemination (in round k, signal index
+ * me+2^k and wait for me-2^k). */
 void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *routine)
 {
     int n = ps->size, me = ps->me, k, d;
 
     if (complete_puts)
         shoal_core_quiet_all();
+    if (n > 2 && flat_fits(n) && !shoal_g.settings.check_coll) {
+        barrier_count(ps, routine);
+        return;
+    }
+    if (n > 2 && flat_fits(n)) {
+        if (flat_gather(ps, 0, routine))
+            flat_release(ps, routine);
+        return;
+    }
     for (k = 0, d = 1; d < n; k++, d <<= 1) {
         token_send(ps, (me + d) % n, k, routine);
         token_take(ps, (me - d + n) % n, k, routine);
     }
 }
 
-static int use_tree(size_t bytes, int n)
+static int bcast_algo(size_t bytes, int n)
 {
-    switch (shoal_g.settings.bcast_algo) {
-    case SHOAL_ALGO_DIRECT:
-        return 0;
-    case SHOAL_ALGO_TREE:
-        return 1;
-    default:
-        return n > 4 && bytes > shoal_g.settings.coll_small;
-    }
+    int algo = shoal_g.settings.bcast_algo;
+
+    if (algo == SHOAL_ALGO_FLAT && !flat_fits(n))
+        algo = SHOAL_ALGO_AUTO;
+    if (algo != SHOAL_ALGO_AUTO)
+        return algo;
+    if (bytes <= shoal_g.settings.coll_small)
+        return flat_fits(n) ? SHOAL_ALGO_FLAT : SHOAL_ALGO_DIRECT;
+    return n > 4 ? SHOAL_ALGO_TREE : SHOAL_ALGO_DIRECT;
 }
 
 /* Direct: every PE reads the root. Binomial: index r (relative to the root) reads
@@ -93,13 +202,24 @@ static int use_tree(size_t bytes, int n)
 void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                           size_t bytes, int root, int root_too, const char *routine)
 {
-    int n = ps->size, rel = (ps->me - root + n) % n, k, top = -1;
+    int n = ps->size, rel = (ps->me - root + n) % n, k, top = -1, i;
+    int algo = bcast_algo(bytes, n);
 
     if (bytes > 0 && rel == 0 && root_too && local(dseg, doff) != local(sseg, soff))
         memmove(local(dseg, doff), local(sseg, soff), bytes);
+    if (algo == SHOAL_ALGO_FLAT) {
+        /* The root pushes into each dest once that PE has arrived (it is ready). */
+        if (flat_gather(ps, root, routine)) {
+            for (i = 0; i < n && bytes > 0; i++)
+                if (i != ps->me)
+                    coll_put(ps, i, dseg, doff, local(sseg, soff), bytes, routine);
+            flat_release(ps, routine);
+        }
+        return;
+    }
     if (bytes == 0) {
         /* nothing moves; the barrier below still keeps the PEs in step */
-    } else if (!use_tree(bytes, n)) {
+    } else if (algo == SHOAL_ALGO_DIRECT) {
         /* The root's source may be written just before the call: wait for it. */
         shoal_coll_barrier(ps, 0, routine);
         if (rel != 0)
@@ -219,11 +339,7 @@ static void reduce_block(const shoal_pset_t *ps, int sseg, size_t soff, size_t l
     for (i = 0; i < ps->size && bytes > 0; i++) {
         char *into = i == 0 ? acc : in;
 
-        if (i == ps->me)
-            memcpy(into, local(sseg, at), bytes);
-        else
-            shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, i), sseg, at, into, bytes, 0,
-                           routine);
+        coll_get(ps, i, sseg, at, into, bytes, routine);
         if (i > 0)
             combine(acc, in, count, op, dt, elem_size, routine);
     }
@@ -238,31 +354,23 @@ static void reduce_block(const shoal_pset_t *ps, int sseg, size_t soff, size_t l
 #define RD_FOLD (SHOAL_SYNC_ALGO + 30)
 #define RD_RESULT (SHOAL_SYNC_ALGO + 31)
 
-static int use_doubling(size_t bytes, int n)
+/* The reduction algorithm for bytes per PE on n PEs: the setting, where it can
+ * serve n, else the automatic choice. */
+static int reduce_algo(size_t bytes, int n)
 {
-    int fits = n < 2 || 31 - __builtin_clz((unsigned)n) <= RD_ROUNDS;
+    int algo = shoal_g.settings.reduce_algo;
+    int doubling_fits = n < 2 || 31 - __builtin_clz((unsigned)n) <= RD_ROUNDS;
 
-    switch (shoal_g.settings.reduce_algo) {
-    case SHOAL_ALGO_DIRECT:
-    case SHOAL_ALGO_RING:
-        return 0;
-    case SHOAL_ALGO_DOUBLING:
-        return fits;
-    default:
-        return fits && (n <= 2 || bytes <= shoal_g.settings.coll_small);
-    }
-}
-
-static int use_ring(size_t bytes, int n)
-{
-    switch (shoal_g.settings.reduce_algo) {
-    case SHOAL_ALGO_DIRECT:
-        return 0;
-    case SHOAL_ALGO_RING:
-        return 1;
-    default:
-        return n > 2 && bytes > shoal_g.settings.coll_small;
-    }
+    if ((algo == SHOAL_ALGO_FLAT && !flat_fits(n)) ||
+        (algo == SHOAL_ALGO_DOUBLING && !doubling_fits))
+        algo = SHOAL_ALGO_AUTO;
+    if (algo != SHOAL_ALGO_AUTO)
+        return algo;
+    if (bytes <= shoal_g.settings.coll_small && flat_fits(n))
+        return SHOAL_ALGO_FLAT;
+    if (n > 2 && (bytes > shoal_g.settings.coll_small || !doubling_fits))
+        return SHOAL_ALGO_RING;
+    return SHOAL_ALGO_DOUBLING;
 }
 
 /* Recursive doubling over the largest power of two p <= n: in round k, index i
@@ -325,30 +433,15 @@ static void reduce_doubling(const shoal_pset_t *ps, int dseg, size_t doff, int s
 
 /* Direct: every PE combines everything, then writes its own dest. Ring: index i
  * combines block i only and pushes it to every dest (reduce-scatter, then
- * all-gather), so each PE moves about 2 * bytes whatever the PE count.
- * Doubling: log2 of the PE count exchanges of the whole array. */
-void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
-                       size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
-                       const char *routine)
+ * all-gather), so each PE moves about 2 * bytes whatever the PE count. */
+static void reduce_direct_or_ring(const shoal_pset_t *ps, int dseg, size_t doff, int sseg,
+                                  size_t soff, size_t lo, size_t hi, int ring,
+                                  shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                                  char *acc, char *in, const char *routine)
 {
-    int n = ps->size, ring = use_ring(count * elem_size, n), i;
-    int doubling = !ring && use_doubling(count * elem_size, n);
-    size_t lo = ring ? count * (size_t)ps->me / (size_t)n : 0;
-    size_t hi = ring ? count * (size_t)(ps->me + 1) / (size_t)n : count;
+    int n = ps->size, i;
     size_t bytes = (hi - lo) * elem_size;
-    char *acc = malloc(bytes + 1), *in = malloc(bytes + 1);
 
-    if (acc == NULL || in == NULL)
-        shoal_fatal("%s: out of memory for %zu bytes of reduction buffers", routine, 2 * bytes);
-    if (doubling) {
-        if (bytes > 0)
-            reduce_doubling(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in,
-                            routine);
-        shoal_coll_barrier(ps, 0, routine);
-        free(acc);
-        free(in);
-        return;
-    }
     shoal_coll_barrier(ps, 0, routine); /* every source is ready */
     reduce_block(ps, sseg, soff, lo, hi - lo, op, dt, elem_size, acc, in, routine);
     if (!ring) {
@@ -366,6 +459,40 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
                                doff + lo * elem_size, acc, bytes, 0, routine);
         }
         shoal_coll_barrier(ps, 1, routine);
+    }
+}
+
+/* Flat (one node, small arrays): index 0 combines and writes every dest. Doubling:
+ * log2 of the PE count exchanges of the whole array. Direct and ring: above. */
+void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                       size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                       const char *routine)
+{
+    int n = ps->size, algo = reduce_algo(count * elem_size, n), i;
+    int ring = algo == SHOAL_ALGO_RING;
+    size_t lo = ring ? count * (size_t)ps->me / (size_t)n : 0;
+    size_t hi = ring ? count * (size_t)(ps->me + 1) / (size_t)n : count;
+    size_t bytes = (hi - lo) * elem_size;
+    char *acc = malloc(bytes + 1), *in = malloc(bytes + 1);
+
+    if (acc == NULL || in == NULL)
+        shoal_fatal("%s: out of memory for %zu bytes of reduction buffers", routine, 2 * bytes);
+    if (algo == SHOAL_ALGO_FLAT) {
+        /* Index 0 combines once every source is ready, and writes every dest. */
+        if (flat_gather(ps, 0, routine)) {
+            reduce_block(ps, sseg, soff, 0, count, op, dt, elem_size, acc, in, routine);
+            for (i = 0; i < n && bytes > 0; i++)
+                coll_put(ps, i, dseg, doff, acc, bytes, routine);
+            flat_release(ps, routine);
+        }
+    } else if (algo == SHOAL_ALGO_DOUBLING) {
+        if (bytes > 0)
+            reduce_doubling(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in,
+                            routine);
+        shoal_coll_barrier(ps, 0, routine);
+    } else {
+        reduce_direct_or_ring(ps, dseg, doff, sseg, soff, lo, hi, ring, op, dt, elem_size,
+                              acc, in, routine);
     }
     free(acc);
     free(in);

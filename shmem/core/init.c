@@ -9,6 +9,7 @@
 #include "shoal_status.h"
 #include "shoal_ucx.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,16 @@ static void print_info(const double *t, int ucx_on)
     printf("Start-up (ms): runtime %.2f, segments %.2f, UCX %.2f, wire-up %.2f, total %.2f\n",
            t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], t[4] - t[0]);
     fflush(stdout);
+}
+
+/* The cores this PE may run on (its affinity mask), at least 1. */
+static int usable_cores(void)
+{
+    cpu_set_t set;
+
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return 1;
+    return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
 }
 
 void shoal_core_init(int requested_thread_level, const char *routine)
@@ -142,6 +153,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     shoal_g.initialized = 1;
     shoal_g.direct_amo = !shoal_g.amo_ucx;
     shoal_g.direct_pes = shoal_g.settings.check ? 0 : shoal_g.n_pes;
+    shoal_g.spins_before_yield = local_size > usable_cores() ? 0 : 64;
+    shoal_g.one_node = local_size >= shoal_g.n_pes && shoal_g.ucx == NULL;
     atexit(finalize_at_exit);
     t[4] = now_ms();
     if (shoal_g.my_pe == 0 && (shoal_g.settings.info || shoal_g.settings.version))

@@ -51,6 +51,11 @@ typedef struct shoal_state {
     char **direct[SHOAL_SEG_COUNT];
     int direct_pes;
     int direct_amo;
+    /* Turns a wait loop spins (pause) before it yields the core: none when this
+     * node runs more PEs than this PE may use cores, since the PE it waits for
+     * then needs the core to make progress. */
+    unsigned spins_before_yield;
+    int one_node; /* every PE is reached by load/store */
     pthread_mutex_t connect_lock;
 } shoal_state_t;
 

@@ -8,8 +8,6 @@
 
 #include <sched.h>
 
-#define SPINS_BEFORE_YIELD 64
-
 void shoal_core_progress(void)
 {
     if (shoal_g.ucx_main != NULL)
@@ -53,7 +51,7 @@ static inline void cpu_relax(void)
 void shoal_core_backoff(unsigned *spins)
 {
     shoal_core_progress();
-    if (++*spins < SPINS_BEFORE_YIELD)
+    if (++*spins <= shoal_g.spins_before_yield)
         cpu_relax();
     else
         sched_yield();

@@ -13,8 +13,8 @@
 #define EXPECT_count "a whole number, e.g. 1000"
 #define EXPECT_bool "one of 0, 1, yes, no, true, false, on, off"
 #define EXPECT_transport "one of auto, ucx"
-#define EXPECT_bcast "one of auto, direct, binomial"
-#define EXPECT_reduce "one of auto, direct, ring, doubling"
+#define EXPECT_bcast "one of auto, flat, direct, binomial"
+#define EXPECT_reduce "one of auto, flat, doubling, ring, direct"
 
 int shoal_env_parse_size(const char *text, size_t *out)
 {
@@ -109,20 +109,23 @@ static int parse_choice(const char *text, const char *const *names, const int *v
     return -1;
 }
 
-static const char *const bcast_names[] = {"auto", "direct", "binomial"};
-static const int bcast_values[] = {SHOAL_ALGO_AUTO, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE};
-static const char *const reduce_names[] = {"auto", "direct", "ring", "doubling"};
+static const char *const bcast_names[] = {"auto", "direct", "binomial", "flat"};
+static const int bcast_values[] = {SHOAL_ALGO_AUTO, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE,
+                                   SHOAL_ALGO_FLAT};
+static const char *const reduce_names[] = {"auto", "direct", "ring", "doubling", "flat"};
 static const int reduce_values[] = {SHOAL_ALGO_AUTO, SHOAL_ALGO_DIRECT, SHOAL_ALGO_RING,
-                                    SHOAL_ALGO_DOUBLING};
+                                    SHOAL_ALGO_DOUBLING, SHOAL_ALGO_FLAT};
+#define N_BCAST (int)(sizeof(bcast_values) / sizeof(bcast_values[0]))
+#define N_REDUCE (int)(sizeof(reduce_values) / sizeof(reduce_values[0]))
 
 int shoal_env_parse_bcast(const char *text, int *out)
 {
-    return parse_choice(text, bcast_names, bcast_values, 3, out);
+    return parse_choice(text, bcast_names, bcast_values, N_BCAST, out);
 }
 
 int shoal_env_parse_reduce(const char *text, int *out)
 {
-    return parse_choice(text, reduce_names, reduce_values, 4, out);
+    return parse_choice(text, reduce_names, reduce_values, N_REDUCE, out);
 }
 
 static const char *env_getenv(const char *name)
@@ -170,14 +173,23 @@ static void print_transport(FILE *f, int v)
     fputs(v == SHOAL_TRANSPORT_UCX ? "ucx" : "auto", f);
 }
 
+static void print_choice(FILE *f, int v, const char *const *names, const int *values, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        if (values[i] == v)
+            fputs(names[i], f);
+}
+
 static void print_bcast(FILE *f, int v)
 {
-    fputs(bcast_names[v == SHOAL_ALGO_TREE ? 2 : v], f);
+    print_choice(f, v, bcast_names, bcast_values, N_BCAST);
 }
 
 static void print_reduce(FILE *f, int v)
 {
-    fputs(reduce_names[v == SHOAL_ALGO_RING ? 2 : v == SHOAL_ALGO_DOUBLING ? 3 : v], f);
+    print_choice(f, v, reduce_names, reduce_values, N_REDUCE);
 }
 
 void shoal_env_print(FILE *f, const shoal_settings_t *s)

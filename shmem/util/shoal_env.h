@@ -9,7 +9,8 @@
 
 enum { SHOAL_TRANSPORT_AUTO = 0, SHOAL_TRANSPORT_UCX = 1 };
 /* Collective algorithms: auto picks by size and PE count. */
-enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING, SHOAL_ALGO_DOUBLING };
+enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING, SHOAL_ALGO_DOUBLING,
+       SHOAL_ALGO_FLAT };
 
 /* X(NAME, kind, field, default, help) - kind is size, count, bool, transport,
  * bcast or reduce. */
@@ -33,11 +34,11 @@ enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING,
       "Teams that may exist at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included (2 to 64)") \
     X(SHOAL_CTX_MAX, count, ctx_max, "256", "Contexts a PE may have at once, the default one aside") \
     X(SHOAL_BCAST_ALGO, bcast, bcast_algo, "auto",                                               \
-      "Broadcast: direct (every PE reads the root), binomial (a tree), auto (by size and PEs)")   \
+      "Broadcast: flat (the root writes each PE), direct (every PE reads the root), binomial, auto")   \
     X(SHOAL_REDUCE_ALGO, reduce, reduce_algo, "auto",                                            \
-      "Reductions: doubling (recursive doubling), ring (reduce-scatter, all-gather), direct, auto")      \
+      "Reductions: flat (one PE combines), doubling, ring (reduce-scatter, all-gather), direct, auto")      \
     X(SHOAL_COLL_SMALL, size, coll_small, "8K",                                                  \
-      "Bytes up to which auto picks direct broadcasts and recursive-doubling reductions")
+      "Bytes up to which auto picks the small-array collectives (flat on one node)")
 
 typedef struct shoal_settings {
     size_t symmetric_size;

@@ -93,6 +93,10 @@ START_TEST(test_algorithms)
     ck_assert_int_eq(v, SHOAL_ALGO_AUTO);
     ck_assert_int_eq(shoal_env_parse_reduce("Doubling", &v), 0);
     ck_assert_int_eq(v, SHOAL_ALGO_DOUBLING);
+    ck_assert_int_eq(shoal_env_parse_reduce("flat", &v), 0);
+    ck_assert_int_eq(v, SHOAL_ALGO_FLAT);
+    ck_assert_int_eq(shoal_env_parse_bcast("FLAT", &v), 0);
+    ck_assert_int_eq(v, SHOAL_ALGO_FLAT);
     ck_assert_int_eq(shoal_env_parse_reduce("binomial", &v), -1);
 }
 END_TEST
