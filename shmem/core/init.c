@@ -107,6 +107,24 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     shoal_log_set_abort_cb(abort_job);
     t[1] = now_ms();
 
+    /* UCX is needed for other nodes, or for every peer when forced (then it also
+     * allocates the heap, below). Once it is up, peers may need this PE to
+     * progress while it computes: start the thread. */
+    if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_g.n_pes > 1
+                                                          : local_size < shoal_g.n_pes) {
+        status = shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
+        if (status == SHOAL_OK) {
+            shoal_g.ucx_main = shoal_ucx_main_worker(shoal_g.ucx);
+            status = shoal_ucx_progress_start(shoal_g.ucx);
+        }
+        if (status != SHOAL_OK)
+            fail(routine, "starting UCX", status);
+        /* On one node UCX's shared-memory transports use CPU atomics too; across
+         * nodes, every AMO takes UCX so a NIC's atomics never meet the CPU's. */
+        shoal_g.amo_ucx = local_size < shoal_g.n_pes;
+    }
+    t[2] = now_ms();
+
     status = shoal_segment_heap_setup(shoal_g.settings.symmetric_size,
                                       &shoal_g.seg[SHOAL_SEG_HEAP]);
     if (status != SHOAL_OK)
@@ -126,24 +144,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (shoal_g.peers == NULL || shoal_g.direct[0] == NULL)
         fail(routine, "allocating the peer table", SHOAL_ERR_NO_MEMORY);
     shoal_g.direct[1] = shoal_g.direct[0] + shoal_g.n_pes;
-    t[2] = now_ms();
-
-    /* UCX is needed for other nodes, or for every peer when forced. Once it is up,
-     * peers may need this PE to progress while it computes: start the thread. */
-    if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_g.n_pes > 1
-                                                          : local_size < shoal_g.n_pes) {
-        status = shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
-        if (status == SHOAL_OK) {
-            shoal_g.ucx_main = shoal_ucx_main_worker(shoal_g.ucx);
-            status = shoal_ucx_progress_start(shoal_g.ucx);
-        }
-        if (status != SHOAL_OK)
-            fail(routine, "starting UCX", status);
-        /* On one node UCX's shared-memory transports use CPU atomics too; across
-         * nodes, every AMO takes UCX so a NIC's atomics never meet the CPU's. */
-        shoal_g.amo_ucx = local_size < shoal_g.n_pes;
-    }
     t[3] = now_ms();
+
 
     status = shoal_wireup_publish();
     if (status == SHOAL_OK)
@@ -183,7 +185,9 @@ void shoal_core_finalize(void)
     free(shoal_g.direct[0]);
     shoal_g.direct[0] = shoal_g.direct[1] = NULL;
     shoal_heap_cleanup(&shoal_g.heap);
-    shoal_shm_segment_detach(shoal_g.seg[SHOAL_SEG_HEAP].base, shoal_g.seg[SHOAL_SEG_HEAP].size);
+    if (shoal_g.seg[SHOAL_SEG_HEAP].fd >= 0) /* else UCX allocated it, and freed it above */
+        shoal_shm_segment_detach(shoal_g.seg[SHOAL_SEG_HEAP].base,
+                                 shoal_g.seg[SHOAL_SEG_HEAP].size);
     shoal_g.seg[SHOAL_SEG_HEAP] = (shoal_seg_t){.fd = -1};
     shoal_rt_finalize();
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,11 +76,36 @@ int shoal_segment_data_setup(shoal_seg_t *seg_out)
     return SHOAL_OK;
 }
 
+/* An address where size bytes aligned to align are free now (a reservation given
+ * back at once: the caller maps there before anything else runs), or NULL. */
+static void *aligned_hole(size_t size, size_t align)
+{
+    char *span = mmap(NULL, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                      -1, 0);
+
+    if (span == MAP_FAILED)
+        return NULL;
+    munmap(span, size + align);
+    return (void *)(((uintptr_t)span + align - 1) & ~(uintptr_t)(align - 1));
+}
+
 int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
 {
     void *addr;
     int status, fd;
 
+    if (shoal_g.ucx != NULL && shoal_g.settings.transport == SHOAL_TRANSPORT_UCX) {
+        /* Every peer through UCX: let UCX allocate the heap, so that its same-node
+         * transports can map it into the peers (ucp_rkey_ptr) as ours do. */
+        addr = aligned_hole(size, SHOAL_HEAP_BASE_ALIGN);
+        if (addr == NULL)
+            return SHOAL_ERR_NO_MEMORY;
+        status = shoal_ucx_alloc(shoal_g.ucx, SHOAL_SEG_HEAP, addr, size);
+        if (status != SHOAL_OK)
+            return status;
+        *seg_out = (shoal_seg_t){.base = addr, .size = size, .fd = -1};
+        return SHOAL_OK;
+    }
     status = shoal_shm_segment_create("shoal-heap", size, SHOAL_HEAP_BASE_ALIGN, &fd, &addr);
     if (status != SHOAL_OK)
         return status;
@@ -192,12 +218,19 @@ static int attach_ucx(const wireup_t *w, shoal_ucx_worker_t *wk, void **state_ou
     return shoal_ucx_peer_create(wk, p, rkeys, bases, state_out);
 }
 
-static int connect_ucx(const wireup_t *w, shoal_peer_t *peer)
+static int connect_ucx(const wireup_t *w, int pe, shoal_peer_t *peer)
 {
-    int status = attach_ucx(w, shoal_g.ucx_main, &peer->state);
+    int status = attach_ucx(w, shoal_g.ucx_main, &peer->state), seg;
 
     if (status != SHOAL_OK)
         return status;
+    /* Where UCX maps the peer's segment here, the direct path takes it. */
+    for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
+        char *base = shoal_ucx_ops.ptr(peer->state, seg, 0);
+
+        if (base != NULL && w->size[seg] == shoal_g.seg[seg].size)
+            __atomic_store_n(&shoal_g.direct[seg][pe], base, __ATOMIC_RELEASE);
+    }
     peer->amo_ops = &shoal_ucx_ops;
     peer->amo_state = peer->state;
     __atomic_store_n(&peer->ops, &shoal_ucx_ops, __ATOMIC_RELEASE);
@@ -218,7 +251,7 @@ static int connect_peer(int pe, shoal_peer_t *peer)
     node_id(here, sizeof(here));
     if (pe != shoal_g.my_pe &&
         (strcmp(here, w->node) != 0 || shoal_g.settings.transport == SHOAL_TRANSPORT_UCX)) {
-        status = connect_ucx(w, peer);
+        status = connect_ucx(w, pe, peer);
         goto out;
     }
     /* Same node (or this PE): load/store for RMA; AMOs by CPU atomics too, unless the

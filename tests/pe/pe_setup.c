@@ -56,28 +56,33 @@ static void check_ptr(int me, int npes, int *heap)
     PE_CHECK(shmem_ptr(&stack_var, me) == NULL, "shmem_ptr(stack) is %p, expected NULL",
              shmem_ptr(&stack_var, me));
     if (right != me && !pe_test_transport_auto()) {
-        PE_CHECK(rh == NULL, "SHOAL_TRANSPORT=ucx: shmem_ptr(heap, %d) is %p, expected NULL",
-                 right, (void *)rh);
+        /* SHOAL_TRANSPORT=ucx: static data is only registered with UCX, never mapped;
+         * the heap, which UCX allocates then, is mapped where UCX's shared-memory
+         * transports reach the peer (one node here, but UCX_TLS may say otherwise). */
         PE_CHECK(rs == NULL, "SHOAL_TRANSPORT=ucx: shmem_ptr(static, %d) is %p, expected NULL",
                  right, (void *)rs);
-        return;
+        rs = NULL;
+    } else {
+        /* Same node under auto (oshrun and mpirun run on one node here): real pointers. */
+        PE_CHECK(rh != NULL, "shmem_ptr(heap, %d) is NULL", right);
+        PE_CHECK(rs != NULL, "shmem_ptr(static, %d) is NULL", right);
     }
-    /* Same node under auto (oshrun and mpirun run on one node here): real pointers. */
-    PE_CHECK(rh != NULL, "shmem_ptr(heap, %d) is NULL", right);
-    PE_CHECK(rs != NULL, "shmem_ptr(static, %d) is NULL", right);
-    if (rh == NULL || rs == NULL)
-        return;
     heap[1] = -1;
     ring_cell = -1;
     shmem_barrier_all();
-    rh[1] = 1000 + me;
-    *rs = 2000 + me;
+    if (rh != NULL)
+        rh[1] = 1000 + me;
+    if (rs != NULL)
+        *rs = 2000 + me;
     shmem_barrier_all();
-    PE_CHECK_EQ("heap cell written through shmem_ptr", 1000 + left, heap[1]);
-    PE_CHECK_EQ("static cell written through shmem_ptr", 2000 + left, ring_cell);
+    if (shmem_ptr(heap, left) != NULL)
+        PE_CHECK_EQ("heap cell written through shmem_ptr", 1000 + left, heap[1]);
+    if (shmem_ptr(&ring_cell, left) != NULL)
+        PE_CHECK_EQ("static cell written through shmem_ptr", 2000 + left, ring_cell);
     /* And reading through it sees what the owner stored. */
     shmem_barrier_all();
-    PE_CHECK_EQ("read through shmem_ptr", 1000 + me, rh[1]);
+    if (rh != NULL)
+        PE_CHECK_EQ("read through shmem_ptr", 1000 + me, rh[1]);
 }
 
 static void check_info(void)

@@ -25,6 +25,10 @@ struct shoal_ucx_worker {
     pthread_mutex_t lock;
     void **pending;
     size_t npending, max_pending;
+    /* Operations issued since the last quiet (written under lock): quiet and
+     * fence have nothing to do while it is 0, as when the direct path served
+     * every peer. */
+    unsigned long issued;
 };
 
 struct shoal_ucx {
@@ -45,6 +49,7 @@ typedef struct ucx_peer {
     ucp_ep_h ep;
     ucp_rkey_h rkey[SHOAL_SEG_COUNT];
     uint64_t base[SHOAL_SEG_COUNT];
+    char *mapped[SHOAL_SEG_COUNT]; /* the segment as UCX maps it here, or NULL */
 } ucx_peer_t;
 
 static int worker_init(shoal_ucx_t *ucx, shoal_ucx_worker_t *w)
@@ -208,6 +213,26 @@ void shoal_ucx_address(shoal_ucx_t *ucx, const void **addr_out, size_t *len_out)
     *len_out = ucx->address_len;
 }
 
+int shoal_ucx_alloc(shoal_ucx_t *ucx, int seg, void *addr, size_t size)
+{
+    ucp_mem_map_params_t params = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH |
+                      UCP_MEM_MAP_PARAM_FIELD_FLAGS,
+        .address = addr,
+        .length = size,
+        .flags = UCP_MEM_MAP_ALLOCATE | UCP_MEM_MAP_FIXED,
+    };
+    ucs_status_t st = ucp_mem_map(ucx->context, &params, &ucx->memh[seg]);
+
+    if (st != UCS_OK) {
+        shoal_debug("UCX: cannot allocate %zu bytes at %p: %s", size, addr,
+                    ucs_status_string(st));
+        ucx->memh[seg] = NULL;
+        return SHOAL_ERR_NO_MEMORY;
+    }
+    return SHOAL_OK;
+}
+
 int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
                        const void **rkey_out, size_t *rkey_len_out)
 {
@@ -216,10 +241,11 @@ int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
         .address = base,
         .length = size,
     };
-    ucs_status_t st;
+    ucs_status_t st = UCS_OK;
     size_t len;
 
-    st = ucp_mem_map(ucx->context, &params, &ucx->memh[seg]);
+    if (ucx->memh[seg] == NULL) /* else shoal_ucx_alloc made it */
+        st = ucp_mem_map(ucx->context, &params, &ucx->memh[seg]);
     if (st != UCS_OK) {
         shoal_error("UCX: cannot register %zu bytes at %p: %s", size, base,
                     ucs_status_string(st));
@@ -319,6 +345,9 @@ int shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr, const void *c
             goto err_rkeys;
         }
         peer->base[seg] = bases[seg];
+        /* Memory UCX allocated on this node, UCX can map here: use it directly. */
+        if (ucp_rkey_ptr(peer->rkey[seg], bases[seg], (void **)&peer->mapped[seg]) != UCS_OK)
+            peer->mapped[seg] = NULL;
     }
     pthread_mutex_unlock(&w->lock);
     *state_out = peer;
@@ -358,9 +387,12 @@ static int rma_locked(ucx_peer_t *peer, int put, int nbi, int seg, size_t off, v
 {
     ucp_request_param_t param = {.op_attr_mask = 0};
     uint64_t raddr = peer->base[seg] + off;
-    ucs_status_ptr_t req = put ? ucp_put_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param)
-                               : ucp_get_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param);
     const char *what = put ? (nbi ? "put_nbi" : "put") : (nbi ? "get_nbi" : "get");
+    ucs_status_ptr_t req;
+
+    __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
+    req = put ? ucp_put_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param)
+              : ucp_get_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param);
 
     return nbi ? request_keep(peer->w, req, what) : request_wait(peer->w, req, what);
 }
@@ -442,6 +474,7 @@ static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t s
         param.reply_buffer = reply;
     }
     pthread_mutex_lock(&peer->w->lock);
+    __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
     req = ucp_atomic_op_nbx(peer->ep, opcodes[op], value, 1, peer->base[seg] + off,
                             peer->rkey[seg], &param);
     if (reply == &scratch || (fetch != NULL && !nbi))
@@ -454,7 +487,9 @@ static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t s
 
 static void *ucx_ptr(void *state, int seg, size_t off)
 {
-    return NULL;
+    ucx_peer_t *peer = state;
+
+    return peer->mapped[seg] != NULL ? peer->mapped[seg] + off : NULL;
 }
 
 const shoal_transport_ops_t shoal_ucx_ops = {
@@ -473,15 +508,20 @@ int shoal_ucx_quiet(shoal_ucx_worker_t *w)
 {
     ucp_request_param_t param = {.op_attr_mask = 0};
     int status = SHOAL_OK;
+    unsigned long seen;
     size_t i;
 
+    if (__atomic_load_n(&w->issued, __ATOMIC_RELAXED) == 0)
+        return SHOAL_OK;
     pthread_mutex_lock(&w->lock);
+    seen = w->issued; /* the waits below unlock: others may issue more meanwhile */
     for (i = 0; i < w->npending; i++)
         if (request_wait(w, w->pending[i], "non-blocking operation") != SHOAL_OK)
             status = SHOAL_ERR_TRANSPORT;
     w->npending = 0;
     if (request_wait(w, ucp_worker_flush_nbx(w->worker, &param), "flush") != SHOAL_OK)
         status = SHOAL_ERR_TRANSPORT;
+    __atomic_store_n(&w->issued, w->issued - seen, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&w->lock);
     return status;
 }
@@ -490,6 +530,8 @@ int shoal_ucx_fence(shoal_ucx_worker_t *w)
 {
     ucs_status_t st;
 
+    if (__atomic_load_n(&w->issued, __ATOMIC_RELAXED) == 0)
+        return SHOAL_OK;
     pthread_mutex_lock(&w->lock);
     st = ucp_worker_fence(w->worker);
     pthread_mutex_unlock(&w->lock);

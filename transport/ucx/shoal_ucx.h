@@ -27,6 +27,10 @@ void shoal_ucx_worker_destroy(shoal_ucx_worker_t *w);
 
 /* This worker's address, valid until shoal_ucx_destroy. */
 void shoal_ucx_address(shoal_ucx_t *ucx, const void **addr_out, size_t *len_out);
+/* Allocates segment seg through UCX, size bytes at addr exactly, so that UCX's
+ * same-node transports can map it into the peers; shoal_ucx_register then only
+ * packs its key, and shoal_ucx_destroy frees it. */
+int shoal_ucx_alloc(shoal_ucx_t *ucx, int seg, void *addr, size_t size);
 /* Registers a local segment; the packed rkey stays valid until shoal_ucx_destroy. */
 int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
                        const void **rkey_out, size_t *rkey_len_out);
