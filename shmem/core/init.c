@@ -62,7 +62,7 @@ static void print_info(const double *t, int ucx_on)
            shoal_g.amo_ucx ? "UCX for every AMO, this PE's own included (the job spans nodes)"
                            : "CPU atomics on mapped memory (UCX's same-node transports use "
                              "CPU atomics on the same memory)");
-    printf("Start-up (ms): runtime %.2f, segments %.2f, UCX %.2f, wire-up %.2f, total %.2f\n",
+    printf("Start-up (ms): runtime %.2f, UCX %.2f, segments %.2f, wire-up %.2f, total %.2f\n",
            t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], t[4] - t[0]);
     fflush(stdout);
 }
