@@ -36,51 +36,47 @@ static inline char *shoal_api_direct(shmem_ctx_t ctx, const void *addr, size_t n
     return shoal_direct(addr, bytes, pe);
 }
 
+/* A contiguous put (put set) or get, blocking or not (nbi): a non-blocking transfer
+ * on the direct path completes at once, as a blocking one. */
+static inline void shoal_api_rma(shmem_ctx_t ctx, int put, int nbi, void *dest,
+                                 const void *source, size_t nelems, size_t elem_size, int pe,
+                                 const char *routine)
+{
+    char *remote = shoal_api_direct(ctx, put ? dest : source, nelems, elem_size, pe);
+
+    if (__builtin_expect(remote == NULL, 0))
+        (put ? shoal_api_put_checked : shoal_api_get_checked)(ctx, dest, source, nelems,
+                                                              elem_size, pe, nbi, routine);
+    else if (put)
+        memcpy(remote, source, nelems * elem_size);
+    else
+        memcpy(dest, remote, nelems * elem_size);
+}
+
 static inline void shoal_api_put(shmem_ctx_t ctx, void *dest, const void *source,
                                  size_t nelems, size_t elem_size, int pe, const char *routine)
 {
-    char *to = shoal_api_direct(ctx, dest, nelems, elem_size, pe);
-
-    if (__builtin_expect(to != NULL, 1))
-        memcpy(to, source, nelems * elem_size);
-    else
-        shoal_api_put_checked(ctx, dest, source, nelems, elem_size, pe, 0, routine);
+    shoal_api_rma(ctx, 1, 0, dest, source, nelems, elem_size, pe, routine);
 }
 
 static inline void shoal_api_get(shmem_ctx_t ctx, void *dest, const void *source,
                                  size_t nelems, size_t elem_size, int pe, const char *routine)
 {
-    const char *from = shoal_api_direct(ctx, source, nelems, elem_size, pe);
-
-    if (__builtin_expect(from != NULL, 1))
-        memcpy(dest, from, nelems * elem_size);
-    else
-        shoal_api_get_checked(ctx, dest, source, nelems, elem_size, pe, 0, routine);
+    shoal_api_rma(ctx, 0, 0, dest, source, nelems, elem_size, pe, routine);
 }
 
-/* On the direct path a non-blocking transfer completes at once, as a blocking one. */
 static inline void shoal_api_put_nbi(shmem_ctx_t ctx, void *dest, const void *source,
                                      size_t nelems, size_t elem_size, int pe,
                                      const char *routine)
 {
-    char *to = shoal_api_direct(ctx, dest, nelems, elem_size, pe);
-
-    if (__builtin_expect(to != NULL, 1))
-        memcpy(to, source, nelems * elem_size);
-    else
-        shoal_api_put_checked(ctx, dest, source, nelems, elem_size, pe, 1, routine);
+    shoal_api_rma(ctx, 1, 1, dest, source, nelems, elem_size, pe, routine);
 }
 
 static inline void shoal_api_get_nbi(shmem_ctx_t ctx, void *dest, const void *source,
                                      size_t nelems, size_t elem_size, int pe,
                                      const char *routine)
 {
-    const char *from = shoal_api_direct(ctx, source, nelems, elem_size, pe);
-
-    if (__builtin_expect(from != NULL, 1))
-        memcpy(dest, from, nelems * elem_size);
-    else
-        shoal_api_get_checked(ctx, dest, source, nelems, elem_size, pe, 1, routine);
+    shoal_api_rma(ctx, 0, 1, dest, source, nelems, elem_size, pe, routine);
 }
 
 static inline void shoal_api_p(shmem_ctx_t ctx, void *dest, const void *value,
