@@ -193,6 +193,17 @@ int main(int argc, char **argv)
         check_rc("PMIx_Fence(barrier)", PMIX_ERR_TIMEOUT);
     }
     check_rc("PMIx_Finalize", PMIx_Finalize(NULL, 0));
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *arg = i + 1 < argc ? argv[i + 1] : "-1";
+
+        if (strcmp(a, "--exit-after-finalize") == 0 && mode_hits(arg, &k)) {
+            exit(k);
+        } else if (strcmp(a, "--linger-after-finalize") == 0 && mode_hits(arg, &k)) {
+            usleep((useconds_t)k * 1000);
+            printf("pmix_client: rank %u lingered %d ms after finalizing\n", me.rank, k);
+            fflush(stdout);
+        }
+    }
     if (me.rank == 0) {
         printf("pmix_client: %ld PEs on %s, %zu-byte blobs exchanged and verified\n", size, host,
                bytes);

@@ -72,6 +72,10 @@ run "stdin-rank1-devnull" 0 "" 10 -- --timeout 10 -np 2 sh -c \
 # failures end the job with one line naming the PE and its status
 run "exit-status" 3 "^oshrun: PE 2 \(pid [0-9]+\) exited with status 3; ending the job$" 10 \
     -- --timeout 20 -np 4 "$CLIENT" --exit 2:3
+# a PE that exits with a status after finalizing does not cut the others' exit short
+run "exit-after-finalize" 3 "^oshrun: PE 0 \(pid [0-9]+\) exited with status 3; ending the job$" 10 \
+    -- --timeout 20 -np 2 "$CLIENT" --exit-after-finalize 0:3 --linger-after-finalize 1:300
+grep -q "rank 1 lingered 300 ms" "$TMP/out" || fail "exit-after-finalize" "PE 1 was ended before it exited"
 run "signal-death" 139 "^oshrun: PE 1 \(pid [0-9]+\) killed by signal 11 .*ending the job$" 10 \
     -- --timeout 20 -np 4 "$CLIENT" --segv 1
 run "abort" 5 "^oshrun: PE 3 \(pid [0-9]+\) called abort \(status 5\): test abort$" 10 \
@@ -112,6 +116,20 @@ for bad in 0 -1 x 2x "" 99999999999; do
 done
 run "bad-timeout" 2 "timeout must be a positive number" 5 -- --timeout abc true
 run "unknown-option" 2 "^oshrun: unknown option '--frobnicate'" 5 -- --frobnicate true
+
+# binding: each PE on one CPU of its own when they fit (the default), none on request,
+# an error when --bind-to core cannot give each PE a CPU
+one_cpu='grep -Eq "^Cpus_allowed_list:[[:space:]]*[0-9]+$" /proc/self/status'
+cpus=$(nproc)
+run "bind-default" 0 "" 10 -- --timeout 10 -np "$cpus" sh -c "$one_cpu"
+run "bind-core" 0 "" 10 -- --timeout 10 --bind-to core -np 1 sh -c "$one_cpu"
+if [ "$cpus" -gt 1 ]; then
+    run "bind-none" 0 "" 10 -- --timeout 10 --bind-to none -np 2 sh -c "! $one_cpu"
+    run "bind-oversubscribed" 0 "" 10 -- --timeout 10 -np $((cpus + 1)) sh -c "! $one_cpu"
+fi
+run "bind-core-too-many" 2 "^oshrun: --bind-to core: $((cpus + 1)) PEs but only $cpus CPUs" 5 \
+    -- --bind-to core -np $((cpus + 1)) true
+run "bad-bind" 2 "^oshrun: --bind-to takes core or none, got 'socket'" 5 -- --bind-to socket true
 run "missing-value" 2 "needs a value" 5 -- -np
 run "no-program" 2 "no program to run" 5 -- -np 2
 run "multi-node" 2 "srun --mpi=pmix.*prterun.*mpirun" 5 -- --hostfile hosts -np 2 true

@@ -28,11 +28,16 @@
 extern char **environ;
 
 static const char usage[] =
-    "Usage: oshrun [-np|-n N] [--timeout SEC] [-x VAR[=VALUE]]... [--] program [args...]\n"
+    "Usage: oshrun [-np|-n N] [--timeout SEC] [--bind-to core|none] [-x VAR[=VALUE]]...\n"
+    "              [--] program [args...]\n"
     "Run N copies of program on this node as the PEs of one OpenSHMEM job.\n"
     "\n"
     "  -np N, -n N        number of PEs (default 1)\n"
     "  --timeout SEC      end the job after SEC seconds, exit status 124\n"
+    "  --bind-to core     bind each PE to a CPU of its own (the default when the PEs\n"
+    "                     are no more than oshrun's CPUs)\n"
+    "  --bind-to none     let the PEs run on any of oshrun's CPUs (the default when\n"
+    "                     there are more PEs than CPUs)\n"
     "  -x VAR[=VALUE]     set VAR to VALUE for the PEs (-x VAR alone passes it on, as all\n"
     "                     of oshrun's environment is)\n"
     "  -h, --help         show this help\n"
@@ -151,7 +156,7 @@ static int parse_args(shoal_job_t *job, int argc, char **argv)
             return 2;
         }
         if (!(IS("-np") || IS("--np") || IS("-n") || IS("--n") || IS("--timeout") ||
-              IS("-timeout") || IS("-x"))) {
+              IS("-timeout") || IS("-x") || IS("--bind-to") || IS("-bind-to"))) {
             return usage_error("unknown option '%s'", a);
         }
         if (eq != NULL) {
@@ -169,6 +174,11 @@ static int parse_args(shoal_job_t *job, int argc, char **argv)
                 fprintf(stderr, "oshrun: out of memory\n");
                 return 1;
             }
+        } else if (IS("--bind-to") || IS("-bind-to")) {
+            if (strcmp(val, "core") != 0 && strcmp(val, "none") != 0) {
+                return usage_error("--bind-to takes core or none, got '%s'", val);
+            }
+            job->bind = strcmp(val, "core") == 0;
         } else if (IS("--timeout") || IS("-timeout")) {
             errno = 0;
             job->timeout = strtod(val, &end);
@@ -193,6 +203,41 @@ static int parse_args(shoal_job_t *job, int argc, char **argv)
     }
     job->argv = &argv[i];
     return -1;
+}
+
+/* Which CPU each PE gets, if any. Binding keeps a PE that waits in a polling loop on
+ * its own CPU, where the scheduler would otherwise move it under load; with more
+ * PEs than CPUs the PEs must share, and binding would only pin them to one. */
+static int plan_binding(shoal_job_t *job)
+{
+    cpu_set_t set;
+    int cpu;
+
+    if (job->bind == 0 || sched_getaffinity(0, sizeof(set), &set) != 0) {
+        job->bind = 0;
+        return 0;
+    }
+    job->cpus = calloc((size_t)CPU_COUNT(&set) + 1, sizeof(int));
+    if (job->cpus == NULL) {
+        fprintf(stderr, "oshrun: out of memory\n");
+        return 1;
+    }
+    for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (CPU_ISSET(cpu, &set)) {
+            job->cpus[job->ncpus++] = cpu;
+        }
+    }
+    if (job->np > job->ncpus) {
+        if (job->bind == 1) {
+            fprintf(stderr, "oshrun: --bind-to core: %d PEs but only %d CPUs to bind them to; "
+                    "use --bind-to none to let them share\n", job->np, job->ncpus);
+            return 2;
+        }
+        job->bind = 0;
+        return 0;
+    }
+    job->bind = 1;
+    return 0;
 }
 
 /* What execvp would run, found now so that a typo fails once, before anything starts. */
@@ -300,6 +345,7 @@ static void end_partial_job(shoal_job_t *job)
 int main(int argc, char **argv)
 {
     shoal_job_t job = {.np = 1,
+                       .bind = -1,
                        .lock = PTHREAD_MUTEX_INITIALIZER,
                        .abort_rank = -1,
                        .wake = {-1, -1},
@@ -322,6 +368,11 @@ int main(int argc, char **argv)
     for (int r = 0; r < job.np; r++) {
         job.pes[r].errpipe = -1;
     }
+    status = plan_binding(&job);
+    if (status != 0) {
+        goto err_fds;
+    }
+    status = 1;
     snprintf(job.nspace, sizeof(job.nspace), "shoal.%d", (int)getpid());
     if (pipe2(job.wake, O_CLOEXEC | O_NONBLOCK) != 0 ||
         (job.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
@@ -370,6 +421,7 @@ err_fds:
         close(job.wake[1]);
     }
     free(job.pes);
+    free(job.cpus);
     free(job.abort_msg);
     free(job.path);
 err_env:

@@ -5,6 +5,7 @@
 #define SHOAL_OSHRUN_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <sys/types.h>
 
 #define SHOAL_OSHRUN_MAX_NP 65536
@@ -32,6 +33,11 @@ typedef struct shoal_job {
     char tmpdir[4096];
     int devnull;
     shoal_pe_t *pes;
+    /* --bind-to: -1 decide (core when the PEs fit on oshrun's CPUs), 0 none, 1 core.
+     * cpus: the CPUs oshrun may use, in order; PE r is bound to cpus[r]. */
+    int bind;
+    int ncpus;
+    int *cpus;
 
     /* Server-thread -> main-thread hand-off: flags in pes[] and the abort record, all under
      * lock; a byte on wake[1] tells the main loop to look. */

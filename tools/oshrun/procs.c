@@ -62,6 +62,13 @@ static void child_exec(shoal_job_t *job, int rank, char **env, int errfd, pid_t 
     if (rank != 0 && dup2(job->devnull, STDIN_FILENO) < 0) {
         goto err_exit;
     }
+    if (job->bind == 1) {
+        cpu_set_t one;
+
+        CPU_ZERO(&one);
+        CPU_SET(job->cpus[rank], &one);
+        sched_setaffinity(0, sizeof(one), &one); /* a hint: a failure costs speed only */
+    }
 #ifdef __linux__
     /* if oshrun is killed outright, take the PEs with it */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -149,8 +156,9 @@ static int severity(const shoal_pe_t *pe)
 
 /* First failure of the job: print its one line and return the exit status, or -1. When one
  * wake-up finds several dead PEs, the cause is likelier the worst end (a peer that merely saw
- * a fence fail exits with a status), then the lowest rank. */
-static int judge(shoal_job_t *job)
+ * a fence fail exits with a status), then the lowest rank. *after_finalize: the failure is a
+ * PE that finalized and then exited with a status, so the others need not be cut short. */
+static int judge(shoal_job_t *job, int *after_finalize)
 {
     shoal_pe_t *worst = NULL;
     int status = -1, sev = 0;
@@ -192,6 +200,7 @@ static int judge(shoal_job_t *job)
             fprintf(stderr, "oshrun: PE %d (pid %d) exited with status %d; ending the job\n", r,
                     (int)worst->pid, WEXITSTATUS(st));
             status = WEXITSTATUS(st);
+            *after_finalize = worst->finalized;
         } else {
             fprintf(stderr, "oshrun: PE %d (pid %d) exited without finalizing; ending the job\n", r,
                     (int)worst->pid);
@@ -267,7 +276,7 @@ void shoal_oshrun_procs_block_signals(void)
 int shoal_oshrun_procs_wait(shoal_job_t *job)
 {
     double deadline = job->timeout > 0 ? now_s() + job->timeout : 0, kill_at = 0;
-    int live = job->np, status, ending = 0, first_sig = SIGTERM;
+    int live = job->np, status, ending = 0, first_sig = SIGTERM, after_finalize = 0;
     sigset_t waitmask;
 
     sigprocmask(SIG_SETMASK, NULL, &waitmask);
@@ -288,7 +297,7 @@ int shoal_oshrun_procs_wait(shoal_job_t *job)
 
         reap(job, &live);
         if (!ending) {
-            rc = judge(job);
+            rc = judge(job, &after_finalize);
             if (rc < 0 && got_signal) {
                 fprintf(stderr, "oshrun: received signal %d (%s); ending the job\n",
                         (int)got_signal, strsignal(got_signal));
@@ -307,6 +316,12 @@ int shoal_oshrun_procs_wait(shoal_job_t *job)
         if (!ending && rc >= 0) {
             status = rc;
             ending = 1;
+            if (after_finalize) {
+                /* The others are likely finalizing too: let them exit before any signal
+                 * (one that arrives in a library's teardown can turn into a crash). */
+                kill_at = now_s() + KILL_GRACE_S;
+                t = kill_at;
+            }
         }
         if (ending && kill_at == 0) {
             shoal_oshrun_procs_kill(job, first_sig);
