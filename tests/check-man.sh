@@ -1,6 +1,8 @@
 #!/bin/sh
-# check-man.sh - every routine libshoal exports has a man page, every real page
-# lints clean, and every link page points at a page that exists.
+# check-man.sh - every routine libshoal exports has a man page, and so does every
+# nvshmem_/nvshmemx_ host routine of the GPU library where it was built; every real
+# page (man/man3, and the hand-written GPU pages in man/gpu) lints clean, and every
+# link page points at a page that exists.
 # Usage: check-man.sh [path/to/libshoal.so] (else $top_builddir/shmem/.libs/libshoal.so;
 # $top_srcdir and $MANDOC are honoured). Exit 0 pass, 1 fail, 77 skip
 # (no mandoc or groff), 99 when the library has not been built.
@@ -24,9 +26,9 @@ man3=$root/man/man3
 
 mandoc=${MANDOC:-mandoc}
 if command -v "$mandoc" >/dev/null 2>&1; then
-    lint() { (cd "$root/man" && "$mandoc" -T lint -W warning "man3/$1" 2>&1); }
+    lint() { (cd "$root/man" && "$mandoc" -T lint -W warning "$1" 2>&1); }
 elif command -v groff >/dev/null 2>&1; then
-    lint() { (cd "$root/man" && groff -man -ww -z -t "man3/$1" 2>&1); }
+    lint() { (cd "$root/man" && groff -man -ww -z -t "$1" 2>&1); }
 else
     echo "check-man: neither mandoc nor groff is installed, skipping"
     exit 77
@@ -69,16 +71,31 @@ for s in $syms; do
     fi
 done
 
-# 2. real pages lint clean; 3. link pages point at an existing page
+# 1b. the GPU library's host routines (its device routines are documented on the
+# same pages as their host twins, which step 1 and the generator keep honest)
+gpulib=$(dirname "$lib")/../../gpu/libshoal_gpu.a
+if [ -f "$gpulib" ]; then
+    for s in $(nm --defined-only "$gpulib" 2>/dev/null | awk '$2 == "T" { print $3 }' |
+               grep -E '^nvshmemx?_[a-z0-9_]+$' | sort -u); do
+        nsyms=$((nsyms + 1))
+        if [ ! -f "$man3/$s.3" ] && [ ! -f "$root/man/gpu/$s.3" ]; then
+            echo "check-man: no man page for $s of libshoal_gpu (man/man3 or man/gpu)"
+            fail=1
+        fi
+    done
+fi
+
+# 2. real pages lint clean; 3. link pages point at an existing page (installed
+# pages all land in man3: a GPU page's man3/X.3 is man/man3/X.3 or man/gpu/X.3)
 nreal=0
 nlink=0
-for f in "$man3"/*.3; do
+for f in "$man3"/*.3 "$root"/man/gpu/*.3; do
     [ -f "$f" ] || continue
-    page=$(basename "$f")
+    page=$(basename "$(dirname "$f")")/$(basename "$f")
     target=$(sed -n 's/^\.so[ 	]*//p' "$f")
     if [ -n "$target" ]; then
         nlink=$((nlink + 1))
-        if [ ! -f "$root/man/$target" ]; then
+        if [ ! -f "$root/man/$target" ] && [ ! -f "$root/man/gpu/${target#man3/}" ]; then
             echo "check-man: $page links to missing $target"
             fail=1
         fi

@@ -17,6 +17,7 @@ void shmem_quiet(void)
 void shmem_barrier_all(void)
 {
     shoal_check_init("shmem_barrier_all");
+    shoal_core_gpu_check();
     shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_barrier_all");
 }
 

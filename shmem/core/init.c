@@ -45,7 +45,7 @@ static void fail(const char *routine, const char *what, int status)
     shoal_fatal("%s: %s failed (%s)", routine, what, shoal_status_string(status));
 }
 
-static void print_info(const double *t, int ucx_on)
+static void print_info(const double *t, int ucx_on, const char *gpu)
 {
     printf("Shoal %s, OpenSHMEM %d.%d, %d PEs\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION,
            shoal_g.n_pes);
@@ -62,25 +62,32 @@ static void print_info(const double *t, int ucx_on)
            shoal_g.amo_ucx ? "UCX for every AMO, this PE's own included (the job spans nodes)"
                            : "CPU atomics on mapped memory (UCX's same-node transports use "
                              "CPU atomics on the same memory)");
-    printf("Start-up (ms): runtime %.2f, UCX %.2f, segments %.2f, wire-up %.2f, total %.2f\n",
-           t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], t[4] - t[0]);
+    if (gpu[0] != '\0')
+        printf("GPU: %s\n", gpu);
+    printf("Start-up (ms): runtime %.2f, UCX %.2f, segments %.2f, wire-up %.2f, GPU %.2f, "
+           "total %.2f\n",
+           t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], t[5] - t[4], t[5] - t[0]);
     fflush(stdout);
 }
 
-/* The cores this PE may run on (its affinity mask), at least 1. */
-static int usable_cores(void)
+/* Whether this node runs more PEs (local) than they have cores: more than the
+ * node has, or than this PE's affinity mask allows when that holds several (a
+ * mask of one is a PE that oshrun bound to a core of its own). */
+static int oversubscribed(int local)
 {
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
     cpu_set_t set;
 
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+    if (online > 0 && local > online)
         return 1;
-    return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
+    return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 1 &&
+           local > CPU_COUNT(&set);
 }
 
 void shoal_core_init(int requested_thread_level, const char *routine)
 {
-    char err[256];
-    double t[5];
+    char err[256], gpu[256];
+    double t[6];
     int status, local_size;
 
     if (shoal_g.initialized)
@@ -155,23 +162,29 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     shoal_g.initialized = 1;
     shoal_g.direct_amo = !shoal_g.amo_ucx;
     shoal_g.direct_pes = shoal_g.settings.check ? 0 : shoal_g.n_pes;
-    shoal_g.spins_before_yield = local_size > usable_cores() ? 0 : 64;
+    shoal_g.spins_before_yield = oversubscribed(local_size) ? 0 : 64;
     shoal_g.one_node = local_size >= shoal_g.n_pes && shoal_g.ucx == NULL;
-    atexit(finalize_at_exit);
     t[4] = now_ms();
+    /* Before atexit: the GPU library's runtime then outlives finalize_at_exit. */
+    shoal_core_gpu_init(gpu, sizeof(gpu));
+    atexit(finalize_at_exit);
+    t[5] = now_ms();
     if (shoal_g.my_pe == 0 && (shoal_g.settings.info || shoal_g.settings.version))
-        print_info(t, shoal_g.ucx != NULL);
+        print_info(t, shoal_g.ucx != NULL, gpu);
 }
 
 void shoal_core_finalize(void)
 {
     if (!shoal_g.initialized)
         return;
+    /* A PE whose kernel failed reports it instead of waiting in the barrier. */
+    shoal_core_gpu_check();
     shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_finalize");
     shoal_ctx_cleanup();
     shoal_g.direct_pes = 0;
     shoal_g.initialized = 0;
     shoal_g.finalized = 1;
+    shoal_core_gpu_finalize(); /* it unregisters the peers' heaps we unmap next */
     /* No PE touches another's memory any more. Endpoints close with a flush that
      * may need the peer's worker, so every PE closes before any worker goes. */
     shoal_peers_cleanup();

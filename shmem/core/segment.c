@@ -94,9 +94,12 @@ int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
     void *addr;
     int status, fd;
 
-    if (shoal_g.ucx != NULL && shoal_g.settings.transport == SHOAL_TRANSPORT_UCX) {
+    if (shoal_g.ucx != NULL && shoal_g.settings.transport == SHOAL_TRANSPORT_UCX &&
+        shoal_gpu_hooks == NULL) {
         /* Every peer through UCX: let UCX allocate the heap, so that its same-node
-         * transports can map it into the peers (ucp_rkey_ptr) as ours do. */
+         * transports can map it into the peers (ucp_rkey_ptr) as ours do. Not in a
+         * program with the GPU library: there, a UCX-allocated heap and the CUDA
+         * runtime crash UCX 1.13 now and then when the job ends. */
         addr = aligned_hole(size, SHOAL_HEAP_BASE_ALIGN);
         if (addr == NULL)
             return SHOAL_ERR_NO_MEMORY;
@@ -237,10 +240,40 @@ static int connect_ucx(const wireup_t *w, int pe, shoal_peer_t *peer)
     return SHOAL_OK;
 }
 
+/* Whether pe, which published w, is reached by load/store: this PE, or one on
+ * this node unless SHOAL_TRANSPORT=ucx. */
+static int is_direct(int pe, const wireup_t *w)
+{
+    char here[sizeof(((wireup_t *)0)->node)];
+
+    if (pe == shoal_g.my_pe)
+        return 1;
+    node_id(here, sizeof(here));
+    return strcmp(here, w->node) == 0 && shoal_g.settings.transport != SHOAL_TRANSPORT_UCX;
+}
+
+/* Connects pe from the blob it published; the caller holds connect_lock. */
+static int connect_wireup(int pe, const wireup_t *w, shoal_peer_t *peer)
+{
+    int status;
+
+    if (!is_direct(pe, w))
+        return connect_ucx(w, pe, peer);
+    /* Same node (or this PE): load/store for RMA; AMOs by CPU atomics too, unless the
+     * job spans nodes, where they must meet the NIC's atomics on one path. */
+    peer->amo_ops = &shoal_shm_ops;
+    if (shoal_g.amo_ucx) {
+        status = attach_ucx(w, shoal_g.ucx_main, &peer->amo_state);
+        if (status != SHOAL_OK)
+            return status;
+        peer->amo_ops = &shoal_ucx_ops;
+    }
+    return connect_shm(w, pe, peer);
+}
+
 /* Connects pe; the caller holds connect_lock. */
 static int connect_peer(int pe, shoal_peer_t *peer)
 {
-    char here[sizeof(((wireup_t *)0)->node)];
     wireup_t *w = NULL;
     size_t len;
     int status;
@@ -248,23 +281,7 @@ static int connect_peer(int pe, shoal_peer_t *peer)
     status = shoal_rt_lookup(pe, WIREUP_KEY, (void **)&w, &len);
     if (status != SHOAL_OK)
         return status;
-    node_id(here, sizeof(here));
-    if (pe != shoal_g.my_pe &&
-        (strcmp(here, w->node) != 0 || shoal_g.settings.transport == SHOAL_TRANSPORT_UCX)) {
-        status = connect_ucx(w, pe, peer);
-        goto out;
-    }
-    /* Same node (or this PE): load/store for RMA; AMOs by CPU atomics too, unless the
-     * job spans nodes, where they must meet the NIC's atomics on one path. */
-    peer->amo_ops = &shoal_shm_ops;
-    if (shoal_g.amo_ucx) {
-        status = attach_ucx(w, shoal_g.ucx_main, &peer->amo_state);
-        if (status != SHOAL_OK)
-            goto out;
-        peer->amo_ops = &shoal_ucx_ops;
-    }
-    status = connect_shm(w, pe, peer);
-out:
+    status = connect_wireup(pe, w, peer);
     free(w);
     return status;
 }
@@ -306,6 +323,37 @@ void shoal_peer_connect(int pe)
     pthread_mutex_unlock(&shoal_g.connect_lock);
     if (status != SHOAL_OK)
         shoal_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
+}
+
+void *shoal_segment_peer_heap(int pe, size_t *size_out)
+{
+    shoal_peer_t *peer = &shoal_g.peers[pe];
+    shoal_shm_peer_t *shm;
+    wireup_t *w = NULL;
+    size_t len;
+    int status = SHOAL_OK;
+
+    if (pe == shoal_g.my_pe) {
+        *size_out = shoal_g.seg[SHOAL_SEG_HEAP].size;
+        return shoal_g.seg[SHOAL_SEG_HEAP].base;
+    }
+    pthread_mutex_lock(&shoal_g.connect_lock);
+    if (peer->ops == NULL) {
+        /* Connect a direct peer now; leave any other alone: its UCX endpoint is
+         * made on first use, as ever. */
+        status = shoal_rt_lookup(pe, WIREUP_KEY, (void **)&w, &len);
+        if (status == SHOAL_OK && is_direct(pe, w))
+            status = connect_wireup(pe, w, peer);
+        free(w);
+    }
+    pthread_mutex_unlock(&shoal_g.connect_lock);
+    if (status != SHOAL_OK)
+        shoal_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
+    if (__atomic_load_n(&peer->ops, __ATOMIC_ACQUIRE) != &shoal_shm_ops)
+        return NULL;
+    shm = peer->state;
+    *size_out = shm->size[SHOAL_SEG_HEAP];
+    return shm->base[SHOAL_SEG_HEAP];
 }
 
 void shoal_peers_cleanup(void)

@@ -10,6 +10,7 @@
 
 #include "shoal_coll.h"
 #include "shoal_env.h"
+#include "shoal_gpu_hook.h"
 #include "shoal_heap.h"
 #include "shoal_log.h"
 #include "shoal_transport.h"
@@ -148,6 +149,9 @@ int shoal_segment_data_setup(shoal_seg_t *seg_out);
 int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out);
 int shoal_wireup_publish(void);
 void shoal_peers_cleanup(void);
+/* pe's heap as mapped here (mapping a same-node peer's now) and its size, or NULL
+ * where pe is reached only through UCX; makes no UCX endpoint. */
+void *shoal_segment_peer_heap(int pe, size_t *size_out);
 /* A UCX endpoint to pe on worker w (for a context). */
 int shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
 
@@ -188,6 +192,21 @@ void shoal_core_put_signal(shoal_ctx_t *ctx, int pe, int seg, size_t off, const 
 
 /* wait.c: waits (block) or tests the set; returns as shoal_api_sync does. */
 size_t shoal_core_sync(const shoal_wait_set_t *set, int sel, int block, size_t *indices);
+
+/* gpu_hook.c: the GPU library's hooks, when a program links it (else NULL). */
+extern const shoal_gpu_hooks_t *shoal_gpu_hooks;
+void shoal_core_gpu_init(char *summary, size_t len);
+void shoal_core_gpu_finalize(void);
+
+/* Ends the job with the error line when a kernel recorded a device error.
+ * Cost without the GPU library: one load and compare. */
+static inline void shoal_core_gpu_check(void)
+{
+    const shoal_gpu_hooks_t *h = shoal_gpu_hooks;
+
+    if (h != NULL)
+        h->check();
+}
 
 /* init.c */
 void shoal_core_init(int requested_thread_level, const char *routine);

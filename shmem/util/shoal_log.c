@@ -42,30 +42,41 @@ static void log_vline(const char *fmt, va_list ap, char *out, size_t len)
     vsnprintf(out + n, len - n, fmt, ap);
 }
 
-void shoal_log_print(int level, const char *fmt, ...)
+void shoal_log_vprint(int level, const char *fmt, va_list ap)
 {
     char line[1024];
-    va_list ap;
 
-    va_start(ap, fmt);
     log_vline(fmt, ap, line, sizeof(line));
-    va_end(ap);
     fprintf(stderr, "%s\n", line);
     (void)level;
 }
 
-void shoal_fatal(const char *fmt, ...)
+void shoal_log_print(int level, const char *fmt, ...)
 {
-    char line[1024];
     va_list ap;
 
     va_start(ap, fmt);
-    log_vline(fmt, ap, line, sizeof(line));
+    shoal_log_vprint(level, fmt, ap);
     va_end(ap);
+}
+
+void shoal_vfatal(const char *fmt, va_list ap)
+{
+    char line[1024];
+
+    log_vline(fmt, ap, line, sizeof(line));
     fprintf(stderr, "%s\n", line);
     fflush(stderr);
     /* The line is printed: the launcher need not repeat it. */
     if (log_abort_cb != NULL)
         log_abort_cb(1, "");
     _exit(1);
+}
+
+void shoal_fatal(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    shoal_vfatal(fmt, ap); /* does not return: no va_end */
 }

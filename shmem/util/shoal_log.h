@@ -20,9 +20,12 @@ typedef void (*shoal_log_abort_cb_t)(int status, const char *message);
 void shoal_log_set_pe(int pe);
 void shoal_log_set_abort_cb(shoal_log_abort_cb_t cb);
 void shoal_log_print(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void shoal_log_vprint(int level, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 /* Prints one line on this PE and ends the job with a non-zero status. */
 void shoal_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void shoal_vfatal(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0), noreturn));
 
 #define shoal_log(level, ...)                    \
     do {                                         \

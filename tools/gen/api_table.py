@@ -5,8 +5,10 @@ man page synopses and the typed lists the tests loop over. Edit this file, then
 run `python3 tools/gen/shoal_gen.py` (or `make regen`) and commit the outputs.
 Plain data only: no imports, no logic beyond building the lists.
 
-Adding a family later (nvshmem_* aliases) means adding rows to ROUTINES, plus
-a SOURCES entry when the rows go to a new file.
+Adding a family later means adding rows to ROUTINES, plus a SOURCES entry
+when the rows go to a new file. The GPU routines (nvshmem_* on the device,
+nvshmemx_*_on_stream on the host) are twins of host rows: a row's dev and
+stream keys say how its twin calls the GPU engine (GPU_ROUTINES, at the end).
 """
 
 # ---------------------------------------------------------------------------
@@ -30,10 +32,12 @@ FAMILIES = {
     "depr_amo": "types the deprecated cswap, fadd, finc, add and inc names take",
     "depr_amo_ext": "types the deprecated swap, fetch and set names take",
     "depr_wait": "types the deprecated shmem_TYPENAME_wait takes",
+    # NVSHMEM's list for its device RMA routines: device code has no long double.
+    "dev_rma": "standard RMA types less long double (NVSHMEM's device RMA types)",
 }
 
 # Family shorthands, to keep the rows below on one line each.
-_RMA = "rma signal"
+_RMA = "rma signal dev_rma"
 _TEAM_ALL = "red_minmax red_arith"
 _TEAM_INT = "red_bit red_minmax red_arith"
 _TOALL_INT = "toall_bit toall_minmax toall_arith"
@@ -62,7 +66,8 @@ TYPES = [
      _RMA + " amo_ext depr_amo_ext " + _TEAM_ALL + " " + _TOALL_REAL),
     ("double", "double", None, None, True,
      _RMA + " amo_ext depr_amo_ext " + _TEAM_ALL + " " + _TOALL_REAL),
-    ("long double", "longdouble", None, None, True, _RMA + " " + _TEAM_ALL + " " + _TOALL_REAL),
+    ("long double", "longdouble", None, None, True,
+     "rma signal " + _TEAM_ALL + " " + _TOALL_REAL),
     ("char", "char", None, None, True, _RMA + " " + _TEAM_ALL),
     ("signed char", "schar", None, 1, True, _RMA + " " + _TEAM_ALL),
     ("short", "short", None, 1, True, _RMA + " " + _TEAM_ALL + " " + _TOALL_INT + " p2p depr_wait"),
@@ -233,6 +238,9 @@ SOURCES = {
 #   op       the routine's operation as the unit tests name it; default: the
 #            generic name without "shmem_", else the core without "shoal_api_".
 #            ctx rows get "ctx_" in front (ctx_put, ctx_atomic_fetch_add).
+#   dev      the row's nvshmem_ device twin, made by _dev(), or None for none;
+#            stream: the args of its nvshmemx_..._on_stream host twin, or None.
+#            See GPU_ROUTINES at the end.
 # In args, TYPE is replaced as in params, {signed} is the type's signed
 # column, and literal braces are doubled (`&(TYPE){{1}}`).
 # ---------------------------------------------------------------------------
@@ -243,7 +251,7 @@ _GET = {"source": "shmem/api/gen/rma_get.c"}
 def _row(**kw):
     row = {"ctx": None, "generic": None, "select": None, "const_ok": False, "mem": False,
            "ret_call": False, "core_ret": None, "only": None, "deprecated": False,
-           "op": None}
+           "op": None, "dev": None, "stream": None}
     row.update(_RMA_OUT)
     row.update(kw)
     return row
@@ -254,27 +262,42 @@ _CONTIG_ARGS = "{ctx}, dest, source, nelems, {size}, pe, {routine}"
 _STRIDED = "TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe"
 _STRIDED_ARGS = "{ctx}, dest, source, dst, sst, nelems, {size}, pe, {routine}"
 
+
+def _dev(core, args, locals=()):
+    """A row's device twin: one call to core (gpu/device/shoal_device.cuh) with
+    args, as a row's args but with no {ctx}. locals: declarations before the
+    call, formatted like args (C++ has no compound literals to pass instead)."""
+    return {"core": core, "args": args, "locals": list(locals)}
+
+
+# A blocking copy completes an _nbi one too: the device twins of the _nbi rows
+# make the same call as the blocking ones.
+_DEV_PUT = _dev("shoal_dev_put", "dest, source, nelems * {size}, pe, {routine}")
+_DEV_GET = _dev("shoal_dev_get", "dest, source, nelems * {size}, pe, {routine}")
+
 ROUTINES = [
     # Blocking contiguous put / get
     _row(name="shmem_{TYPENAME}_put", over="rma", ret="void", params=_CONTIG,
          core="shoal_api_put", args=_CONTIG_ARGS, generic="shmem_put", select="dest",
-         page="shmem_put"),
+         page="shmem_put", dev=_DEV_PUT),
     _row(name="shmem_put{SIZE}", over="sized", mem=True, ret="void", params=_CONTIG,
-         core="shoal_api_put", args=_CONTIG_ARGS, page="shmem_put"),
+         core="shoal_api_put", args=_CONTIG_ARGS, page="shmem_put", dev=_DEV_PUT),
     _row(name="shmem_{TYPENAME}_get", over="rma", ret="void", params=_CONTIG,
          **_GET, core="shoal_api_get", args=_CONTIG_ARGS, generic="shmem_get", select="dest",
-         page="shmem_get"),
+         page="shmem_get", dev=_DEV_GET),
     _row(name="shmem_get{SIZE}", over="sized", mem=True, ret="void", params=_CONTIG,
-         **_GET, core="shoal_api_get", args=_CONTIG_ARGS, page="shmem_get"),
+         **_GET, core="shoal_api_get", args=_CONTIG_ARGS, page="shmem_get", dev=_DEV_GET),
     # Single elements
     _row(name="shmem_{TYPENAME}_p", over="rma", ret="void",
          params="TYPE *dest, TYPE value, int pe",
          core="shoal_api_p", args="{ctx}, dest, &value, {size}, pe, {routine}",
-         generic="shmem_p", select="dest", page="shmem_p"),
+         generic="shmem_p", select="dest", page="shmem_p",
+         dev=_dev("shoal_dev_put", "dest, &value, {size}, pe, {routine}")),
     _row(name="shmem_{TYPENAME}_g", over="rma", ret="TYPE",
          params="const TYPE *source, int pe",
          **_GET, core="shoal_api_g", args="{ctx}, &val, source, {size}, pe, {routine}",
-         generic="shmem_g", select="source", const_ok=True, page="shmem_g"),
+         generic="shmem_g", select="source", const_ok=True, page="shmem_g",
+         dev=_dev("shoal_dev_get", "&val, source, {size}, pe, {routine}")),
     # Strided
     _row(name="shmem_{TYPENAME}_iput", over="rma", ret="void", params=_STRIDED,
          core="shoal_api_iput", args=_STRIDED_ARGS, generic="shmem_iput", select="dest",
@@ -289,14 +312,14 @@ ROUTINES = [
     # Non-blocking contiguous
     _row(name="shmem_{TYPENAME}_put_nbi", over="rma", ret="void", params=_CONTIG,
          core="shoal_api_put_nbi", args=_CONTIG_ARGS, generic="shmem_put_nbi",
-         select="dest", page="shmem_put_nbi"),
+         select="dest", page="shmem_put_nbi", dev=_DEV_PUT),
     _row(name="shmem_put{SIZE}_nbi", over="sized", mem=True, ret="void", params=_CONTIG,
-         core="shoal_api_put_nbi", args=_CONTIG_ARGS, page="shmem_put_nbi"),
+         core="shoal_api_put_nbi", args=_CONTIG_ARGS, page="shmem_put_nbi", dev=_DEV_PUT),
     _row(name="shmem_{TYPENAME}_get_nbi", over="rma", ret="void", params=_CONTIG,
          **_GET, core="shoal_api_get_nbi", args=_CONTIG_ARGS, generic="shmem_get_nbi",
-         select="dest", page="shmem_get_nbi"),
+         select="dest", page="shmem_get_nbi", dev=_DEV_GET),
     _row(name="shmem_get{SIZE}_nbi", over="sized", mem=True, ret="void", params=_CONTIG,
-         **_GET, core="shoal_api_get_nbi", args=_CONTIG_ARGS, page="shmem_get_nbi"),
+         **_GET, core="shoal_api_get_nbi", args=_CONTIG_ARGS, page="shmem_get_nbi", dev=_DEV_GET),
 ]
 
 
@@ -312,6 +335,12 @@ def _amo(name, over, op, ret, params, operand="NULL", compare="NULL", fetch=None
         fetch = "&val" if ret != "void" else "NULL"
     args = "{ctx}, %s, %s, %s, %s, %s, {size}, pe, %d, {routine}" % (
         op, dest, operand, compare, fetch, nbi)
+    # The device twin (NVSHMEM has no _nbi AMOs, nor the deprecated names).
+    if not nbi and not kw.get("deprecated"):
+        one = operand == _ONE
+        kw["dev"] = _dev("shoal_dev_amo", "%s, %s, %s, %s, %s, {size}, pe, {routine}" % (
+            op, dest, "&one" if one else operand, compare, fetch),
+            ["const TYPE one = 1;"] if one else [])
     if "generic" in kw and "select" not in kw:
         kw["select"] = params.split(",")[0].split("*")[-1]
     return _row(name=name, over=over, ret=ret, params=params, core="shoal_api_amo", args=args,
@@ -437,6 +466,11 @@ _P2P_FORMS = [
     ("_some_vector", "size_t", "size_t", _VSOME_P, "nelems", "status", "indices", "cmp_values", 1,
      "SOME"),
 ]
+# The device twins pass the same set to shoal_dev_sync as a shoal_wait_set_t.
+_WAIT_SET = "const shoal_wait_set_t set = {{%s, %s, {size}, {signed}, %s, %s, %s, %d}};"
+_DEV_SYNC = "&set, SHOAL_SEL_%s, %d, %s, {routine}"
+# The stream twin of a single-variable wait.
+_STREAM_ARGS = "ivar, %s, &cmp_value, {size}, {signed}, stream, {routine}"
 for _kind, _block, _file in (("wait_until", 1, "p2p_wait.c"), ("test", 0, "p2p_test.c")):
     for _sfx, _wret, _tret, _params, _n, _st, _ix, _vals, _vec, _sel in _P2P_FORMS:
         _ret = _wret if _block else _tret
@@ -447,7 +481,10 @@ for _kind, _block, _file in (("wait_until", 1, "p2p_wait.c"), ("test", 0, "p2p_t
             args="%s, %s, %s, %s, cmp, %s, %d, {size}, {signed}, SHOAL_SEL_%s, %d, {routine}"
                  % (_ivars, _n, _st, _ix, _vals, _vec, _sel, _block),
             generic="shmem_%s%s" % (_kind, _sfx), select=_ivars,
-            page="shmem_%s%s" % (_kind, _sfx), source="shmem/api/gen/" + _file))
+            page="shmem_%s%s" % (_kind, _sfx), source="shmem/api/gen/" + _file,
+            dev=_dev("shoal_dev_sync", _DEV_SYNC % (_sel, _block, _ix),
+                     [_WAIT_SET % (_ivars, _n, _st, "cmp", _vals, _vec)]),
+            stream=_STREAM_ARGS % "cmp" if _block and _sel == "ONE" else None))
 
 # Deprecated waits: shmem_TYPENAME_wait(ivar, cmp_value) is wait_until with
 # SHMEM_CMP_NE; the untyped shmem_wait and shmem_wait_until work on long.
@@ -456,7 +493,10 @@ _P2P_DEPR = {"source": "shmem/api/gen/p2p_wait.c", "deprecated": True, "core": "
 ROUTINES += [
     _row(name="shmem_{TYPENAME}_wait", over="depr_wait", ret="void",
          params="TYPE *ivar, TYPE cmp_value", args=_WAIT_ARGS % "SHMEM_CMP_NE", op="wait",
-         page="shmem_wait", **_P2P_DEPR),
+         page="shmem_wait", **_P2P_DEPR,
+         dev=_dev("shoal_dev_sync", _DEV_SYNC % ("ONE", 1, "NULL"),
+                  [_WAIT_SET % ("ivar", "1", "NULL", "SHOAL_CMP_NE", "&cmp_value", 0)]),
+         stream=_STREAM_ARGS % "SHOAL_CMP_NE"),
     _row(name="shmem_wait", over="p2p", only="long", ret="void",
          params="TYPE *ivar, TYPE cmp_value", args=_WAIT_ARGS % "SHMEM_CMP_NE", op="wait",
          page="shmem_wait", **_P2P_DEPR),
@@ -717,3 +757,86 @@ TEST_LISTS_KIND = [
     ("SHOAL_TOALL_MINMAX_TYPES_KIND", "toall_minmax"),
     ("SHOAL_TOALL_ARITH_TYPES_KIND", "toall_arith"),
 ]
+
+# ---------------------------------------------------------------------------
+# GPU (issue 5): the nvshmem_ device routines and the nvshmemx_..._on_stream
+# host routines. Each is the twin of a default-context ROUTINES row with a dev
+# or stream key: same page, same parameters (a stream form adds the stream) and
+# return type, one call into the GPU engine with no logic. No C11 names.
+#   twin     the host row it mirrors (None for a routine with no typed host
+#            row); its op is the twin's op.
+#   locals   declarations the wrapper makes before the call (see _dev).
+# NVSHMEM's type lists differ from the host's in two places (_DEV_OVER): its
+# RMA routines leave out long double, and its deprecated nvshmem_TYPENAME_wait
+# takes every point-to-point type.
+# ---------------------------------------------------------------------------
+GPU_HEADER = {
+    "path": "gpu/include/nvshmem_typed.h",
+    "guard": "NVSHMEM_TYPED_H",
+    "base": "nvshmem.h",
+    "what": "The typed nvshmem_ device routines and the nvshmemx_ stream forms.",
+}
+GPU_SOURCES = {
+    "gpu/device/gen/rma.cu": {
+        "includes": ["shoal_device.cuh", "nvshmem.h"],
+        "what": "Device RMA: typed and sized put, get, p, g and their _nbi forms.",
+    },
+    "gpu/device/gen/amo.cu": {
+        "includes": ["shoal_device.cuh", "nvshmem.h"],
+        "what": "Device atomics: the standard, extended and bitwise AMOs.",
+    },
+    "gpu/device/gen/p2p.cu": {
+        "includes": ["shoal_device.cuh", "nvshmem.h"],
+        "what": "Device point-to-point synchronization: wait_until, test and their forms.",
+    },
+    "gpu/host/gen/stream.cu": {
+        "includes": ["shoal_gpu_host.h", "shoal_wait.h", "nvshmem.h"],
+        "what": "Host routines that make a CUDA stream wait on a symmetric variable.",
+    },
+}
+# The compile and link check of every GPU routine, built by tests/gpu.
+GPU_TEST = "tests/gpu/gen/all_routines.cu"
+# The GPU rows as C tables for the host-only unit test (tests/unit/check_gpu_table.c).
+GPU_TEST_TABLES = "tests/gen/shoal_gpu_tables.h"
+
+_DEV_SOURCE = {
+    "shmem/api/gen/rma_put.c": "gpu/device/gen/rma.cu",
+    "shmem/api/gen/rma_get.c": "gpu/device/gen/rma.cu",
+    "shmem/api/gen/amo_std.c": "gpu/device/gen/amo.cu",
+    "shmem/api/gen/amo_ext.c": "gpu/device/gen/amo.cu",
+    "shmem/api/gen/amo_bit.c": "gpu/device/gen/amo.cu",
+    "shmem/api/gen/p2p_wait.c": "gpu/device/gen/p2p.cu",
+    "shmem/api/gen/p2p_test.c": "gpu/device/gen/p2p.cu",
+}
+_DEV_OVER = {"rma": "dev_rma", "depr_wait": "p2p"}
+_GPU = {"generic": None, "select": None, "const_ok": False, "ctx": None, "dev": None,
+        "stream": None, "header": GPU_HEADER["path"]}
+
+
+def _device_form(row):
+    return dict(row, **_GPU, name=row["name"].replace("shmem_", "nvshmem_", 1), twin=row,
+                device=True, over=_DEV_OVER.get(row["over"], row["over"]),
+                core=row["dev"]["core"], args=row["dev"]["args"], locals=row["dev"]["locals"],
+                source=_DEV_SOURCE[row["source"]])
+
+
+def _stream_form(row):
+    return dict(row, **_GPU, name=row["name"].replace("shmem_", "nvshmemx_", 1) + "_on_stream",
+                twin=row, device=False, over=_DEV_OVER.get(row["over"], row["over"]),
+                params=row["params"] + ", cudaStream_t stream", ret="void", ret_call=False,
+                core="shoal_gpu_wait_on_stream", args=row["stream"], locals=[],
+                source="gpu/host/gen/stream.cu")
+
+
+_TWINS = [row for row in ROUTINES if not row["ctx"]]
+GPU_ROUTINES = ([_device_form(row) for row in _TWINS if row["dev"]]
+                + [_stream_form(row) for row in _TWINS if row["stream"]]
+                + [
+    # The untyped shmem_signal_wait_until has no typed row to mirror.
+    _row(**dict(_GPU, name="nvshmemx_signal_wait_until_on_stream", over="p2p", only="uint64",
+                ret="void", params="TYPE *sig_addr, int cmp, TYPE cmp_value, cudaStream_t stream",
+                core="shoal_gpu_wait_on_stream",
+                args="sig_addr, cmp, &cmp_value, {size}, {signed}, stream, {routine}",
+                op="signal_wait_until", page="shmem_signal_wait_until", twin=None,
+                device=False, locals=[], source="gpu/host/gen/stream.cu")),
+])

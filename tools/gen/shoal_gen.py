@@ -2,13 +2,16 @@
 """Generate Shoal's typed API from tools/gen/api_table.py.
 
 The one generator: prototypes and C11 selections (shmem/include/shoal_typed.h),
-wrappers (shmem/api/gen/*.c), test lists (tests/gen/*.h) and man pages
-(man/man3/ from man/src/*.3.in). Output is deterministic and committed; the
-normal build never runs this. Python 3 standard library only.
+wrappers (shmem/api/gen/*.c), the GPU routines (gpu/include/nvshmem_typed.h,
+gpu/device/gen/*.cu, gpu/host/gen/*.cu), test lists and tables (tests/gen/*.h,
+tests/gpu/gen/*.cu) and man pages (man/man3/ from man/src/*.3.in). Output is
+deterministic and committed; the normal build never runs this. Python 3
+standard library only.
 
   shoal_gen.py               rewrite the outputs in the source tree
   shoal_gen.py --outdir DIR  write the same tree under DIR
   shoal_gen.py --check       exit 1 and list the outputs that are stale
+  shoal_gen.py --list        print the outputs' paths
 """
 
 import argparse
@@ -83,19 +86,29 @@ class Routine:
         self.ret = subst_type(row["ret"], ctype)
         self.params = subst_type(row["params"], ctype)
         self.decl_name = name       # parenthesized where a C11 macro has the same name
+        self.twin = None            # a GPU routine's host twin, by name (Api sets it)
 
     def proto(self):
         return c_decl(self.ret, self.decl_name, self.params)
 
     def op(self):
-        row = self.row
-        if row["op"]:
-            op = row["op"]
-        elif row["generic"]:
-            op = row["generic"][len("shmem_"):]
-        else:
-            op = row["core"][len("shoal_api_"):]
-        return "ctx_" + op if row["ctx"] else op
+        return row_op(self.row)
+
+    def uses_signed(self):
+        return any("{signed}" in a for a in [self.row["args"]] + self.row.get("locals", []))
+
+
+def row_op(row):
+    """A row's op; a GPU row has its twin's (see api_table.GPU_ROUTINES)."""
+    if "twin" in row and row["twin"] is not None:
+        return row_op(row["twin"])
+    if row["op"]:
+        op = row["op"]
+    elif row["generic"]:
+        op = row["generic"][len("shmem_"):]
+    else:
+        op = row["core"][len("shoal_api_"):]
+    return "ctx_" + op if row["ctx"] else op
 
 
 def subst_type(text, ctype):
@@ -111,9 +124,10 @@ def c_decl(ret, name, params):
     return "%s%s%s(%s)" % (ret, sep, name, params)
 
 
-def wrap(line):
-    """Break a long C declaration or call after commas, aligned after '('."""
-    call = re.search(r"[\w)]\(", line)  # the call's or declarator's paren, not a cast's
+def wrap(line, opener=r"[\w)]\("):
+    """Break a long C declaration or call after commas, aligned after '(' (or
+    after what opener matches: "= {" for an initializer)."""
+    call = re.search(opener, line)  # the call's or declarator's paren, not a cast's
     if len(line) <= WIDTH or not call:
         return [line]
     col = call.end()
@@ -134,31 +148,29 @@ class Api:
     def __init__(self, table):
         self.t = table
         self.types = [Type(r) for r in table.TYPES]
-        self.routines = []      # every concrete routine, table order
+        self.routines = []      # every concrete host routine, table order
         self.by_row = []        # (row, [Routine])
         for row in table.ROUTINES:
-            rs = []
-            if row["over"] == "sized":
-                sizes = list(table.SIZES) + ([table.MEM] if row["mem"] else [])
-                for size, nbytes in sizes:
-                    name = row["name"].replace("{SIZE}", size)
-                    rs.append(Routine(row, name, "void", str(nbytes), size))
-            else:
-                if row["over"] not in table.FAMILIES:
-                    sys.exit("api_table: unknown family %r" % row["over"])
-                tys = self.family(row["over"])
-                if row["only"]:
-                    tys = [ty for ty in tys if ty.typename == row["only"]]
-                    if len(tys) != 1:
-                        sys.exit("api_table: %s: only=%r is not one type of %s"
-                                 % (row["name"], row["only"], row["over"]))
-                for ty in tys:
-                    name = row["name"].replace("{TYPENAME}", ty.typename)
-                    rs.append(Routine(row, name, ty.ctype, "sizeof(%s)" % ty.ctype, ty.typename,
-                                      ty))
+            rs = self.expand(row)
             self.by_row.append((row, rs))
             self.routines.extend(rs)
-        names = [r.name for r in self.routines] + [u[1] for u in table.UNTYPED]
+        # The GPU routines: kept apart, the host outputs never see them.
+        self.gpu_routines = []
+        self.gpu_by_row = []
+        host = {r.name for r in self.routines}
+        for row in table.GPU_ROUTINES:
+            rs = self.expand(row)
+            for r in rs:
+                # The host routine this one mirrors, where the host has it for
+                # this type (NVSHMEM's deprecated wait takes more types).
+                if row["twin"] is not None:
+                    twin = row["twin"]["name"].replace("{TYPENAME}", r.key).replace("{SIZE}",
+                                                                                    r.key)
+                    r.twin = twin if twin in host else None
+            self.gpu_by_row.append((row, rs))
+            self.gpu_routines.extend(rs)
+        names = ([r.name for r in self.routines + self.gpu_routines]
+                 + [u[1] for u in table.UNTYPED])
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             sys.exit("api_table: routine names defined twice: " + ", ".join(dup))
@@ -194,6 +206,29 @@ class Api:
         for r in self.routines:
             if r.name in generics:
                 r.decl_name = "(%s)" % r.name
+
+    def expand(self, row):
+        """A row's concrete routines: one per type of its family, or per size."""
+        t = self.t
+        rs = []
+        if row["over"] == "sized":
+            sizes = list(t.SIZES) + ([t.MEM] if row["mem"] else [])
+            for size, nbytes in sizes:
+                name = row["name"].replace("{SIZE}", size)
+                rs.append(Routine(row, name, "void", str(nbytes), size))
+            return rs
+        if row["over"] not in t.FAMILIES:
+            sys.exit("api_table: unknown family %r" % row["over"])
+        tys = self.family(row["over"])
+        if row["only"]:
+            tys = [ty for ty in tys if ty.typename == row["only"]]
+            if len(tys) != 1:
+                sys.exit("api_table: %s: only=%r is not one type of %s"
+                         % (row["name"], row["only"], row["over"]))
+        for ty in tys:
+            name = row["name"].replace("{TYPENAME}", ty.typename)
+            rs.append(Routine(row, name, ty.ctype, "sizeof(%s)" % ty.ctype, ty.typename, ty))
+        return rs
 
     def family(self, fam):
         return [ty for ty in self.types if fam in ty.families]
@@ -357,32 +392,42 @@ def gen_source(api, path, info):
         if row["source"] != path:
             continue
         for r in rs:
-            ctx = row["ctx"] or "SHMEM_CTX_DEFAULT"
-            signed = "" if r.signed is None else str(r.signed)
-            if "{signed}" in row["args"] and r.signed is None:
-                sys.exit("api_table: %s: type %s has no signed column" % (r.name, r.ctype))
-            if "{dt}" in row["args"] and r.ty is None:
-                sys.exit("api_table: %s: {dt} needs a typed row" % r.name)
-            args = subst_type(row["args"], r.ctype).format(ctx=ctx, size=r.size_expr,
-                                                           signed=signed,
-                                                           dt=DT[r.ty.kind] if r.ty else "",
-                                                           routine='"%s"' % r.name)
-            call = "%s(%s);" % (row["core"], args)
             out.append("")
-            out.extend(wrap(r.proto()))
-            out.append("{")
-            if row["ret_call"]:
-                cast = "" if r.ret == row["core_ret"] else "(%s)" % r.ret
-                out.extend(wrap("    return %s%s" % (cast, call)))
-            else:
-                if r.ret != "void":
-                    out.append("    %s val;" % r.ret)
-                out.extend(wrap("    " + call))
-                if r.ret != "void":
-                    out.append("    return val;")
-            out.append("}")
+            out.extend(wrapper(r))
     out.append("")
     return "\n".join(out)
+
+
+def wrapper(r, prefix=""):
+    """The definition of one wrapper: its locals, then one call into its core."""
+    row = r.row
+    ctx = row["ctx"] or "SHMEM_CTX_DEFAULT"
+    signed = "" if r.signed is None else str(r.signed)
+    if r.uses_signed() and r.signed is None:
+        sys.exit("api_table: %s: type %s has no signed column" % (r.name, r.ctype))
+    if "{dt}" in row["args"] and r.ty is None:
+        sys.exit("api_table: %s: {dt} needs a typed row" % r.name)
+
+    def fmt(text):
+        return subst_type(text, r.ctype).format(ctx=ctx, size=r.size_expr, signed=signed,
+                                                dt=DT[r.ty.kind] if r.ty else "",
+                                                routine='"%s"' % r.name)
+
+    call = "%s(%s);" % (row["core"], fmt(row["args"]))
+    out = wrap(prefix + r.proto()) + ["{"]
+    for decl in row.get("locals", []):
+        out.extend(wrap("    " + fmt(decl), r"= \{"))
+    if row["ret_call"]:
+        cast = "" if r.ret == row["core_ret"] else "(%s)" % r.ret
+        out.extend(wrap("    return %s%s" % (cast, call)))
+    else:
+        if r.ret != "void":
+            out.append("    %s val;" % r.ret)
+        out.extend(wrap("    " + call))
+        if r.ret != "void":
+            out.append("    return val;")
+    out.append("}")
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -527,7 +572,7 @@ def gen_test_tables(api):
 def page_names(api):
     t = api.t
     pages = {}
-    for row, rs in api.by_row:
+    for row, rs in api.by_row + api.gpu_by_row:
         pages.setdefault(row["page"], [])
     for u in t.UNTYPED:
         pages.setdefault(u[3], [])
@@ -548,11 +593,13 @@ def man_synopsis(api, page):
     cur_rows = [(row, rs) for row, rs in rows if not row["deprecated"]]
     dep_rows = [(row, rs) for row, rs in rows if row["deprecated"]]
     out += synopsis_rows(api, cur_rows, "")
-    if dep or dep_rows:
+    out += gpu().synopsis(api, page, False)
+    gpu_dep = gpu().synopsis(api, page, True)
+    if dep or dep_rows or gpu_dep:
         out += [".SS Deprecated"]
         if dep:
             out += [".nf"] + [c_decl(u[0], u[1], u[2]) + ";" for u in dep] + [".fi"]
-        out += synopsis_rows(api, dep_rows, "Deprecated ")
+        out += synopsis_rows(api, dep_rows, "Deprecated ") + gpu_dep
     # A paragraph break right after a heading is redundant (mandoc warns).
     return [ln for i, ln in enumerate(out) if not (ln == ".PP" and out[i - 1].startswith(".SS"))]
 
@@ -595,7 +642,7 @@ def page_routines(api, page):
             if row["generic"] and row["generic"] not in names:  # a ctx twin shares it
                 names.append(row["generic"])
             names += [r.name for r in rs]
-    return names
+    return names + gpu().page_routines(api, page)
 
 
 def gen_man(api, files):
@@ -655,25 +702,42 @@ def generate():
         files[path] = gen_source(api, path, info)
     files[TEST_TYPES_H] = gen_test_types(api)
     files[TEST_TABLES_H] = gen_test_tables(api)
+    files.update(gpu().generate(api))
     gen_man(api, files)
     return files
 
 
-def old_generated(root):
-    """Generated files already under root, found by their banner (man3 only:
-    the other outputs have fixed names)."""
-    d = os.path.join(root, MAN_OUT)
+def gpu():
+    """The GPU half of this generator (shoal_gen_gpu.py), which uses this module's
+    helpers: it gets this module, not a second copy of it, when run as a script."""
+    sys.modules.setdefault("shoal_gen", sys.modules[__name__])
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    try:
+        import shoal_gen_gpu
+    finally:
+        sys.path.pop(0)
+    return shoal_gen_gpu
+
+
+def old_generated(root, files):
+    """Generated files already under root, found by their banner, in the
+    folders that hold outputs (so a file the table no longer makes is found)."""
     found = []
-    if os.path.isdir(d):
+    for rel_dir in sorted({os.path.dirname(rel) for rel in files}):
+        d = os.path.join(root, rel_dir)
+        if not os.path.isdir(d):
+            continue
         for f in sorted(os.listdir(d)):
             p = os.path.join(d, f)
+            if not os.path.isfile(p):
+                continue
             try:
                 with open(p, encoding="utf-8") as fh:
                     head = fh.readline()
             except (OSError, UnicodeDecodeError):
                 continue
             if BANNER in head or ROFF_BANNER in head:
-                found.append("%s/%s" % (MAN_OUT, f))
+                found.append("%s/%s" % (rel_dir, f))
     return found
 
 
@@ -696,8 +760,12 @@ def main():
     ap.add_argument("--outdir", help="write the outputs under DIR, not the source tree")
     ap.add_argument("--check", action="store_true",
                     help="compare with the committed outputs; exit 1 if any are stale")
+    ap.add_argument("--list", action="store_true", help="print the outputs' paths")
     opt = ap.parse_args()
     files = generate()
+    if opt.list:
+        print("\n".join(sorted(files)))
+        return 0
     if opt.check:
         with tempfile.TemporaryDirectory() as tmp:
             write_tree(files, tmp)
@@ -707,7 +775,7 @@ def main():
                 if not os.path.isfile(cur) or not filecmp.cmp(cur, os.path.join(tmp, rel),
                                                               shallow=False):
                     stale.append(rel)
-            stale += ["%s (no longer generated)" % rel for rel in old_generated(SRCDIR)
+            stale += ["%s (no longer generated)" % rel for rel in old_generated(SRCDIR, files)
                       if rel not in files]
         if stale:
             print("stale generated files (run python3 tools/gen/shoal_gen.py):")
@@ -716,7 +784,7 @@ def main():
             return 1
         return 0
     root = opt.outdir or SRCDIR
-    for rel in old_generated(root):
+    for rel in old_generated(root, files):
         if rel not in files:
             os.remove(os.path.join(root, rel))
     write_tree(files, root)

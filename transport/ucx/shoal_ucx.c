@@ -50,6 +50,7 @@ typedef struct ucx_peer {
     ucp_rkey_h rkey[SHOAL_SEG_COUNT];
     uint64_t base[SHOAL_SEG_COUNT];
     char *mapped[SHOAL_SEG_COUNT]; /* the segment as UCX maps it here, or NULL */
+    int used;                      /* an operation went through ep (written under lock) */
 } ucx_peer_t;
 
 static int worker_init(shoal_ucx_t *ucx, shoal_ucx_worker_t *w)
@@ -373,6 +374,12 @@ void shoal_ucx_peer_destroy(void *state)
     if (peer == NULL)
         return;
     pthread_mutex_lock(&peer->w->lock);
+    if (!peer->used) {
+        /* Nothing to flush; and a flush would first finish a wire-up that nothing
+         * needed, with a peer that may be exiting (UCX 1.13 can crash there). */
+        param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+        param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    }
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
         ucp_rkey_destroy(peer->rkey[seg]);
     request_wait(peer->w, ucp_ep_close_nbx(peer->ep, &param), "endpoint close");
@@ -391,6 +398,7 @@ static int rma_locked(ucx_peer_t *peer, int put, int nbi, int seg, size_t off, v
     ucs_status_ptr_t req;
 
     __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
+    peer->used = 1;
     req = put ? ucp_put_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param)
               : ucp_get_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param);
 
@@ -475,6 +483,7 @@ static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t s
     }
     pthread_mutex_lock(&peer->w->lock);
     __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
+    peer->used = 1;
     req = ucp_atomic_op_nbx(peer->ep, opcodes[op], value, 1, peer->base[seg] + off,
                             peer->rkey[seg], &param);
     if (reply == &scratch || (fetch != NULL && !nbi))

@@ -1,0 +1,168 @@
+/* coll.c: collective latency on all PEs, timed on PE 0: barrier_all, broadcast (moving root),
+ * fcollect, alltoall (size = bytes per PE), int sum reduction (size = bytes reduced). 1.5 team
+ * routines on SHMEM_TEAM_WORLD where the runtime has them; 1.4 active-set forms otherwise or -a. */
+#include "bench.h"
+
+#define NPSYNC 2 /* pSync arrays used in turn by the active-set forms */
+#define PSYNC_LEN 128
+_Static_assert(PSYNC_LEN >= SHMEM_BCAST_SYNC_SIZE && PSYNC_LEN >= SHMEM_COLLECT_SYNC_SIZE &&
+                   PSYNC_LEN >= SHMEM_REDUCE_SYNC_SIZE && PSYNC_LEN >= SHMEM_ALLTOALL_SYNC_SIZE,
+               "PSYNC_LEN is shorter than this runtime's pSync");
+
+typedef struct coll_arg {
+    char *src;   /* symmetric, npes * max size */
+    char *dest;  /* symmetric, npes * max size */
+    int *wrk;    /* symmetric pWrk for the 1.4 reduction */
+    long *psync; /* symmetric, NPSYNC * PSYNC_LEN */
+    size_t size;
+    int npes;
+    int active_set;
+} coll_arg_t;
+
+static long *next_psync(coll_arg_t *a)
+{
+    static int turn;
+
+    turn = (turn + 1) % NPSYNC;
+    return a->psync + turn * PSYNC_LEN;
+}
+
+static void do_barrier(void *arg, long n)
+{
+    (void)arg;
+    for (long i = 0; i < n; i++) {
+        shmem_barrier_all();
+    }
+}
+
+/* The root moves on each call (all PEs step the same counter), so that PE 0's clock sees
+ * every role instead of only the root's, which may return before the data arrives. */
+static void do_broadcast(void *arg, long n)
+{
+    coll_arg_t *a = arg;
+    static long turn;
+
+    for (long i = 0; i < n; i++) {
+        int root = (int)(turn++ % a->npes);
+#if BENCH_SHMEM_15
+        if (!a->active_set) {
+            shmem_broadcastmem(SHMEM_TEAM_WORLD, a->dest, a->src, a->size, root);
+            continue;
+        }
+#endif
+        shmem_broadcast64(a->dest, a->src, a->size / 8, root, 0, 0, a->npes, next_psync(a));
+    }
+}
+
+static void do_fcollect(void *arg, long n)
+{
+    coll_arg_t *a = arg;
+
+    for (long i = 0; i < n; i++) {
+#if BENCH_SHMEM_15
+        if (!a->active_set) {
+            shmem_fcollectmem(SHMEM_TEAM_WORLD, a->dest, a->src, a->size);
+            continue;
+        }
+#endif
+        shmem_fcollect64(a->dest, a->src, a->size / 8, 0, 0, a->npes, next_psync(a));
+    }
+}
+
+static void do_alltoall(void *arg, long n)
+{
+    coll_arg_t *a = arg;
+
+    for (long i = 0; i < n; i++) {
+#if BENCH_SHMEM_15
+        if (!a->active_set) {
+            shmem_alltoallmem(SHMEM_TEAM_WORLD, a->dest, a->src, a->size);
+            continue;
+        }
+#endif
+        shmem_alltoall64(a->dest, a->src, a->size / 8, 0, 0, a->npes, next_psync(a));
+    }
+}
+
+static void do_sum_reduce(void *arg, long n)
+{
+    coll_arg_t *a = arg;
+    int nreduce = (int)(a->size / sizeof(int));
+
+    for (long i = 0; i < n; i++) {
+#if BENCH_SHMEM_15
+        if (!a->active_set) {
+            shmem_int_sum_reduce(SHMEM_TEAM_WORLD, (int *)a->dest, (int *)a->src, (size_t)nreduce);
+            continue;
+        }
+#endif
+        shmem_int_sum_to_all((int *)a->dest, (int *)a->src, nreduce, 0, 0, a->npes, a->wrk,
+                             next_psync(a));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    bench_opts_t o;
+    char api[32];
+    static const struct {
+        const char *name;
+        size_t align; /* sizes must be multiples of this; 0: a row without a size */
+        bench_fn_t fn;
+    } rows[] = {
+        {"barrier_all", 0, do_barrier},   {"broadcast", 8, do_broadcast},
+        {"fcollect", 8, do_fcollect},     {"alltoall", 8, do_alltoall},
+        {"sum_reduce", 4, do_sum_reduce},
+    };
+
+    shmem_init();
+    bench_opts_parse(&o, argc, argv, "4,8,1K,64K",
+                     "Collective latency: barrier_all, broadcast, fcollect, alltoall, sum_reduce.");
+    coll_arg_t a = {0};
+    a.npes = shmem_n_pes();
+    a.active_set = o.active_set || !BENCH_SHMEM_15;
+    size_t max = bench_max_size(&o);
+    max = max < 8 ? 8 : max;
+    a.src = bench_shmalloc(max * (size_t)a.npes);
+    a.dest = bench_shmalloc(max * (size_t)a.npes);
+    size_t nwrk = max / sizeof(int) / 2 + 1;
+    nwrk = nwrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE ? SHMEM_REDUCE_MIN_WRKDATA_SIZE : nwrk;
+    a.wrk = bench_shmalloc(nwrk * sizeof(int));
+    a.psync = bench_shmalloc(NPSYNC * PSYNC_LEN * sizeof(long));
+    for (int i = 0; i < NPSYNC * PSYNC_LEN; i++) {
+        a.psync[i] = SHMEM_SYNC_VALUE;
+    }
+    shmem_barrier_all();
+    snprintf(api, sizeof(api), "api=%s", a.active_set ? "active_set" : "team");
+    const char *notes[] = {
+        a.active_set ? "routines: 1.4 active-set forms (broadcast64, fcollect64, alltoall64, "
+                       "int_sum_to_all), pSync arrays used in turn"
+                     : "routines: 1.5 team forms on SHMEM_TEAM_WORLD (broadcastmem, fcollectmem, "
+                       "alltoallmem, int_sum_reduce)",
+        "size: bytes per PE (broadcast, fcollect, alltoall), bytes reduced (sum_reduce)",
+        "time per call on PE 0; the broadcast root moves to the next PE on every call",
+        NULL,
+    };
+    bench_header(&o, "coll", notes);
+
+    for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+        for (int i = 0; i < (rows[k].align ? o.nsizes : 1); i++) {
+            size_t s = rows[k].align ? o.sizes[i] : 0;
+            bench_row_t row = {rows[k].name, s, 1, 0, api};
+            if ((rows[k].align && (s == 0 || s % rows[k].align)) || !bench_want(&o, row.name, s)) {
+                continue;
+            }
+            a.size = s;
+            bench_run(&o, &row, rows[k].fn, &a);
+        }
+    }
+
+    bench_end(&o);
+    shmem_barrier_all();
+    shmem_free(a.psync);
+    shmem_free(a.wrk);
+    shmem_free(a.dest);
+    shmem_free(a.src);
+    shmem_finalize();
+    return 0;
+}

@@ -1,0 +1,345 @@
+/* The device engine (shoal_device.cuh) and the untyped nvshmem_ routines that
+ * exist on the device: loads, stores and system-scope atomics on heaps that
+ * shmem_init registered with this GPU. It never allocates and never blocks except
+ * in shoal_dev_sync; a wrong argument ends the kernel through shoal_dev_fail. */
+#include "shoal_device.cuh"
+#include "shoal_dev_state.h"
+#include "shoal_gpu.h"
+#include "nvshmem.h"
+#include "shmem.h"
+
+#include <stdio.h>
+
+static_assert(NVSHMEM_CMP_EQ == SHOAL_CMP_EQ && NVSHMEM_CMP_NE == SHOAL_CMP_NE &&
+                  NVSHMEM_CMP_GT == SHOAL_CMP_GT && NVSHMEM_CMP_LE == SHOAL_CMP_LE &&
+                  NVSHMEM_CMP_LT == SHOAL_CMP_LT && NVSHMEM_CMP_GE == SHOAL_CMP_GE,
+              "NVSHMEM_CMP_* must be the wait core's operators");
+static_assert(NVSHMEM_CMP_EQ == SHMEM_CMP_EQ && NVSHMEM_CMP_NE == SHMEM_CMP_NE &&
+                  NVSHMEM_CMP_GT == SHMEM_CMP_GT && NVSHMEM_CMP_LE == SHMEM_CMP_LE &&
+                  NVSHMEM_CMP_LT == SHMEM_CMP_LT && NVSHMEM_CMP_GE == SHMEM_CMP_GE,
+              "NVSHMEM_CMP_* must equal SHMEM_CMP_*");
+static_assert(NVSHMEM_SIGNAL_SET == SHMEM_SIGNAL_SET && NVSHMEM_SIGNAL_ADD == SHMEM_SIGNAL_ADD,
+              "NVSHMEM_SIGNAL_* must equal SHMEM_SIGNAL_*");
+
+__device__ shoal_dev_state_t shoal_dev_state;
+
+/* The claim on this GPU's status block (device memory: atomics on it need no
+ * host-coherent atomics) and whether the claimant has finished writing it. */
+__device__ static int fail_claimed;
+__device__ static volatile int fail_written;
+
+/* Polling back-off: the first poll is immediate, then sleeps that double from
+ * BACKOFF_MIN_NS to BACKOFF_MAX_NS (about one load from host memory over PCIe),
+ * so a waiting warp leaves the SM to others without adding much latency. */
+#define BACKOFF_MIN_NS 32
+#define BACKOFF_MAX_NS 1024
+
+/* Where each thread's next _any scan starts, as the host keeps one per thread:
+ * a slot per thread modulo ANY_CURSORS. Threads sharing a slot only perturb
+ * each other's rotation, never the result. */
+#define ANY_CURSORS 1024
+__device__ static size_t any_cursor[ANY_CURSORS];
+
+static __device__ void backoff(unsigned *ns)
+{
+    *ns = *ns == 0 ? BACKOFF_MIN_NS : (*ns < BACKOFF_MAX_NS ? *ns * 2 : BACKOFF_MAX_NS);
+    __nanosleep(*ns);
+}
+
+static __device__ unsigned thread_slot(void)
+{
+    unsigned block = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    unsigned thread = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+
+    return (block * (blockDim.x * blockDim.y * blockDim.z) + thread) % ANY_CURSORS;
+}
+
+/* Out of line: the error path stays out of the callers' hot code. */
+__device__ __noinline__ void shoal_dev_fail(const char *routine, int code, long long value)
+{
+    shoal_dev_status_t *st = shoal_dev_state.status;
+    int i;
+
+    if (st == NULL) {
+        /* No status block: shmem_init never set up this GPU. */
+        printf("%s (device): called on a GPU that shmem_init (or nvshmem_init) did not set "
+               "up; initialise first, with this GPU current\n",
+               routine);
+        __trap();
+    }
+    if (atomicCAS(&fail_claimed, 0, 1) == 0) {
+        for (i = 0; i + 1 < (int)sizeof(st->routine) && routine[i] != '\0'; i++)
+            st->routine[i] = routine[i];
+        st->routine[i] = '\0';
+        st->pe = shoal_dev_state.my_pe;
+        st->value = value;
+        __threadfence_system(); /* the record before its code */
+        st->code = code;
+        __threadfence_system();
+        fail_written = 1;
+    } else {
+        /* Another thread reports; trapping now could cut its record short. */
+        while (!fail_written)
+            __nanosleep(1000);
+    }
+    __trap();
+}
+
+/* The address of [addr, addr + len) on pe for this GPU, or the end of the kernel
+ * with the error (addr_err names the argument). */
+static __device__ char *remote(const void *addr, size_t len, int pe, int addr_err,
+                               const char *routine)
+{
+    int err = SHOAL_DEV_OK;
+    char *p = shoal_dev_translate(&shoal_dev_state, addr, len, pe, addr_err, &err);
+
+    if (p == NULL)
+        shoal_dev_fail(routine, err, err == addr_err ? (long long)(uintptr_t)addr : pe);
+    return p;
+}
+
+__device__ void *shoal_dev_ptr(const void *addr, int pe)
+{
+    int err;
+
+    return shoal_dev_translate(&shoal_dev_state, addr, 1, pe, SHOAL_DEV_ERR_DEST, &err);
+}
+
+/* A copy in the widest words both ends and the length allow. Cost: one load and
+ * one store per word; over PCIe, stores are posted and loads wait. */
+static __device__ void copy(void *dest, const void *src, size_t bytes)
+{
+    uintptr_t bits = (uintptr_t)dest | (uintptr_t)src | bytes;
+    size_t i;
+
+    if ((bits & 7) == 0) {
+        for (i = 0; i < bytes / 8; i++)
+            ((uint64_t *)dest)[i] = ((const uint64_t *)src)[i];
+    } else if ((bits & 3) == 0) {
+        for (i = 0; i < bytes / 4; i++)
+            ((uint32_t *)dest)[i] = ((const uint32_t *)src)[i];
+    } else {
+        for (i = 0; i < bytes; i++)
+            ((char *)dest)[i] = ((const char *)src)[i];
+    }
+}
+
+__device__ void shoal_dev_put(void *dest, const void *src, size_t bytes, int pe,
+                              const char *routine)
+{
+    if (bytes == 0) { /* nothing to move, but the PE must still be one */
+        if ((unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
+            shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_RANGE, pe);
+        return;
+    }
+    copy(remote(dest, bytes, pe, SHOAL_DEV_ERR_DEST, routine), src, bytes);
+}
+
+__device__ void shoal_dev_get(void *dest, const void *src, size_t bytes, int pe,
+                              const char *routine)
+{
+    if (bytes == 0) {
+        if ((unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
+            shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_RANGE, pe);
+        return;
+    }
+    copy(dest, remote(src, bytes, pe, SHOAL_DEV_ERR_SOURCE, routine), bytes);
+}
+
+/* The native system-scope atomics, on 32- or 64-bit words (T): every op has one,
+ * and a fetch is an acquire load. */
+template <typename T>
+static __device__ T amo(shoal_amo_op_t op, T *p, T operand, T compare, const char *routine)
+{
+    switch (op) {
+    case SHOAL_AMO_FETCH: return (T)shoal_wait_load_ivar(p, sizeof(T), 0);
+    case SHOAL_AMO_SET:
+    case SHOAL_AMO_SWAP: return atomicExch_system(p, operand);
+    case SHOAL_AMO_CSWAP: return atomicCAS_system(p, compare, operand);
+    case SHOAL_AMO_ADD: return atomicAdd_system(p, operand);
+    case SHOAL_AMO_AND: return atomicAnd_system(p, operand);
+    case SHOAL_AMO_OR: return atomicOr_system(p, operand);
+    case SHOAL_AMO_XOR: return atomicXor_system(p, operand);
+    }
+    shoal_dev_fail(routine, SHOAL_DEV_ERR_OP, op);
+    return 0;
+}
+
+__device__ void shoal_dev_amo(shoal_amo_op_t op, void *dest, const void *operand,
+                              const void *compare, void *fetch, size_t size, int pe,
+                              const char *routine)
+{
+    char *p;
+
+    if (size != 4 && size != 8)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_SIZE, (long long)size);
+    p = remote(dest, size, pe, SHOAL_DEV_ERR_DEST, routine);
+    if (((uintptr_t)dest & (size - 1)) != 0)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_ALIGN_DEST, (long long)(uintptr_t)dest);
+    if (size == 8) {
+        typedef unsigned long long u64;
+        u64 v = operand ? *(const u64 *)operand : 0, c = compare ? *(const u64 *)compare : 0;
+        u64 old = amo<u64>(op, (u64 *)p, v, c, routine);
+
+        if (fetch != NULL)
+            *(u64 *)fetch = old;
+    } else {
+        unsigned v = operand ? *(const unsigned *)operand : 0;
+        unsigned c = compare ? *(const unsigned *)compare : 0;
+        unsigned old = amo<unsigned>(op, (unsigned *)p, v, c, routine);
+
+        if (fetch != NULL)
+            *(unsigned *)fetch = old;
+    }
+}
+
+/* The host's argument checks (shoal_api_sync), for the device: each names its
+ * argument. Leaves set->ivars at the address this GPU loads from. */
+static __device__ void check_sync(shoal_wait_set_t *set, shoal_sel_t sel, size_t *indices,
+                                  const char *routine)
+{
+    uintptr_t user_ivars;
+    size_t bytes;
+
+    if (!shoal_wait_cmp_valid(set->cmp))
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_CMP, set->cmp);
+    if (set->nelems == 0) /* an empty set touches no memory */
+        return;
+    if (set->elem_size != 2 && set->elem_size != 4 && set->elem_size != 8)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_SIZE, (long long)set->elem_size);
+    if (set->nelems > SIZE_MAX / set->elem_size)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_NELEMS, (long long)set->nelems);
+    bytes = set->nelems * set->elem_size;
+    user_ivars = (uintptr_t)set->ivars;
+    set->ivars = remote(set->ivars, bytes, shoal_dev_state.my_pe,
+                        sel == SHOAL_SEL_ONE ? SHOAL_DEV_ERR_IVAR : SHOAL_DEV_ERR_IVARS, routine);
+    if ((user_ivars & (set->elem_size - 1)) != 0)
+        shoal_dev_fail(routine,
+                       sel == SHOAL_SEL_ONE ? SHOAL_DEV_ERR_ALIGN_IVAR : SHOAL_DEV_ERR_ALIGN_IVARS,
+                       (long long)user_ivars);
+    if (sel == SHOAL_SEL_SOME && indices == NULL)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_INDICES, (long long)set->nelems);
+    if (set->vector && set->values == NULL)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_CMP_VALUES, (long long)set->nelems);
+}
+
+/* The host's shoal_core_sync over the same core (shoal_wait.h), with __nanosleep
+ * for its back-off. Cost per poll: one system-scope acquire load per entry
+ * tested, each a round trip to host memory. */
+__device__ size_t shoal_dev_sync(const shoal_wait_set_t *set_in, shoal_sel_t sel, int block,
+                                 size_t *indices, const char *routine)
+{
+    shoal_wait_set_t set = *set_in;
+    unsigned ns = 0;
+    size_t next = 0, found, cursor, *slot;
+
+    check_sync(&set, sel, indices, routine);
+    switch (sel) {
+    case SHOAL_SEL_ONE:
+    case SHOAL_SEL_ALL:
+        while (!shoal_wait_test_all(&set, &next)) {
+            if (!block)
+                return 0;
+            backoff(&ns);
+        }
+        return block ? 0 : 1;
+    case SHOAL_SEL_ANY:
+        if (shoal_wait_empty(&set))
+            return SIZE_MAX;
+        slot = &any_cursor[thread_slot()];
+        cursor = *slot;
+        while ((found = shoal_wait_test_any(&set, &cursor)) == SIZE_MAX && block)
+            backoff(&ns);
+        *slot = cursor;
+        return found;
+    default:
+        if (shoal_wait_empty(&set))
+            return 0;
+        while ((found = shoal_wait_test_some(&set, indices)) == 0 && block)
+            backoff(&ns);
+        return found;
+    }
+}
+
+/* sig_addr must be an aligned uint64_t in the heap; the device address of it. */
+static __device__ uint64_t *signal_addr(uint64_t *sig_addr, const char *routine)
+{
+    uint64_t *p = (uint64_t *)remote(sig_addr, sizeof(*sig_addr), shoal_dev_state.my_pe,
+                                     SHOAL_DEV_ERR_SIG_ADDR, routine);
+
+    if (((uintptr_t)sig_addr & (sizeof(*sig_addr) - 1)) != 0)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_ALIGN_SIG_ADDR, (long long)(uintptr_t)sig_addr);
+    return p;
+}
+
+extern "C" {
+
+__device__ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+{
+    static const char routine[] = "nvshmem_signal_wait_until";
+    shoal_wait_set_t set = {sig_addr, 1, sizeof(*sig_addr), 0, NULL, cmp, &cmp_value, 0};
+    uint64_t *p = signal_addr(sig_addr, routine);
+
+    shoal_dev_sync(&set, SHOAL_SEL_ONE, 1, NULL, routine);
+    return shoal_wait_load_ivar(p, sizeof(*p), 0);
+}
+
+__device__ uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr)
+{
+    return shoal_wait_load_ivar(signal_addr((uint64_t *)sig_addr, "nvshmem_signal_fetch"),
+                                sizeof(*sig_addr), 0);
+}
+
+/* The names that are both host and device routines: the host half is the
+ * shmem_ routine (through gpu/host), the device half reads the device state. */
+__host__ __device__ int nvshmem_my_pe(void)
+{
+#ifdef __CUDA_ARCH__
+    return shoal_dev_state.my_pe;
+#else
+    return shoal_gpu_my_pe();
+#endif
+}
+
+__host__ __device__ int nvshmem_n_pes(void)
+{
+#ifdef __CUDA_ARCH__
+    return shoal_dev_state.n_pes;
+#else
+    return shoal_gpu_n_pes();
+#endif
+}
+
+__host__ __device__ void *nvshmem_ptr(const void *ptr, int pe)
+{
+#ifdef __CUDA_ARCH__
+    if ((unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
+        shoal_dev_fail("nvshmem_ptr", SHOAL_DEV_ERR_PE_RANGE, pe);
+    return shoal_dev_ptr(ptr, pe);
+#else
+    return shoal_gpu_ptr(ptr, pe);
+#endif
+}
+
+/* On the device both order and complete every store and atomic of this thread
+ * system-wide: remote heaps are reached by plain stores, which complete when
+ * the fence does. */
+__host__ __device__ void nvshmem_fence(void)
+{
+#ifdef __CUDA_ARCH__
+    __threadfence_system();
+#else
+    shoal_gpu_fence();
+#endif
+}
+
+__host__ __device__ void nvshmem_quiet(void)
+{
+#ifdef __CUDA_ARCH__
+    __threadfence_system();
+#else
+    shoal_gpu_quiet();
+#endif
+}
+
+} /* extern "C" */

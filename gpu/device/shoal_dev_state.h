@@ -1,0 +1,92 @@
+/* What the device engine knows (a __device__ copy that shmem_init writes) and
+ * where it records an error for the host (the status block, in mapped pinned host
+ * memory, readable after the kernel trapped). Shared by gpu/device and gpu/host;
+ * the address check is a pure function so that it runs, and is tested, on the
+ * CPU as well. */
+#ifndef SHOAL_DEV_STATE_H
+#define SHOAL_DEV_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shoal_wait.h" /* SHOAL_HD */
+
+/* What a device error is about; the host turns (code, value) into the line. */
+typedef enum shoal_dev_err {
+    SHOAL_DEV_OK = 0,
+    SHOAL_DEV_ERR_PE_RANGE,       /* value: pe, outside 0..n_pes-1 */
+    SHOAL_DEV_ERR_PE_UNREACHABLE, /* value: pe, whose heap is not mapped here */
+    /* value: the address, outside the heap or running past its end */
+    SHOAL_DEV_ERR_DEST,
+    SHOAL_DEV_ERR_SOURCE,
+    SHOAL_DEV_ERR_IVAR,
+    SHOAL_DEV_ERR_IVARS,
+    SHOAL_DEV_ERR_SIG_ADDR,
+    /* value: the address, not aligned to its type */
+    SHOAL_DEV_ERR_ALIGN_DEST,
+    SHOAL_DEV_ERR_ALIGN_IVAR,
+    SHOAL_DEV_ERR_ALIGN_IVARS,
+    SHOAL_DEV_ERR_ALIGN_SIG_ADDR,
+    SHOAL_DEV_ERR_CMP,        /* value: cmp */
+    SHOAL_DEV_ERR_INDICES,    /* indices NULL for a _some form; value: nelems */
+    SHOAL_DEV_ERR_CMP_VALUES, /* cmp_values NULL for a _vector form; value: nelems */
+    SHOAL_DEV_ERR_NELEMS,     /* value: nelems, whose byte count overflows */
+    SHOAL_DEV_ERR_SIZE,       /* value: an element size the engine has no case for */
+    SHOAL_DEV_ERR_OP,         /* value: an AMO op the engine has no case for */
+    SHOAL_DEV_ERR_COUNT
+} shoal_dev_err_t;
+
+/* One error record per GPU. The first thread to fail claims it (in device
+ * memory), fills it, makes it visible system-wide and only then writes code:
+ * a non-zero code means the record is complete. */
+typedef struct shoal_dev_status {
+    volatile int32_t code; /* shoal_dev_err_t */
+    int32_t pe;
+    long long value;
+    char routine[64];
+} shoal_dev_status_t;
+
+typedef struct shoal_dev_state {
+    int my_pe;
+    int n_pes; /* 0: this GPU has not been set up (no shmem_init, or another GPU) */
+    /* This PE's heap as the host addresses it: the addresses user code passes. */
+    uintptr_t heap_base;
+    size_t heap_size;
+    /* n_pes entries, in device memory: each PE's heap as this GPU addresses it,
+     * NULL where it is not mapped into this process (another node, or
+     * SHOAL_TRANSPORT=ucx). Entry my_pe is this PE's own heap. */
+    char *const *peer_heap;
+    shoal_dev_status_t *status; /* the device address of the status block */
+} shoal_dev_state_t;
+
+#ifdef __CUDACC__
+extern __device__ shoal_dev_state_t shoal_dev_state;
+#endif
+
+/* Where [addr, addr + len) on PE pe is for this GPU: the address, or NULL with
+ * *err_out set to SHOAL_DEV_ERR_PE_RANGE, SHOAL_DEV_ERR_PE_UNREACHABLE or
+ * addr_err (the code naming the argument; its range must lie in the heap). */
+static inline SHOAL_HD char *shoal_dev_translate(const shoal_dev_state_t *s, const void *addr,
+                                                 size_t len, int pe, int addr_err,
+                                                 int *err_out)
+{
+    uintptr_t off = (uintptr_t)addr - s->heap_base;
+    char *base;
+
+    if ((unsigned)pe >= (unsigned)s->n_pes) {
+        *err_out = SHOAL_DEV_ERR_PE_RANGE;
+        return NULL;
+    }
+    if (off >= s->heap_size || len > s->heap_size - off) {
+        *err_out = addr_err;
+        return NULL;
+    }
+    base = s->peer_heap[pe];
+    if (base == NULL) {
+        *err_out = SHOAL_DEV_ERR_PE_UNREACHABLE;
+        return NULL;
+    }
+    return base + off;
+}
+
+#endif

@@ -1,0 +1,46 @@
+/* The untyped device engine: what the generated nvshmem_* device wrappers
+ * (gpu/device/gen/) call, one call each. Like shmem/core it speaks in bytes,
+ * byte counts and op enums and never names a C type. Implemented in
+ * gpu/device/device.cu (relocatable device code, linked with nvcc -rdc=true). */
+#ifndef SHOAL_DEVICE_CUH
+#define SHOAL_DEVICE_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shoal_wait.h"      /* shoal_wait_set_t, shoal_sel_t, SHOAL_CMP_*: host and device */
+#include "shoal_transport.h" /* shoal_amo_op_t */
+
+/* Wait (block != 0) or test on a set of ivars in the symmetric heap, with the
+ * selection sel. Returns what the host core shoal_core_sync returns for the same
+ * arguments: for _any the index found or SIZE_MAX, for _some the count written to
+ * indices, for test/test_all 1 when satisfied, 0 otherwise. Polls with
+ * system-scope acquire loads (shoal_wait_load_ivar) and backs off with __nanosleep.
+ * A cmp that is not a SHOAL_CMP_* value, or ivars outside the heap, is a device
+ * error (shoal_dev_fail). */
+__device__ size_t shoal_dev_sync(const shoal_wait_set_t *set, shoal_sel_t sel, int block,
+                                 size_t *indices, const char *routine);
+
+/* The address of (addr on PE pe) that this GPU can load and store, or NULL when
+ * pe's heap is not mapped here (another node, or SHOAL_TRANSPORT=ucx). */
+__device__ void *shoal_dev_ptr(const void *addr, int pe);
+
+/* Copies between this PE's memory and PE pe's heap through shoal_dev_ptr; a PE it
+ * cannot reach is a device error naming routine, the PE and the reason. */
+__device__ void shoal_dev_put(void *dest, const void *src, size_t bytes, int pe,
+                              const char *routine);
+__device__ void shoal_dev_get(void *dest, const void *src, size_t bytes, int pe,
+                              const char *routine);
+
+/* op on the size-byte (4 or 8) value at dest on PE pe, system scope: operand and
+ * compare as op needs, fetch (NULL for none) receives the old value. */
+__device__ void shoal_dev_amo(shoal_amo_op_t op, void *dest, const void *operand,
+                              const void *compare, void *fetch, size_t size, int pe,
+                              const char *routine);
+
+/* Records a device error where the host can read it (routine, the PE, a code and
+ * a value), makes it visible system-wide, and traps. The host prints it as one
+ * line at the next nvshmem_* host call or when the kernel's failure is seen. */
+__device__ void shoal_dev_fail(const char *routine, int code, long long value);
+
+#endif

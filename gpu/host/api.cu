@@ -1,0 +1,109 @@
+/* The nvshmem_ host routines: NVSHMEM's names for shmem_init, shmem_malloc and
+ * the rest. Each first reports a device error a kernel left behind, then calls
+ * the shmem_ routine, whose checks (and error lines) apply as they are. */
+#include "shoal_gpu.h"
+#include "nvshmem.h"
+#include "shmem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void shoal_gpu_need_init(const char *routine)
+{
+    char host[64] = "?";
+
+    if (shoal_gpu.env != NULL)
+        return;
+    /* libshoal's log is not ours to call before shmem_init: the same form by hand. */
+    gethostname(host, sizeof(host) - 1);
+    fprintf(stderr, "[%s:%d:-] %s: called before nvshmem_init; call nvshmem_init (or shmem_init) "
+            "first\n", host, (int)getpid(), routine);
+    fflush(stderr);
+    _exit(1);
+}
+
+int shoal_gpu_my_pe(void)
+{
+    shoal_gpu_check();
+    return shmem_my_pe();
+}
+
+int shoal_gpu_n_pes(void)
+{
+    shoal_gpu_check();
+    return shmem_n_pes();
+}
+
+/* On the host, nvshmem_ptr gives the address a kernel uses: NULL unless the
+ * object is in a heap registered with this GPU. Without a GPU, shmem_ptr's. */
+void *shoal_gpu_ptr(const void *ptr, int pe)
+{
+    uintptr_t off = (uintptr_t)ptr - shoal_gpu.state.heap_base;
+    void *p;
+
+    shoal_gpu_check();
+    p = shmem_ptr(ptr, pe); /* checks the PE; NULL where no load or store reaches */
+    if (p == NULL || !shoal_gpu.active)
+        return p;
+    if (off >= shoal_gpu.state.heap_size || shoal_gpu.peer_heap[pe] == NULL)
+        return NULL; /* global/static data: not registered with the GPU */
+    return shoal_gpu.peer_heap[pe] + off;
+}
+
+void shoal_gpu_fence(void)
+{
+    shoal_gpu_check();
+    shmem_fence();
+}
+
+void shoal_gpu_quiet(void)
+{
+    shoal_gpu_check();
+    shmem_quiet();
+}
+
+extern "C" {
+
+void nvshmem_init(void)
+{
+    shmem_init();
+}
+
+void nvshmem_finalize(void)
+{
+    shoal_gpu_check();
+    shmem_finalize();
+}
+
+void *nvshmem_malloc(size_t size)
+{
+    shoal_gpu_check();
+    return shmem_malloc(size);
+}
+
+void *nvshmem_calloc(size_t count, size_t size)
+{
+    shoal_gpu_check();
+    return shmem_calloc(count, size);
+}
+
+void *nvshmem_align(size_t alignment, size_t size)
+{
+    shoal_gpu_check();
+    return shmem_align(alignment, size);
+}
+
+void nvshmem_free(void *ptr)
+{
+    shoal_gpu_check();
+    shmem_free(ptr);
+}
+
+void nvshmem_barrier_all(void)
+{
+    shmem_barrier_all(); /* it reports a device error first */
+}
+
+} /* extern "C" */

@@ -1,0 +1,48 @@
+/* The host side of the GPU library: its state and what its files share. Internal
+ * (never installed). The only way into libshoal is the environment that shmem_init
+ * hands over (shoal_gpu_hook.h) and the public shmem_* API. */
+#ifndef SHOAL_GPU_H
+#define SHOAL_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shoal_dev_state.h"
+#include "shoal_gpu_hook.h"
+
+typedef struct shoal_gpu {
+    const shoal_gpu_env_t *env; /* NULL before shmem_init and after finalize */
+    int active;                 /* a GPU is set up: the heaps are registered with it */
+    int device;
+    shoal_dev_state_t state; /* what the __device__ copy holds */
+    char **peer_heap;        /* the device table, as the host keeps it (n_pes) */
+    void **registered;       /* the host mappings registered with the GPU (n_pes) */
+    char **table_dev;        /* the device table's device memory */
+    shoal_dev_status_t *status; /* the status block, at its host address */
+    char why[160];              /* why there is no GPU, when active is 0 */
+} shoal_gpu_t;
+
+extern shoal_gpu_t shoal_gpu;
+
+/* status.cu: the device error record turned into the user's line. Writes the
+ * line (without the [host:pid:pe] prefix) into buf; returns its length. Pure:
+ * it reads only its arguments. */
+size_t shoal_gpu_status_format(const shoal_dev_status_t *st, uintptr_t heap_base,
+                               size_t heap_size, int n_pes, char *buf, size_t len);
+/* Ends the job with that line when this GPU recorded an error; else returns. */
+void shoal_gpu_check(void);
+/* A thread that runs shoal_gpu_check every few milliseconds, so an error is
+ * reported even while the host waits in a CUDA call or a shmem_ wait. */
+void shoal_gpu_monitor_start(void);
+void shoal_gpu_monitor_stop(void);
+
+/* api.cu: ends the program with one line when routine runs before shmem_init. */
+void shoal_gpu_need_init(const char *routine);
+/* The host halves of the routines that are both host and device (device.cu). */
+int shoal_gpu_my_pe(void);
+int shoal_gpu_n_pes(void);
+void *shoal_gpu_ptr(const void *ptr, int pe);
+void shoal_gpu_fence(void);
+void shoal_gpu_quiet(void);
+
+#endif

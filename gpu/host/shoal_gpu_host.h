@@ -1,0 +1,26 @@
+/* The untyped host side of the GPU library that the generated nvshmemx_*_on_stream
+ * wrappers (gpu/host/gen/stream.cu) call, one call each. Implemented in
+ * gpu/host/stream.cu. */
+#ifndef SHOAL_GPU_HOST_H
+#define SHOAL_GPU_HOST_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Enqueues on stream a wait until the size-byte (2, 4 or 8) ivar in the symmetric
+ * heap compares cmp (SHOAL_CMP_*) against *value (read now, on the host, so the
+ * caller's variable may go away); work enqueued on stream later starts only after
+ * the condition holds. Checks its arguments like the host wait (one line and exit
+ * on a bad cmp or an ivar outside symmetric memory). */
+void shoal_gpu_wait_on_stream(void *ivar, int cmp, const void *value, size_t size,
+                              int is_signed, cudaStream_t stream, const char *routine);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,65 @@
+/* nvshmem.h - Shoal's GPU interface: NVSHMEM's names on Shoal's symmetric heap.
+ * Host routines (nvshmem_init, nvshmem_malloc, ...) are the shmem_ routines;
+ * device routines work on the heaps of this node's PEs, which shmem_init
+ * registered with the GPU. Compiles as C and C++ (host declarations only) and
+ * under nvcc (host and device). Link with libshoal_gpu: see oshcc --cuda. */
+#ifndef SHOAL_NVSHMEM_H
+#define SHOAL_NVSHMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The values of SHMEM_CMP_* and SHMEM_SIGNAL_* (shmem.h), so that either name
+ * works with either API. */
+#define NVSHMEM_CMP_EQ 1
+#define NVSHMEM_CMP_NE 2
+#define NVSHMEM_CMP_GT 3
+#define NVSHMEM_CMP_LE 4
+#define NVSHMEM_CMP_LT 5
+#define NVSHMEM_CMP_GE 6
+
+#define NVSHMEM_SIGNAL_SET 0
+#define NVSHMEM_SIGNAL_ADD 1
+
+/* Routines that NVSHMEM has on both sides: __host__ __device__ under nvcc. */
+#ifdef __CUDACC__
+#define SHOAL_NVSHMEM_HD __host__ __device__
+#else
+#define SHOAL_NVSHMEM_HD
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Host: the shmem_ routine of the same name (errors name the shmem_ routine). */
+void nvshmem_init(void);
+void nvshmem_finalize(void);
+void *nvshmem_malloc(size_t size);
+void *nvshmem_calloc(size_t count, size_t size);
+void *nvshmem_align(size_t alignment, size_t size);
+void nvshmem_free(void *ptr);
+void nvshmem_barrier_all(void);
+
+/* Host and device. On the host, nvshmem_ptr returns the address a kernel uses. */
+SHOAL_NVSHMEM_HD int nvshmem_my_pe(void);
+SHOAL_NVSHMEM_HD int nvshmem_n_pes(void);
+SHOAL_NVSHMEM_HD void *nvshmem_ptr(const void *ptr, int pe);
+SHOAL_NVSHMEM_HD void nvshmem_fence(void);
+SHOAL_NVSHMEM_HD void nvshmem_quiet(void);
+
+#ifdef __CUDACC__
+/* Device only. */
+__device__ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+__device__ uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+/* The typed routines (generated): device RMA, atomics and waits, and the
+ * nvshmemx_*_on_stream host forms. */
+#include "nvshmem_typed.h"
+
+#endif

@@ -1,0 +1,59 @@
+/* The GPU library's hooks (shoal_gpu_hook.h): where libshoal_gpu, when a program
+ * links it, joins start-up, barriers and shut-down. Without it every call here
+ * is one test of a NULL pointer. Nothing here knows about CUDA. */
+#include "shoal_core.h"
+#include "shoal_gpu_hook.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+const shoal_gpu_hooks_t *shoal_gpu_hooks;
+
+static shoal_gpu_env_t gpu_env;
+
+void shoal_gpu_hooks_set(const shoal_gpu_hooks_t *hooks)
+{
+    shoal_gpu_hooks = hooks;
+}
+
+__attribute__((format(printf, 2, 3))) static void gpu_log(int level, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (level > shoal_log_level)
+        return;
+    va_start(ap, fmt);
+    shoal_log_vprint(level, fmt, ap);
+    va_end(ap);
+}
+
+__attribute__((format(printf, 1, 2), noreturn)) static void gpu_fatal(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    shoal_vfatal(fmt, ap); /* does not return: no va_end */
+}
+
+void shoal_core_gpu_init(char *summary, size_t len)
+{
+    summary[0] = '\0';
+    if (shoal_gpu_hooks == NULL)
+        return;
+    gpu_env = (shoal_gpu_env_t){
+        .my_pe = shoal_g.my_pe,
+        .n_pes = shoal_g.n_pes,
+        .heap_base = shoal_g.seg[SHOAL_SEG_HEAP].base,
+        .heap_size = shoal_g.seg[SHOAL_SEG_HEAP].size,
+        .peer_heap = shoal_segment_peer_heap,
+        .log = gpu_log,
+        .fatal = gpu_fatal,
+    };
+    shoal_gpu_hooks->init(&gpu_env, summary, len);
+}
+
+void shoal_core_gpu_finalize(void)
+{
+    if (shoal_gpu_hooks != NULL)
+        shoal_gpu_hooks->finalize();
+}

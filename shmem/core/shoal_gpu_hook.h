@@ -1,0 +1,52 @@
+/* The one seam between libshoal and the GPU library (libshoal_gpu, gpu/): a table
+ * of callbacks that libshoal_gpu registers from a constructor and that shmem_init,
+ * shmem_barrier_all and shmem_finalize call. Plain C, no CUDA types: libshoal
+ * never includes a CUDA header and never links libcudart. */
+#ifndef SHOAL_GPU_HOOK_H
+#define SHOAL_GPU_HOOK_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a PE hands the GPU library once its heap exists and wire-up is done. The
+ * GPU library reaches libshoal only through this (and the public shmem_* API):
+ * libshoal exports nothing else. */
+typedef struct shoal_gpu_env {
+    int my_pe;
+    int n_pes;
+    void *heap_base;
+    size_t heap_size;
+    /* PE pe's heap as mapped into this process, and its size: this PE's own, or
+     * a same-node peer's (mapped now if it was not yet); NULL where pe is reached
+     * only through UCX (another node, or SHOAL_TRANSPORT=ucx). */
+    void *(*peer_heap)(int pe, size_t *size_out);
+    /* A log line at a SHOAL_LOG_* level (nothing when that level is off), and the
+     * fatal path: one line on this PE, then the job ends with a non-zero status. */
+    void (*log)(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    void (*fatal)(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+} shoal_gpu_env_t;
+
+typedef struct shoal_gpu_hooks {
+    /* At the end of shmem_init. env lives until finalize. Writes a one-line
+     * description of what it did (or why there is no GPU) to summary, which
+     * SHMEM_INFO prints. */
+    void (*init)(const shoal_gpu_env_t *env, char *summary, size_t len);
+    /* At shmem_barrier_all and at the start of shmem_finalize: ends the job with
+     * the error line when a kernel recorded a device error. */
+    void (*check)(void);
+    /* In shmem_finalize after its barrier, before the peers' heaps are unmapped. */
+    void (*finalize)(void);
+} shoal_gpu_hooks_t;
+
+/* Registers hooks (which must outlive the program); NULL removes them. Call it
+ * before shmem_init: a constructor is the place. */
+void shoal_gpu_hooks_set(const shoal_gpu_hooks_t *hooks);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,53 @@
+#!/bin/sh
+# check-ptx.sh - the device engine's polling loop (shoal_dev_sync) must load with
+# system-scope acquire semantics (ld.acquire.sys, or volatile loads with a
+# fence.sc.sys / membar.sys) and back off with nanosleep, and its atomics
+# (shoal_dev_amo) must all be system-scope (atom.sys): CPUs and other PEs update
+# the same words. Compiles
+# gpu/device/device.cu to PTX for sm_90 and reads the function's body.
+# Needs $NVCC and $NVCC_CPPFLAGS (the Makefile passes them). Exit 0 pass, 1 fail.
+: "${srcdir:=.}"
+: "${top_srcdir:=$srcdir/../..}"
+: "${NVCC:=nvcc}"
+ptx=$(mktemp) || exit 99
+trap 'rm -f "$ptx"' EXIT
+
+# shellcheck disable=SC2086 # NVCC_CPPFLAGS is a list of words
+if ! $NVCC $NVCC_CPPFLAGS -rdc=true -arch=sm_90 -ptx -o "$ptx" "$top_srcdir/gpu/device/device.cu"; then
+    echo "check-ptx: $NVCC cannot compile gpu/device/device.cu to PTX"
+    exit 1
+fi
+
+# The body of a (mangled) function, up to its closing brace.
+body_of() {
+    awk -v f="$1" '/^\.visible \.func/ && index($0, f) { on = 1 } on { print } on && /^}/ { exit }' "$ptx"
+}
+body=$(body_of shoal_dev_sync)
+if [ -z "$body" ]; then
+    echo "check-ptx: no shoal_dev_sync function in the PTX"
+    exit 1
+fi
+fail=0
+if echo "$body" | grep -q 'ld\.acquire\.sys'; then
+    loads="ld.acquire.sys"
+elif echo "$body" | grep -q 'ld\.volatile' && echo "$body" | grep -qE 'fence\.sc\.sys|membar\.sys'; then
+    loads="volatile loads with a system fence"
+else
+    echo "check-ptx: shoal_dev_sync polls without ld.acquire.sys (or volatile loads and a system fence)"
+    fail=1
+fi
+if echo "$body" | grep -q 'nanosleep'; then
+    sleeps=$(echo "$body" | grep -c 'nanosleep')
+else
+    echo "check-ptx: shoal_dev_sync has no nanosleep back-off"
+    fail=1
+fi
+amo=$(body_of shoal_dev_amo)
+natoms=$(echo "$amo" | grep -c '^[[:space:]]*atom\.')
+nsys=$(echo "$amo" | grep -c '^[[:space:]]*atom\.sys\.')
+if [ "$natoms" -eq 0 ] || [ "$natoms" -ne "$nsys" ]; then
+    echo "check-ptx: shoal_dev_amo has $natoms atomics, $nsys of them system-scope (atom.sys); all must be"
+    fail=1
+fi
+[ $fail -eq 0 ] && echo "check-ptx: shoal_dev_sync polls with $loads and backs off with nanosleep ($sleeps sites); shoal_dev_amo's $natoms atomics are atom.sys"
+exit $fail

@@ -1,0 +1,25 @@
+/* Must fail (run with SHOAL_TRANSPORT=ucx, so no peer heap is mapped): PE 1's
+ * kernel puts to PE 0, which this GPU cannot reach; PE 1 reports the device error
+ * as one line and the job ends. 77 without a GPU. */
+#include "gpu_test.h"
+
+__global__ void k_put(int *dest)
+{
+    nvshmem_int_p(dest, 1, 0);
+}
+
+int main(void)
+{
+    int *dest;
+
+    shmem_init();
+    gpu_test_start("err_gpu_unreachable", 0);
+    dest = (int *)shmem_malloc(sizeof(int));
+    if (shmem_my_pe() == shmem_n_pes() - 1) {
+        k_put<<<1, 1>>>(dest);
+        (void)cudaDeviceSynchronize(); /* fails: the kernel trapped */
+    }
+    shmem_barrier_all(); /* the error line comes from here, or from the monitor */
+    shmem_finalize();
+    return 0; /* reaching here is the failure run-gpu-err.sh reports */
+}

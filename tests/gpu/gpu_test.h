@@ -1,0 +1,104 @@
+/* Shared harness of the GPU tests (nvcc, run by oshrun like tests/pe): skip where
+ * there is no GPU, a watchdog, checks that print the PE and both values, and
+ * memory the kernels write results to. Exit codes: 0 pass, 77 skip, 99 fail. */
+#ifndef GPU_TEST_H
+#define GPU_TEST_H
+
+#include <cuda_runtime_api.h>
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nvshmem.h"
+#include "nvshmemx.h"
+
+#ifndef GPU_TEST_TIMEOUT
+#define GPU_TEST_TIMEOUT 120
+#endif
+
+static int gpu_test_failures;
+
+#define GPU_CHECK(cond, fmt, ...)                                                          \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s: " fmt "\n", shmem_my_pe(), __FILE__,    \
+                    __LINE__, #cond, __VA_ARGS__);                                         \
+            gpu_test_failures++;                                                           \
+        }                                                                                  \
+    } while (0)
+
+#define GPU_CHECK_EQ(what, expected, found)                                                \
+    GPU_CHECK((long long)(expected) == (long long)(found), "%s: expected %lld, found %lld", \
+              (what), (long long)(expected), (long long)(found))
+
+/* A CUDA call that must succeed: a failure ends the test with its reason. */
+#define GPU_CUDA(call)                                                                     \
+    do {                                                                                   \
+        cudaError_t rc_ = (call);                                                          \
+        if (rc_ != cudaSuccess) {                                                          \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s: %s\n", shmem_my_pe(), __FILE__,         \
+                    __LINE__, #call, cudaGetErrorString(rc_));                             \
+            exit(99);                                                                      \
+        }                                                                                  \
+    } while (0)
+
+/* Whether this PE has a GPU to test (every PE of a one-node job answers alike). */
+static inline int gpu_test_have_gpu(void)
+{
+    int n = 0;
+
+    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+/* After shmem_init: arms the watchdog, and ends the test with 77 (every PE) when
+ * there is no GPU or the job does not have npes PEs (0: any count). */
+static inline void gpu_test_start(const char *name, int npes)
+{
+    alarm(GPU_TEST_TIMEOUT);
+    if (!gpu_test_have_gpu() || (npes > 0 && shmem_n_pes() != npes)) {
+        if (shmem_my_pe() == 0)
+            printf("%s: %s: skipped\n", name, gpu_test_have_gpu() ? "not the PE count" : "no GPU");
+        shmem_finalize();
+        exit(77);
+    }
+}
+
+/* Host memory that kernels write results to (mapped, so no copy is needed). */
+template <typename T> static inline T *gpu_test_results(size_t n)
+{
+    void *p = NULL;
+
+    GPU_CUDA(cudaHostAlloc(&p, n * sizeof(T), cudaHostAllocMapped));
+    memset(p, 0, n * sizeof(T));
+    return (T *)p;
+}
+
+static inline void gpu_test_sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
+}
+
+/* Every PE reports; the job fails when any PE failed. */
+static inline int gpu_test_finish(const char *name)
+{
+    int npes = shmem_n_pes(), me = shmem_my_pe(), pe, total = 0;
+    int *failures = (int *)shmem_calloc((size_t)npes, sizeof(int));
+
+    shmem_int_p(&failures[me], gpu_test_failures, 0);
+    shmem_barrier_all();
+    for (pe = 0; me == 0 && pe < npes; pe++)
+        total += failures[pe];
+    if (me == 0)
+        printf(total == 0 ? "%s: %d PEs passed\n" : "%s: failed checks over %d PEs\n", name,
+               npes);
+    shmem_free(failures);
+    shmem_finalize();
+    return gpu_test_failures == 0 ? 0 : 99;
+}
+
+#endif

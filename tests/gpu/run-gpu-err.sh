@@ -1,0 +1,66 @@
+#!/bin/sh
+# Automake LOG_COMPILER for the GPU error tests (err_gpu_*.err): runs one program
+# that must fail at ERR_PES PEs under oshrun and checks that the job ends
+# non-zero, before the timeout, with exactly the expected line, printed by the PE
+# that erred (as tests/pe/run-err.sh does for the host). A program that exits
+# 77 (no GPU, or a GPU where the test needs none) skips. Exit: 0 as expected, 77
+# skipped, 1 otherwise.
+prog="$1"; shift
+name=$(basename "$prog"); name=${name%.err}
+: "${OSHRUN:=../../tools/oshrun/oshrun}"
+: "${ERR_PES:=2}"
+: "${ERR_TIMEOUT:=60}"
+last=$((ERR_PES - 1))
+
+# pattern: the message after the "[host:pid:pe] " prefix (a basic regular
+# expression); who: the PE that must print it; envs: VAR=VALUE words for the job.
+envs=
+case $name in
+err_gpu_unreachable)
+    envs="SHOAL_TRANSPORT=ucx"
+    pattern="nvshmem_int_p (device): argument pe is 0, which this GPU cannot reach (its heap is not mapped on this node; kernels reach only PEs on their own node, and none with SHOAL_TRANSPORT=ucx)"
+    who=$last ;;
+err_gpu_pe)
+    pattern="nvshmem_long_atomic_add (device): argument pe is $ERR_PES, valid range 0\.\.$last"
+    who=$last ;;
+err_gpu_nogpu_stream)
+    pattern="nvshmemx_int_wait_until_on_stream: no GPU is set up on this PE (cudaGetDeviceCount: [^)]*)"
+    who=$last ;;
+*)
+    echo "run-gpu-err.sh: no expected error for $name"; exit 99 ;;
+esac
+
+[ -x "$OSHRUN" ] || { echo "run-gpu-err.sh: $OSHRUN is not built: skipped"; exit 77; }
+# shellcheck disable=SC2086 # envs is a list of words
+[ -n "$envs" ] && export $envs
+err=$(mktemp) || exit 99
+trap 'rm -f "$err"' EXIT
+echo "== ${envs:+$envs }$OSHRUN -np $ERR_PES $prog"
+start=$(date +%s)
+timeout $((ERR_TIMEOUT + 10)) "$OSHRUN" --timeout "$ERR_TIMEOUT" -np "$ERR_PES" "$prog" \
+    2>"$err" >/dev/null
+rc=$?
+elapsed=$(($(date +%s) - start))
+cat "$err"
+if [ $rc -eq 77 ]; then
+    echo "== skipped"
+    exit 77
+fi
+status=0
+fail() { echo "== FAILED ($name): $*"; status=1; }
+
+if [ $rc -eq 0 ]; then
+    fail "the job exited 0"
+elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    fail "the job hung: no exit in $ERR_TIMEOUT s"
+fi
+prefix='^\[[^]]*:[0-9]*:[0-9-]*\] '
+lines=$(grep -c "$prefix$pattern\$" "$err")
+pe_lines=$(grep -c "^\[[^]]*:[0-9]*:$who\] $pattern\$" "$err")
+routine=${pattern%%[ :]*}
+others=$(grep "$prefix$routine[ :]" "$err" | grep -cv "$prefix$pattern\$")
+[ "$lines" -eq 1 ] || fail "$lines lines match, expected 1: $pattern"
+[ "$pe_lines" -eq "$lines" ] || fail "the error came from a PE other than $who"
+[ "$others" -eq 0 ] || fail "$others other $routine lines"
+[ $status -eq 0 ] && echo "== ok: status $rc after ${elapsed}s, the expected error line"
+exit $status

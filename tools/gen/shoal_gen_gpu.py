@@ -1,0 +1,199 @@
+"""The GPU outputs of tools/gen/shoal_gen.py, from the GPU_ROUTINES of the API table.
+
+Part of the one generator, kept apart to keep each file small: shoal_gen.py
+builds the table (Api) and calls generate() here. Writes the declarations
+(gpu/include/nvshmem_typed.h), the device and stream wrappers (gpu/*/gen/*.cu),
+the compile check that calls them all (tests/gpu/gen/all_routines.cu), the
+tables the host-only unit test reads (tests/gen/shoal_gpu_tables.h) and the
+GPU parts of the man page synopses.
+"""
+
+import re
+
+import shoal_gen as g
+
+
+def device_proto(r):
+    return ("__device__ " if r.row["device"] else "") + r.proto()
+
+
+def gen_header(api):
+    info = api.t.GPU_HEADER
+    out = ["/* %s */" % g.BANNER,
+           "/* %s - %s" % (info["path"].split("/")[-1], info["what"]),
+           " * Included at the end of %s; including it alone pulls that in first." % info["base"],
+           " * The device routines are declared for nvcc (__CUDACC__), the stream forms",
+           " * for C and C++. */",
+           "#ifndef %s" % info["guard"], "#define %s" % info["guard"], "",
+           '#include "%s"' % info["base"], "#include <cuda_runtime_api.h> /* cudaStream_t */", "",
+           "#ifdef __cplusplus", 'extern "C" {', "#endif", "", "#ifdef __CUDACC__"]
+    for device in (True, False):
+        if not device:
+            out += ["", "#endif /* __CUDACC__ */"]
+        for row, rs in api.gpu_by_row:
+            if row["device"] != device:
+                continue
+            pattern = row["name"].replace("{", "").replace("}", "")
+            out += ["", "/* %s (man page %s) */" % (pattern, row["page"])]
+            for r in rs:
+                out += g.wrap(device_proto(r) + ";")
+    out += ["", "#ifdef __cplusplus", "}", "#endif", "", "#endif /* %s */" % info["guard"], ""]
+    return "\n".join(out)
+
+
+def gen_source(api, path, info):
+    rows = [(row, rs) for row, rs in api.gpu_by_row if row["source"] == path]
+    cores = sorted({row["core"] for row, _ in rows})
+    out = ["/* %s */" % g.BANNER,
+           "/* %s - %s" % (path.split("/")[-1], info["what"]),
+           " * One call into %s each; nothing may be added here. */" % ", ".join(cores), ""]
+    out += ['#include "%s"' % inc for inc in info["includes"]]
+    out += ["", "/* C linkage, as nvshmem_typed.h declares them. */", 'extern "C" {']
+    for row, rs in rows:
+        for r in rs:
+            out.append("")
+            out.extend(g.wrapper(r, "__device__ " if row["device"] else ""))
+    out += ["", '} /* extern "C" */', ""]
+    return "\n".join(out)
+
+
+def parse_param(p):
+    """("const short *", "source") from "const short *source"."""
+    m = re.match(r"(.*?)\s*(\**)(\w+)$", p.strip())
+    base, stars, name = m.groups()
+    return (base + " " + stars if stars else base), name
+
+
+def test_arg(ptype, name):
+    """What all_routines.cu passes for one parameter: the call is compiled and
+    linked, never run, so any value of the right type will do."""
+    if ptype.endswith("*"):
+        return "(%s)buf" % ptype
+    return {"pe": "pe", "cmp": "NVSHMEM_CMP_EQ", "nelems": "1", "stream": "stream"}.get(
+        name, "(%s)0" % ptype)
+
+
+def test_call(r):
+    args = [test_arg(*parse_param(p)) for p in r.params.split(",")]
+    return g.wrap("    %s(%s);" % (r.name, ", ".join(args)))
+
+
+def gen_test(api):
+    kernels = []
+    for path in api.t.GPU_SOURCES:
+        rs = [r for row, rs in api.gpu_by_row if row["source"] == path and row["device"]
+              for r in rs]
+        if rs:
+            kernels.append(("shoal_test_" + path.split("/")[-1].split(".")[0], path, rs))
+    streams = [r for row, rs in api.gpu_by_row if not row["device"] for r in rs]
+    ndev = sum(len(rs) for _, _, rs in kernels)
+    out = ["/* %s */" % g.BANNER,
+           "/* all_routines.cu - every generated GPU routine for every type: the kernels call",
+           " * each nvshmem_ device routine, shoal_test_streams each nvshmemx_ stream form,",
+           " * so building it (nvcc -rdc=true, linked with the GPU library) checks each",
+           " * declaration against its definition. Nothing is launched: that needs a heap",
+           " * and nvshmem_init. With a GPU it checks that each kernel loads there (the",
+           " * device link resolved every routine for it); without one it exits 77. */",
+           "#include <stdio.h>", "", "#include <cuda_runtime_api.h>", "",
+           '#include "nvshmem.h"', '#include "nvshmemx.h"']
+    for name, path, rs in kernels:
+        out += ["", "/* %s: %d routines */" % (path, len(rs)),
+                "__global__ void %s(void *buf, int pe)" % name, "{"]
+        for r in rs:
+            out += test_call(r)
+        out.append("}")
+    out += ["", "/* %s: %d routines */" % (streams[0].row["source"], len(streams)),
+            "void shoal_test_streams(void *buf, cudaStream_t stream);",
+            "void shoal_test_streams(void *buf, cudaStream_t stream)", "{"]
+    for r in streams:
+        out += test_call(r)
+    out += ["}", "", "int main(void)", "{",
+            "    static const struct {", "        const char *name;",
+            "        const void *kernel;", "    } kernels[] = {"]
+    out += ['        {"%s", (const void *)%s},' % (k, k) for k, _, _ in kernels]
+    out += ["    };",
+            "    int ndev = 0, fail = 0;", "",
+            "    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {",
+            '        printf("all_routines: no GPU, skipping\\n");', "        return 77;", "    }",
+            "    for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {",
+            "        struct cudaFuncAttributes attr;",
+            "        cudaError_t rc = cudaFuncGetAttributes(&attr, kernels[i].kernel);", "",
+            "        if (rc != cudaSuccess) {",
+            '            fprintf(stderr, "all_routines: kernel %s does not load on this GPU: '
+            '%s\\n",',
+            "                    kernels[i].name, cudaGetErrorString(rc));",
+            "            fail = 1;", "        }", "    }",
+            '    printf("all_routines: %d kernels calling %d device routines%s, %d stream '
+            'forms linked\\n",' % (len(kernels), ndev, "%s", len(streams)),
+            '           fail ? " (some do not load)" : " load on this GPU");',
+            "    return fail;", "}", ""]
+    return "\n".join(out)
+
+
+def gen_tables(api):
+    out = ["/* %s */" % g.BANNER,
+           "/* shoal_gpu_tables.h - the API table's GPU rows as C tables, for host-only unit",
+           " * tests (no CUDA): every nvshmem_ device routine and nvshmemx_ stream form with",
+           " * the host routine it mirrors, and each device routine's prototype as an",
+           " * X-macro the C compiler can compare with its host twin's. */",
+           "#ifndef SHOAL_TEST_GPU_TABLES_H", "#define SHOAL_TEST_GPU_TABLES_H", "",
+           "#include <stddef.h>", "#include <stdint.h>", "",
+           "/* twin: the host routine mirrored, \"\" where the host has none for the type;",
+           " * op: the twin row's op; key: TYPENAME or SIZE (8..128, mem); elem_size: the",
+           " * element size passed to the engine; is_signed: the signed column passed,",
+           " * -1 where none is; stream: 1 for an nvshmemx_ host stream form, 0 for a",
+           " * device routine; ret and params: its prototype; twin_params: the parameters",
+           " * of the host row it mirrors, for the same type. */",
+           "typedef struct {", "    const char *name;", "    const char *twin;",
+           "    const char *op;", "    const char *key;", "    size_t elem_size;",
+           "    int is_signed;", "    int stream;", "    const char *ret;",
+           "    const char *params;", "    const char *twin_params;",
+           "} shoal_gpu_routine_info_t;", "",
+           "static const shoal_gpu_routine_info_t shoal_gpu_routine_info[] = {"]
+    for row, rs in api.gpu_by_row:
+        twin_params = row["twin"]["params"] if row["twin"] else ""
+        for r in rs:
+            out.append('    {"%s", "%s", "%s", "%s",' % (r.name, r.twin or "", r.op(), r.key))
+            out.append('     %s, %d, %d, "%s",' % (r.size_expr, r.signed if r.uses_signed() else -1,
+                                                  int(not row["device"]), r.ret))
+            out.append('     "%s",' % r.params)
+            out.append('     "%s"},' % g.subst_type(twin_params, r.ctype))
+    out += ["};", "#define SHOAL_GPU_ROUTINE_INFO_COUNT %d" % len(api.gpu_routines), ""]
+    twins = [r for row, rs in api.gpu_by_row if row["device"] for r in rs if r.twin]
+    out += g.xmacro("SHOAL_GPU_DEVICE_TWINS",
+                    ["%s, %s, %s, (%s)" % (r.name, r.twin, r.ret, r.params) for r in twins],
+                    "X(ROUTINE, TWIN, RET, (PARAMS)): each device routine with a host twin")
+    out += ["#define SHOAL_GPU_DEVICE_TWINS_COUNT %d" % len(twins), "",
+            "#endif /* SHOAL_TEST_GPU_TABLES_H */", ""]
+    return "\n".join(out)
+
+
+def synopsis(api, page, deprecated):
+    """The GPU parts of a page's SYNOPSIS: its current or its deprecated names."""
+    out = []
+    for device, what, header in ((True, "NVSHMEM device", "nvshmem.h"),
+                                 (False, "NVSHMEM host, on a CUDA stream", "nvshmemx.h")):
+        rows = [(row, rs) for row, rs in api.gpu_by_row
+                if row["page"] == page and row["device"] == device
+                and row["deprecated"] == deprecated]
+        if not rows:
+            continue
+        out += [".PP", "Deprecated %s:" % what] if deprecated else [".SS " + what]
+        out += [".nf", "#include <%s>" % header, ""]
+        out += [device_proto(r) + ";" for row, rs in rows for r in rs]
+        out += [".fi"]
+    return out
+
+
+def page_routines(api, page):
+    return [r.name for row, rs in api.gpu_by_row if row["page"] == page for r in rs]
+
+
+def generate(api):
+    t = api.t
+    files = {t.GPU_HEADER["path"]: gen_header(api)}
+    for path, info in sorted(t.GPU_SOURCES.items()):
+        files[path] = gen_source(api, path, info)
+    files[t.GPU_TEST] = gen_test(api)
+    files[t.GPU_TEST_TABLES] = gen_tables(api)
+    return files
