@@ -136,6 +136,10 @@ static void flat_release(const shoal_pset_t *ps, const char *routine)
 {
     int i;
 
+    /* What the root wrote through UCX (a dest it does not map) lands before the
+     * release, which may go by a CPU atomic: nothing orders the two paths else. */
+    shoal_core_quiet(&shoal_ctx_default);
+
     for (i = 0; i < ps->size; i++)
         if (i != ps->me)
             token_send(ps, i, FLAT_RELEASE, routine);

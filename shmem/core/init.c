@@ -163,7 +163,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     shoal_g.direct_amo = !shoal_g.amo_ucx;
     shoal_g.direct_pes = shoal_g.settings.check ? 0 : shoal_g.n_pes;
     shoal_g.spins_before_yield = oversubscribed(local_size) ? 0 : 64;
-    shoal_g.one_node = local_size >= shoal_g.n_pes && shoal_g.ucx == NULL;
+    shoal_g.one_node = local_size >= shoal_g.n_pes;
     t[4] = now_ms();
     /* Before atexit: the GPU library's runtime then outlives finalize_at_exit. */
     shoal_core_gpu_init(gpu, sizeof(gpu));

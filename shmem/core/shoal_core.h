@@ -56,7 +56,7 @@ typedef struct shoal_state {
      * node runs more PEs than this PE may use cores, since the PE it waits for
      * then needs the core to make progress. */
     unsigned spins_before_yield;
-    int one_node; /* every PE is reached by load/store */
+    int one_node; /* every PE is on this node (reached by load/store, or through UCX) */
     pthread_mutex_t connect_lock;
 } shoal_state_t;
 

@@ -1,13 +1,12 @@
 #!/bin/sh
-# pe_coll with each broadcast algorithm forced (SHOAL_BCAST_ALGO) at 3 and 5 PEs,
-# on one node (flat needs every PE there: under SHOAL_TRANSPORT=ucx it falls back
-# to auto), and pe_sync with collective checking on, which turns the one-node
-# barrier from a shared count into a gather at index 0.
+# pe_coll with each broadcast algorithm forced (SHOAL_BCAST_ALGO) at 3 and 5 PEs
+# (flat needs every PE on one node, as here) through both transports, and pe_sync
+# with collective checking on, which turns the one-node barrier from a shared count
+# into a gather at index 0.
 status=0
 for algo in flat direct binomial; do
     echo "== SHOAL_BCAST_ALGO=$algo"
-    SHOAL_BCAST_ALGO=$algo PE_COUNTS="3 5" PE_TRANSPORTS=auto "${srcdir:-.}/run-pe.sh" ./pe_coll ||
-        status=1
+    SHOAL_BCAST_ALGO=$algo PE_COUNTS="3 5" "${srcdir:-.}/run-pe.sh" ./pe_coll || status=1
 done
 echo "== SHOAL_CHECK_COLL=1"
 SHOAL_CHECK_COLL=1 PE_COUNTS="3 8" PE_TRANSPORTS=auto "${srcdir:-.}/run-pe.sh" ./pe_sync || status=1
