@@ -9,6 +9,7 @@
 #include "shoal_shm.h"
 #include "shoal_status.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,37 +43,97 @@ static void flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_op_t 
                        NULL, fetch, 0, routine);
 }
 
-static void token_send(const shoal_pset_t *ps, int to, int flag, const char *routine)
+/* Tokens. A sender adds one to a counter of the receiver; the receiver waits for
+ * it to be non-zero and takes one back. On a node with more PEs than cores the
+ * waiter yields, and after SLEEP_AFTER_S of yielding sleeps until the sender wakes
+ * it: a yield does not always give the core away (the scheduler may find the
+ * PE we wait for not yet due, and keep us spinning for a whole time slice), and
+ * a sleep does, but waking a sleeper costs tens of microseconds here. A sleeper
+ * first sets TOKEN_SLEEPER in its counter; a sender that sees it wakes it. The
+ * tokens are in the counter's low half, the word the futex looks at. */
+#define TOKEN_SLEEPER ((uint64_t)1 << 63)
+#define SLEEP_AFTER_S 100e-6
+#define SLEEP_MAX_NS 2000000L /* bounds the cost of a wake-up that cannot come */
+
+static const uint32_t *token_word(const uint64_t *counter)
 {
-    flag_amo(ps, shoal_pset_pe(ps, to), shoal_pset_flag(ps, flag), SHOAL_AMO_ADD, &one, NULL,
-             routine);
+    return (const uint32_t *)counter + (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 }
 
-/* Waits for a token from set index from. With SHOAL_CHECK_COLL a wait that lasts
- * too long is a collective that some PE never joined: say so instead of hanging. */
-static void token_take(const shoal_pset_t *ps, int from, int flag, const char *routine)
+/* One token to the counter at off of index to. */
+static void counter_send(const shoal_pset_t *ps, int to, size_t off, const char *routine)
 {
-    size_t off = shoal_pset_flag(ps, flag);
-    const uint64_t *p = local(ps->sync_seg, off);
-    double start = 0;
-    unsigned spins = 0;
-    uint64_t old;
+    int pe = shoal_pset_pe(ps, to);
+    uint64_t *p = NULL;
 
-    while (__atomic_load_n(p, __ATOMIC_ACQUIRE) == 0) {
-        shoal_core_backoff(&spins);
+    if (shoal_g.sleep_waits)
+        p = (uint64_t *)shoal_direct(local(ps->sync_seg, off), 8, pe);
+    if (p == NULL)
+        flag_amo(ps, pe, off, SHOAL_AMO_ADD, &one, NULL, routine);
+    else if (__atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST) & TOKEN_SLEEPER)
+        shoal_core_wake(token_word(p));
+}
+
+/* Sleeps on this PE's counter p, when the sender (world PE pe) would wake it: its
+ * token goes by CPU atomic, and sleep_waits says every same-node sender's does. */
+static void counter_sleep(uint64_t *p, int pe)
+{
+    if (!shoal_g.sleep_waits || shoal_direct(p, 8, pe) == NULL) {
+        sched_yield();
+        return;
+    }
+    if ((__atomic_fetch_or(p, TOKEN_SLEEPER, __ATOMIC_SEQ_CST) & ~TOKEN_SLEEPER) == 0)
+        shoal_core_sleep(token_word(p), 0, SLEEP_MAX_NS);
+    __atomic_fetch_and(p, ~TOKEN_SLEEPER, __ATOMIC_SEQ_CST);
+}
+
+/* Waits for a token on this PE's counter at off, from set index from (-1: any
+ * member). With SHOAL_CHECK_COLL a wait that lasts too long is a collective that
+ * some PE never joined: say so instead of hanging. */
+static void counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine)
+{
+    uint64_t *p = local(ps->sync_seg, off), old;
+    int pe = shoal_pset_pe(ps, from >= 0 ? from : (ps->me + 1) % ps->size);
+    double start = 0, yield_start = 0;
+    unsigned spins = 0;
+
+    while ((__atomic_load_n(p, __ATOMIC_ACQUIRE) & ~TOKEN_SLEEPER) == 0) {
+        if (shoal_g.sleep_waits && spins > 0 && yield_start == 0)
+            yield_start = now_s();
+        if (yield_start != 0 && now_s() - yield_start > SLEEP_AFTER_S) {
+            shoal_core_progress();
+            counter_sleep(p, pe);
+            spins++;
+        } else {
+            shoal_core_backoff(&spins);
+        }
         if (!shoal_g.settings.check_coll || (spins & 1023) != 0)
             continue;
         if (start == 0)
             start = now_s();
+        else if (now_s() - start > (double)shoal_g.settings.check_coll_s && from < 0)
+            shoal_fatal("%s: waited %zu s for the PEs of this team of %d PEs to finish the "
+                        "previous broadcast from PE %d; every PE of the team must call the "
+                        "same collectives in the same order",
+                        routine, shoal_g.settings.check_coll_s, ps->size, shoal_g.my_pe);
         else if (now_s() - start > (double)shoal_g.settings.check_coll_s)
             shoal_fatal("%s: waited %zu s for PE %d (index %d of this team or active set of %d "
                         "PEs) to join; every PE of the team must call the same collectives in "
                         "the same order",
-                        routine, shoal_g.settings.check_coll_s, shoal_pset_pe(ps, from), from,
-                        ps->size);
+                        routine, shoal_g.settings.check_coll_s, pe, from, ps->size);
     }
     /* Fetching, so the take is done before the next look at the counter. */
     flag_amo(ps, shoal_g.my_pe, off, SHOAL_AMO_ADD, &minus_one, &old, routine);
+}
+
+static void token_send(const shoal_pset_t *ps, int to, int flag, const char *routine)
+{
+    counter_send(ps, to, shoal_pset_flag(ps, flag), routine);
+}
+
+static void token_take(const shoal_pset_t *ps, int from, int flag, const char *routine)
+{
+    counter_take(ps, from, shoal_pset_flag(ps, flag), routine);
 }
 
 /* Copies to and from set index i's segments: the direct path where it reaches. */
@@ -200,6 +261,47 @@ static int bcast_algo(size_t bytes, int n)
     return n > 4 ? SHOAL_ALGO_TREE : SHOAL_ALGO_DIRECT;
 }
 
+/* Staged broadcast (a team on one node, small data): the root copies its source
+ * into its staging area, gives each reader a token on the staged counter of its
+ * index, and returns; each reader takes it, copies the staging area into its own
+ * dest, and gives the root a token back on STAGE_DONE. The root takes those
+ * only before it stages again (or when the team goes), so it never waits for
+ * readers to arrive, and nothing is written into a dest outside its PE's own
+ * call. A staged counter has one sender, the root of its index, so a reader
+ * takes the tokens of one root in the order that root sent them. */
+#define STAGE_DONE (SHOAL_SYNC_ALGO + 27)
+
+static size_t stage_counter(const shoal_pset_t *ps, int root)
+{
+    return ps->stage_off + (size_t)root * ps->sync_stride;
+}
+
+void shoal_coll_stage_drain(const shoal_pset_t *ps)
+{
+    for (; *ps->stage_pending > 0; --*ps->stage_pending)
+        token_take(ps, -1, STAGE_DONE, "shmem_broadcast");
+}
+
+static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                         size_t bytes, int root, const char *routine)
+{
+    size_t stage = ps->stage_off + SHOAL_STAGE_ROOTS * ps->sync_stride;
+    int n = ps->size, i;
+
+    if (ps->me == root) {
+        shoal_coll_stage_drain(ps);
+        memcpy(local(ps->sync_seg, stage), local(sseg, soff), bytes);
+        for (i = 0; i < n; i++)
+            if (i != root)
+                counter_send(ps, i, stage_counter(ps, root), routine);
+        *ps->stage_pending = n - 1;
+        return;
+    }
+    counter_take(ps, root, stage_counter(ps, root), routine);
+    coll_get(ps, root, ps->sync_seg, stage, local(dseg, doff), bytes, routine);
+    token_send(ps, root, STAGE_DONE, routine);
+}
+
 /* Direct: every PE reads the root. Binomial: index r (relative to the root) reads
  * from r - 2^k, k its highest bit, once that PE says it has the data. root_too:
  * the root's dest gets the data too (the team form; the active-set form leaves it). */
@@ -211,6 +313,10 @@ void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sse
 
     if (bytes > 0 && rel == 0 && root_too && local(dseg, doff) != local(sseg, soff))
         memmove(local(dseg, doff), local(sseg, soff), bytes);
+    if (algo == SHOAL_ALGO_FLAT && ps->stage_pending != NULL && bytes <= SHOAL_STAGE_BYTES) {
+        bcast_staged(ps, dseg, doff, sseg, soff, bytes, root, routine);
+        return;
+    }
     if (algo == SHOAL_ALGO_FLAT) {
         /* The root pushes into each dest once that PE has arrived (it is ready). */
         if (flat_gather(ps, root, routine)) {
@@ -353,7 +459,7 @@ static void reduce_block(const shoal_pset_t *ps, int sseg, size_t soff, size_t l
  * may signal before this round's has), one "done reading" (a PE only sends it to
  * the partner it has just read, and that partner takes it before exposing again),
  * and two for folding in the PEs beyond the largest power of two. */
-#define RD_ROUNDS 29
+#define RD_ROUNDS 27 /* ALGO + 27 is STAGE_DONE */
 #define RD_DONE (SHOAL_SYNC_ALGO + 29)
 #define RD_FOLD (SHOAL_SYNC_ALGO + 30)
 #define RD_RESULT (SHOAL_SYNC_ALGO + 31)

@@ -144,8 +144,9 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (shoal_heap_init(&shoal_g.heap, shoal_g.settings.symmetric_size) != SHOAL_OK ||
         shoal_team_setup(local_size) != SHOAL_OK)
         shoal_fatal("%s: SHMEM_SYMMETRIC_SIZE (%zu bytes) is too small for Shoal's own "
-                    "synchronisation counters (%zu teams of 4 KiB; see SHOAL_TEAMS_MAX)",
-                    routine, shoal_g.settings.symmetric_size, shoal_g.settings.teams_max);
+                    "synchronisation counters (%zu teams of %zu bytes; see SHOAL_TEAMS_MAX)",
+                    routine, shoal_g.settings.symmetric_size, shoal_g.settings.teams_max,
+                    shoal_team_slot_bytes());
     shoal_g.peers = calloc((size_t)shoal_g.n_pes, sizeof(*shoal_g.peers));
     shoal_g.direct[0] = calloc((size_t)shoal_g.n_pes * SHOAL_SEG_COUNT, sizeof(char *));
     if (shoal_g.peers == NULL || shoal_g.direct[0] == NULL)
@@ -164,6 +165,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     shoal_g.direct_pes = shoal_g.settings.check ? 0 : shoal_g.n_pes;
     shoal_g.spins_before_yield = oversubscribed(local_size) ? 0 : 64;
     shoal_g.one_node = local_size >= shoal_g.n_pes;
+    shoal_g.sleep_waits = shoal_g.spins_before_yield == 0 && shoal_g.direct_amo &&
+                          shoal_g.settings.sleep_waits;
     t[4] = now_ms();
     /* Before atexit: the GPU library's runtime then outlives finalize_at_exit. */
     shoal_core_gpu_init(gpu, sizeof(gpu));

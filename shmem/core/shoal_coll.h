@@ -32,6 +32,10 @@ typedef enum shoal_dt {
 #define SHOAL_SYNC_FLAGS 64
 #define SHOAL_SYNC_ALGO 32
 #define SHOAL_SYNC_SCRATCH 8
+/* A team slot also holds, after the scratch, a staging area for small broadcasts
+ * on one node and one "staged" counter per possible root (see coll.c). */
+#define SHOAL_STAGE_ROOTS 32
+#define SHOAL_STAGE_BYTES 4096
 
 typedef struct shoal_pset {
     int size;
@@ -42,6 +46,11 @@ typedef struct shoal_pset {
     int sync_seg;     /* where the counters are, and the bytes between two */
     size_t sync_off;
     size_t sync_stride;
+    /* Teams only (0 and NULL for an active set): where the staged counters and
+     * the staging area start, and how many readers of this PE's last staged
+     * broadcast have not yet said they are done (see coll.c). */
+    size_t stage_off;
+    int *stage_pending;
 } shoal_pset_t;
 
 static inline int shoal_pset_pe(const shoal_pset_t *ps, int i)
@@ -68,6 +77,7 @@ typedef struct shoal_team {
     int *index_of;        /* world PE -> team index, -1 outside; NULL when strided */
     int num_contexts;     /* from its configuration (0: no limit asked) */
     int predefined;
+    int stage_pending;    /* pset.stage_pending points here */
 } shoal_team_t;
 
 extern shoal_team_t shoal_team_world, shoal_team_shared;
@@ -96,6 +106,8 @@ void shoal_team_cleanup(void);
 int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const int *n,
                      const int *num_contexts, shoal_team_t **out, const char *routine);
 void shoal_team_destroy(shoal_team_t *team);
+/* Bytes of a team slot: counters, scratch, staged counters, staging area. */
+size_t shoal_team_slot_bytes(void);
 
 /* coll.c: every PE of ps calls these with the same arguments (sizes in bytes;
  * seg/off name symmetric buffers). */
@@ -107,6 +119,9 @@ void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg,
 void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
                           const char *routine);
+/* Waits until every reader of this PE's last staged broadcast on ps is done, so
+ * that its counters and staging area may be reused (a team being destroyed). */
+void shoal_coll_stage_drain(const shoal_pset_t *ps);
 void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                        size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
                        const char *routine);

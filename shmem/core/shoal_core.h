@@ -56,6 +56,9 @@ typedef struct shoal_state {
      * node runs more PEs than this PE may use cores, since the PE it waits for
      * then needs the core to make progress. */
     unsigned spins_before_yield;
+    /* Collective waits may sleep (futex) instead of yielding: the node is
+     * oversubscribed and tokens go by CPU atomics, whose senders wake sleepers. */
+    int sleep_waits;
     int one_node; /* every PE is on this node (reached by load/store, or through UCX) */
     pthread_mutex_t connect_lock;
 } shoal_state_t;
@@ -158,6 +161,10 @@ int shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
 /* sync.c */
 void shoal_core_progress(void);
 void shoal_core_backoff(unsigned *spins);
+/* Sleeps while the 32-bit word at word (shared memory) holds expect, until
+ * shoal_core_wake on it, a signal or timeout_ns; wakes every sleeper on word. */
+void shoal_core_sleep(const void *word, uint32_t expect, long timeout_ns);
+void shoal_core_wake(const void *word);
 void shoal_core_quiet(shoal_ctx_t *ctx);
 void shoal_core_fence(shoal_ctx_t *ctx);
 /* Quiet on every context: barriers complete everything issued before them. */

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #define SLOT_STRIDE 64 /* one cache line per counter: each has its own writer */
-#define SLOT_BYTES (SHOAL_SYNC_FLAGS * SLOT_STRIDE + SHOAL_SYNC_SCRATCH * 8)
+#define SLOT_STAGE (SHOAL_SYNC_FLAGS * SLOT_STRIDE + SHOAL_SYNC_SCRATCH * 8)
+#define SLOT_BYTES (SLOT_STAGE + SHOAL_STAGE_ROOTS * SLOT_STRIDE + SHOAL_STAGE_BYTES)
 
 shoal_team_t shoal_team_world, shoal_team_shared;
 
@@ -42,6 +43,13 @@ static void team_strided(shoal_team_t *t, int slot, int start, int stride, int n
     t->pset.stride = stride;
     pset_init(&t->pset, slot);
     t->pset.me = shoal_team_index(t, shoal_g.my_pe);
+    t->pset.stage_off = t->pset.sync_off + SLOT_STAGE;
+    t->pset.stage_pending = &t->stage_pending;
+}
+
+size_t shoal_team_slot_bytes(void)
+{
+    return SLOT_BYTES;
 }
 
 /* t from world PEs pes[0..n): strided when they are, else with tables. */
@@ -172,6 +180,8 @@ int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const i
 
 void shoal_team_destroy(shoal_team_t *team)
 {
+    if (team->pset.me >= 0)
+        shoal_coll_stage_drain(&team->pset);
     slots_free |= (uint64_t)1 << team->slot;
     team_release(team);
     free(team);

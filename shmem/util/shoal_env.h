@@ -38,7 +38,9 @@ enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING,
     X(SHOAL_REDUCE_ALGO, reduce, reduce_algo, "auto",                                            \
       "Reductions: flat (one PE combines), doubling, ring (reduce-scatter, all-gather), direct, auto")      \
     X(SHOAL_COLL_SMALL, size, coll_small, "8K",                                                  \
-      "Bytes up to which auto picks the small-array collectives (flat on one node)")
+      "Bytes up to which auto picks the small-array collectives (flat on one node)")              \
+    X(SHOAL_SLEEP, bool, sleep_waits, "1",                                                       \
+      "When a node runs more PEs than cores, collectives wait asleep (futex) instead of yielding")
 
 typedef struct shoal_settings {
     size_t symmetric_size;
@@ -55,6 +57,7 @@ typedef struct shoal_settings {
     int bcast_algo;
     int reduce_algo;
     size_t coll_small;
+    int sleep_waits;
 } shoal_settings_t;
 
 typedef const char *(*shoal_env_get_cb_t)(const char *name);

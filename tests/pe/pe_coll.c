@@ -528,6 +528,42 @@ static void coll_interleaved(void)
     shmem_barrier_all();
 }
 
+/* Broadcasts back to back into one dest, the root moving on each call and writing
+ * its source just before it; every PE checks each result as soon as the call
+ * returns. Sizes on both sides of the small-broadcast staging limit (4 KiB). The
+ * caller then destroys the team with no barrier first: a root may still have
+ * readers of its last broadcast when the team goes. */
+static long rotate_val(int round, size_t i)
+{
+    return round * 100003L + (long)i * 7 + 1;
+}
+
+static void coll_bcast_rotate(long *src, long *dst)
+{
+    static const size_t counts[] = {1, 512, 513, 0, 64};
+    int round;
+    size_t k, i;
+
+    for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+        snprintf(what, sizeof(what), "long broadcast of %zu back to back, root moving, %s",
+                 counts[k], T.name);
+        for (round = 0; round < 3 * T.size + 1; round++) {
+            int root = round % T.size, bad = 0;
+
+            if (T.me == root)
+                for (i = 0; i < counts[k]; i++)
+                    src[i] = rotate_val(round, i);
+            RC(shmem_long_broadcast(T.team, dst, src, counts[k], root));
+            for (i = 0; i < counts[k] && !bad; i++)
+                bad = dst[i] != rotate_val(round, i);
+            PE_CHECK(!bad, "%s: round %d (root %d): dest[%zu] is %ld, expected %ld", what, round,
+                     root, i - 1, dst[i - 1], rotate_val(round, i - 1));
+            if (bad)
+                return;
+        }
+    }
+}
+
 int main(void)
 {
     unsigned char *msrc, *mdst;
@@ -573,6 +609,7 @@ int main(void)
         coll_mem(msrc, mdst);
         coll_late_source();
         shmem_barrier_all();
+        coll_bcast_rotate((long *)msrc, (long *)mdst);
         pe_team_free(&T);
     }
     coll_interleaved();
