@@ -52,7 +52,8 @@ static void flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_op_t 
  * first sets TOKEN_SLEEPER in its counter; a sender that sees it wakes it. The
  * tokens are in the counter's low half, the word the futex looks at. */
 #define TOKEN_SLEEPER ((uint64_t)1 << 63)
-#define SLEEP_AFTER_S 100e-6
+#define SLEEP_AFTER_S 1e-3 /* 64 KiB alltoalls on 8 PEs wait hundreds of us in a
+                              * healthy run: sleeping then made them slower */
 #define SLEEP_MAX_NS 2000000L /* bounds the cost of a wake-up that cannot come */
 
 static const uint32_t *token_word(const uint64_t *counter)
