@@ -165,8 +165,9 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     shoal_g.direct_pes = shoal_g.settings.check ? 0 : shoal_g.n_pes;
     shoal_g.spins_before_yield = oversubscribed(local_size) ? 0 : 64;
     shoal_g.one_node = local_size >= shoal_g.n_pes;
+    /* Not with UCX up: a sleeping PE would not progress its peers' UCX requests. */
     shoal_g.sleep_waits = shoal_g.spins_before_yield == 0 && shoal_g.direct_amo &&
-                          shoal_g.settings.sleep_waits;
+                          shoal_g.ucx == NULL && shoal_g.settings.sleep_waits;
     t[4] = now_ms();
     /* Before atexit: the GPU library's runtime then outlives finalize_at_exit. */
     shoal_core_gpu_init(gpu, sizeof(gpu));

@@ -57,7 +57,8 @@ typedef struct shoal_state {
      * then needs the core to make progress. */
     unsigned spins_before_yield;
     /* Collective waits may sleep (futex) instead of yielding: the node is
-     * oversubscribed and tokens go by CPU atomics, whose senders wake sleepers. */
+     * oversubscribed, UCX is not up (peers may need this PE's progress) and
+     * tokens go by CPU atomics, whose senders wake sleepers. */
     int sleep_waits;
     int one_node; /* every PE is on this node (reached by load/store, or through UCX) */
     pthread_mutex_t connect_lock;
