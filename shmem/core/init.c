@@ -120,6 +120,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_g.n_pes > 1
                                                           : local_size < shoal_g.n_pes) {
         status = shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
+        if (status == SHOAL_OK && shoal_g.settings.transport == SHOAL_TRANSPORT_UCX)
+            shoal_segment_data_to_ucx();
         if (status == SHOAL_OK) {
             shoal_g.ucx_main = shoal_ucx_main_worker(shoal_g.ucx);
             status = shoal_ucx_progress_start(shoal_g.ucx);
@@ -193,6 +195,7 @@ void shoal_core_finalize(void)
      * may need the peer's worker, so every PE closes before any worker goes. */
     shoal_peers_cleanup();
     shoal_rt_barrier();
+    shoal_segment_data_from_ucx();
     shoal_ucx_destroy(shoal_g.ucx);
     shoal_g.ucx = NULL;
     shoal_g.ucx_main = NULL;

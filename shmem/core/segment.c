@@ -76,6 +76,73 @@ int shoal_segment_data_setup(shoal_seg_t *seg_out)
     return SHOAL_OK;
 }
 
+/* With SHOAL_TRANSPORT=ucx: moves the global/static data into memory that UCX
+ * allocates at the same address, as it does the heap, so that same-node peers
+ * map it through ucp_rkey_ptr and the direct path reaches it (else every access
+ * to it is a UCX message the target must progress). The allocation replaces the
+ * pages; the data comes back from the shared-memory file that held them, which
+ * also puts the old mapping back where UCX fails. It runs before the progress
+ * thread starts. shoal_segment_data_from_ucx undoes it at shmem_finalize, since
+ * the program goes on using its data. Only locals are used while the pages are
+ * replaced: in a static link, shoal_g itself is among them. */
+static int data_in_ucx;
+
+static int copy_file(int fd, char *base, size_t size, int to_file)
+{
+    size_t done = 0;
+    ssize_t n = 1;
+
+    while (done < size && n > 0) {
+        n = to_file ? pwrite(fd, base + done, size - done, (off_t)done)
+                    : pread(fd, base + done, size - done, (off_t)done);
+        done += n > 0 ? (size_t)n : 0;
+    }
+    return done == size ? SHOAL_OK : SHOAL_ERR_SYSTEM;
+}
+
+static void data_map_file(char *base, size_t size, int fd)
+{
+    if (mmap(base, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+        shoal_fatal("cannot map the global/static data back at %p (%zu bytes): %m",
+                    (void *)base, size);
+}
+
+void shoal_segment_data_to_ucx(void)
+{
+    char *base = shoal_g.seg[SHOAL_SEG_DATA].base;
+    size_t size = shoal_g.seg[SHOAL_SEG_DATA].size;
+    int fd = shoal_g.seg[SHOAL_SEG_DATA].fd;
+    shoal_ucx_t *ucx = shoal_g.ucx;
+
+    if (size == 0 || fd < 0 || ucx == NULL || shoal_gpu_hooks != NULL)
+        return;
+    if (shoal_ucx_alloc(ucx, SHOAL_SEG_DATA, base, size) != SHOAL_OK) {
+        data_map_file(base, size, fd);
+        shoal_debug("UCX cannot allocate the global/static data; it stays in Shoal's mapping");
+        return;
+    }
+    if (copy_file(fd, base, size, 0) != SHOAL_OK)
+        shoal_fatal("shmem_init: cannot copy the global/static data into UCX's memory: %m");
+    data_in_ucx = 1;
+    shoal_debug("global/static data (%zu bytes at %p) now in memory UCX allocated", size,
+                (void *)base);
+}
+
+void shoal_segment_data_from_ucx(void)
+{
+    char *base = shoal_g.seg[SHOAL_SEG_DATA].base;
+    size_t size = shoal_g.seg[SHOAL_SEG_DATA].size;
+    int fd = shoal_g.seg[SHOAL_SEG_DATA].fd;
+
+    if (!data_in_ucx)
+        return;
+    data_in_ucx = 0;
+    if (copy_file(fd, base, size, 1) != SHOAL_OK)
+        shoal_fatal("shmem_finalize: cannot save the global/static data from UCX's memory: %m");
+    shoal_ucx_unmap(shoal_g.ucx, SHOAL_SEG_DATA);
+    data_map_file(base, size, fd);
+}
+
 /* An address where size bytes aligned to align are free now (a reservation given
  * back at once: the caller maps there before anything else runs), or NULL. */
 static void *aligned_hole(size_t size, size_t align)

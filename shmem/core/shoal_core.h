@@ -151,6 +151,9 @@ static inline const shoal_transport_ops_t *shoal_path(shoal_ctx_t *ctx, int pe, 
 /* segment.c */
 int shoal_segment_data_setup(shoal_seg_t *seg_out);
 int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out);
+/* SHOAL_TRANSPORT=ucx: global/static data into UCX's memory, and back. */
+void shoal_segment_data_to_ucx(void);
+void shoal_segment_data_from_ucx(void);
 int shoal_wireup_publish(void);
 void shoal_peers_cleanup(void);
 /* pe's heap as mapped here (mapping a same-node peer's now) and its size, or NULL

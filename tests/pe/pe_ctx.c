@@ -27,6 +27,9 @@ static uint64_t ubuf[N + 1];
 static char cbuf[N + 1];
 static long counter, counter2;
 static uint64_t bits;
+static uint64_t bw64; /* fetching bitwise AMOs: only the left neighbour writes it */
+static uint32_t bw32;
+static uint64_t *heap_bw64; /* the same on the heap: a uint64_t, then a uint32_t */
 static long flag, big[4096];
 static uint64_t sig, tsig;
 static long slots[MAXPE][THREADS][ITERS];
@@ -285,6 +288,30 @@ static void test_rma(shmem_ctx_t ctx)
     shmem_barrier_all();
 }
 
+/* Fetching and, or, xor on the right neighbour's words, which only this PE
+ * writes (UCX's shared-memory transports once got these wrong). */
+static void fetch_bitwise(shmem_ctx_t ctx, uint64_t *w64, uint32_t *w32)
+{
+    shmem_ctx_uint64_atomic_set(ctx, w64, 0x1010, right);
+    PE_CHECK_EQ("ctx uint64 fetch_and", 0x1010,
+                shmem_ctx_uint64_atomic_fetch_and(ctx, w64, 0x0110, right));
+    PE_CHECK_EQ("ctx uint64 fetch_or", 0x0010,
+                shmem_ctx_uint64_atomic_fetch_or(ctx, w64, 0x0101, right));
+    PE_CHECK_EQ("ctx uint64 fetch_xor", 0x0111,
+                shmem_ctx_uint64_atomic_fetch_xor(ctx, w64, 0x1001, right));
+    PE_CHECK_EQ("ctx uint64 after fetch_and/or/xor", 0x1110,
+                shmem_ctx_uint64_atomic_fetch(ctx, w64, right));
+    shmem_ctx_uint32_atomic_set(ctx, w32, 0x1010, right);
+    PE_CHECK_EQ("ctx uint32 fetch_and", 0x1010,
+                shmem_ctx_uint32_atomic_fetch_and(ctx, w32, 0x0110, right));
+    PE_CHECK_EQ("ctx uint32 fetch_or", 0x0010,
+                shmem_ctx_uint32_atomic_fetch_or(ctx, w32, 0x0101, right));
+    PE_CHECK_EQ("ctx uint32 fetch_xor", 0x0111,
+                shmem_ctx_uint32_atomic_fetch_xor(ctx, w32, 0x1001, right));
+    PE_CHECK_EQ("ctx uint32 after fetch_and/or/xor", 0x1110,
+                shmem_ctx_uint32_atomic_fetch(ctx, w32, right));
+}
+
 /* AMOs through ctx: every PE adds to PE 0's counter and ORs its bit into PE 0's
  * mask; then each PE runs a private sequence on its right neighbour's counter2. */
 static void test_amo(shmem_ctx_t ctx)
@@ -318,6 +345,8 @@ static void test_amo(shmem_ctx_t ctx)
     PE_CHECK_EQ("generic ctx atomic_fetch_add", 12,
                 shmem_atomic_fetch_add(ctx, &counter2, 3, right));
     PE_CHECK_EQ("generic ctx atomic_fetch", 15, shmem_atomic_fetch(ctx, &counter2, right));
+    fetch_bitwise(ctx, &bw64, &bw32);
+    fetch_bitwise(ctx, heap_bw64, (uint32_t *)(heap_bw64 + 1));
     fetched = -1;
     shmem_ctx_long_atomic_fetch_add_nbi(ctx, &fetched, &counter2, 5, right);
     shmem_ctx_quiet(ctx);
@@ -580,6 +609,10 @@ int main(void)
         return 77;
     }
 
+    heap_bw64 = shmem_calloc(2, sizeof(uint64_t));
+    PE_CHECK(heap_bw64 != NULL, "shmem_calloc(2, %zu) is NULL", sizeof(uint64_t));
+    if (heap_bw64 == NULL)
+        return pe_test_finish("pe_ctx");
     test_options();
     test_many();
     PE_CHECK_EQ("ctx_create", 0, shmem_ctx_create(SHMEM_CTX_SERIALIZED, &ctx));
@@ -591,5 +624,6 @@ int main(void)
     shmem_ctx_destroy(ctx);
     test_team_ctx();
     test_threads(provided);
+    shmem_free(heap_bw64);
     return pe_test_finish("pe_ctx");
 }

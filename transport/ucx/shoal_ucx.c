@@ -139,8 +139,7 @@ void shoal_ucx_destroy(shoal_ucx_t *ucx)
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
         if (ucx->rkey_buf[seg] != NULL)
             ucp_rkey_buffer_release(ucx->rkey_buf[seg]);
-        if (ucx->memh[seg] != NULL)
-            ucp_mem_unmap(ucx->context, ucx->memh[seg]);
+        shoal_ucx_unmap(ucx, seg);
     }
     ucp_worker_release_address(ucx->main.worker, ucx->address);
     worker_cleanup(&ucx->main);
@@ -232,6 +231,13 @@ int shoal_ucx_alloc(shoal_ucx_t *ucx, int seg, void *addr, size_t size)
         return SHOAL_ERR_NO_MEMORY;
     }
     return SHOAL_OK;
+}
+
+void shoal_ucx_unmap(shoal_ucx_t *ucx, int seg)
+{
+    if (ucx->memh[seg] != NULL)
+        ucp_mem_unmap(ucx->context, ucx->memh[seg]);
+    ucx->memh[seg] = NULL;
 }
 
 int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
@@ -450,6 +456,33 @@ static int ucx_put_flag(void *state, int seg, size_t off, uint64_t value)
     return status;
 }
 
+static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
+                   const void *operand, const void *compare, void *fetch, int nbi);
+
+/* Fetching and, or and xor as a compare-and-swap loop: UCX 1.13's shared-memory
+ * transports return the old value of these but leave the word unchanged (and,
+ * or) or zero it (xor), so a context under SHOAL_TRANSPORT=ucx lost the update.
+ * The loop completes before it returns, which a _nbi form allows. */
+static int ucx_fetch_bitwise(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
+                             const void *operand, void *fetch)
+{
+    uint64_t old = 0, seen, want, arg = 0;
+    int status;
+
+    memcpy(&arg, operand, size);
+    status = ucx_amo(state, seg, off, SHOAL_AMO_FETCH, size, NULL, NULL, &old, 0);
+    while (status == SHOAL_OK) {
+        want = op == SHOAL_AMO_AND ? (old & arg) : op == SHOAL_AMO_OR ? (old | arg) : (old ^ arg);
+        seen = 0;
+        status = ucx_amo(state, seg, off, SHOAL_AMO_CSWAP, size, &want, &old, &seen, 0);
+        if (status != SHOAL_OK || seen == old)
+            break;
+        old = seen;
+    }
+    memcpy(fetch, &old, size);
+    return status;
+}
+
 /* UCP has add, and, or, xor, swap and cswap; fetch is an add of 0 and set a swap
  * whose old value is dropped. A reply buffer of our own (set, or cswap without a
  * fetch pointer) lives on this stack, so those wait; the rest complete at quiet. */
@@ -473,6 +506,8 @@ static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t s
     ucs_status_ptr_t req;
     int status;
 
+    if (fetch != NULL && (op == SHOAL_AMO_AND || op == SHOAL_AMO_OR || op == SHOAL_AMO_XOR))
+        return ucx_fetch_bitwise(state, seg, off, op, size, operand, fetch);
     if (reply == NULL && (op == SHOAL_AMO_SET || op == SHOAL_AMO_CSWAP))
         reply = &scratch;
     if (op == SHOAL_AMO_CSWAP) /* UCP compares with buffer; the new value rides in reply */

@@ -31,6 +31,8 @@ void shoal_ucx_address(shoal_ucx_t *ucx, const void **addr_out, size_t *len_out)
  * same-node transports can map it into the peers; shoal_ucx_register then only
  * packs its key, and shoal_ucx_destroy frees it. */
 int shoal_ucx_alloc(shoal_ucx_t *ucx, int seg, void *addr, size_t size);
+/* Frees seg's allocation (or drops its registration) now, before shoal_ucx_destroy. */
+void shoal_ucx_unmap(shoal_ucx_t *ucx, int seg);
 /* Registers a local segment; the packed rkey stays valid until shoal_ucx_destroy. */
 int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
                        const void **rkey_out, size_t *rkey_len_out);
