@@ -279,10 +279,10 @@ static size_t stage_counter(const shoal_pset_t *ps, int root)
     return ps->stage_off + (size_t)root * ps->sync_stride;
 }
 
-void shoal_coll_stage_drain(const shoal_pset_t *ps)
+void shoal_coll_stage_drain(const shoal_pset_t *ps, const char *routine)
 {
     for (; *ps->stage_pending > 0; --*ps->stage_pending)
-        token_take(ps, -1, STAGE_DONE, "shmem_broadcast");
+        token_take(ps, -1, STAGE_DONE, routine);
 }
 
 static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
@@ -291,8 +291,10 @@ static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
     size_t stage = ps->stage_off + SHOAL_STAGE_ROOTS * ps->sync_stride;
     int n = ps->size, i;
 
+    if (ps->me == root && n == 1)
+        return; /* root_too has done it all */
     if (ps->me == root) {
-        shoal_coll_stage_drain(ps);
+        shoal_coll_stage_drain(ps, routine);
         memcpy(local(ps->sync_seg, stage), local(sseg, soff), bytes);
         for (i = 0; i < n; i++)
             if (i != root)

@@ -121,7 +121,7 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
                           const char *routine);
 /* Waits until every reader of this PE's last staged broadcast on ps is done, so
  * that its counters and staging area may be reused (a team being destroyed). */
-void shoal_coll_stage_drain(const shoal_pset_t *ps);
+void shoal_coll_stage_drain(const shoal_pset_t *ps, const char *routine);
 void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                        size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
                        const char *routine);

@@ -181,7 +181,7 @@ int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const i
 void shoal_team_destroy(shoal_team_t *team)
 {
     if (team->pset.me >= 0)
-        shoal_coll_stage_drain(&team->pset);
+        shoal_coll_stage_drain(&team->pset, "shmem_team_destroy");
     slots_free |= (uint64_t)1 << team->slot;
     team_release(team);
     free(team);
