@@ -75,11 +75,11 @@ static void counter_send(const shoal_pset_t *ps, int to, size_t off, const char 
         shoal_core_wake(token_word(p));
 }
 
-/* Sleeps on this PE's counter p, when the sender (world PE pe) would wake it: its
- * token goes by CPU atomic, and sleep_waits says every same-node sender's does. */
+/* Sleeps on this PE's counter p (sleep_waits is set), when the sender (world PE
+ * pe) would wake it: its token goes by CPU atomic. */
 static void counter_sleep(uint64_t *p, int pe)
 {
-    if (!shoal_g.sleep_waits || shoal_direct(p, 8, pe) == NULL) {
+    if (shoal_direct(p, 8, pe) == NULL) {
         sched_yield();
         return;
     }
@@ -102,8 +102,7 @@ static void counter_take(const shoal_pset_t *ps, int from, size_t off, const cha
         if (shoal_g.sleep_waits && spins > 0 && yield_start == 0)
             yield_start = now_s();
         if (yield_start != 0 && now_s() - yield_start > SLEEP_AFTER_S) {
-            shoal_core_progress();
-            counter_sleep(p, pe);
+            counter_sleep(p, pe); /* sleep_waits: no UCX to progress */
             spins++;
         } else {
             shoal_core_backoff(&spins);

@@ -120,7 +120,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_g.n_pes > 1
                                                           : local_size < shoal_g.n_pes) {
         status = shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
-        if (status == SHOAL_OK && shoal_g.settings.transport == SHOAL_TRANSPORT_UCX)
+        if (status == SHOAL_OK)
             shoal_segment_data_to_ucx();
         if (status == SHOAL_OK) {
             shoal_g.ucx_main = shoal_ucx_main_worker(shoal_g.ucx);

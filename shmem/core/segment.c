@@ -87,17 +87,13 @@ int shoal_segment_data_setup(shoal_seg_t *seg_out)
  * replaced: in a static link, shoal_g itself is among them. */
 static int data_in_ucx;
 
-static int copy_file(int fd, char *base, size_t size, int to_file)
+/* Whether UCX allocates the segments: every peer through UCX, and no GPU library
+ * (there, a UCX-allocated heap and the CUDA runtime crash UCX 1.13 now and then
+ * when the job ends). */
+static int ucx_allocates(void)
 {
-    size_t done = 0;
-    ssize_t n = 1;
-
-    while (done < size && n > 0) {
-        n = to_file ? pwrite(fd, base + done, size - done, (off_t)done)
-                    : pread(fd, base + done, size - done, (off_t)done);
-        done += n > 0 ? (size_t)n : 0;
-    }
-    return done == size ? SHOAL_OK : SHOAL_ERR_SYSTEM;
+    return shoal_g.ucx != NULL && shoal_g.settings.transport == SHOAL_TRANSPORT_UCX &&
+           shoal_gpu_hooks == NULL;
 }
 
 static void data_map_file(char *base, size_t size, int fd)
@@ -114,14 +110,14 @@ void shoal_segment_data_to_ucx(void)
     int fd = shoal_g.seg[SHOAL_SEG_DATA].fd;
     shoal_ucx_t *ucx = shoal_g.ucx;
 
-    if (size == 0 || fd < 0 || ucx == NULL || shoal_gpu_hooks != NULL)
+    if (size == 0 || fd < 0 || !ucx_allocates())
         return;
     if (shoal_ucx_alloc(ucx, SHOAL_SEG_DATA, base, size) != SHOAL_OK) {
         data_map_file(base, size, fd);
         shoal_debug("UCX cannot allocate the global/static data; it stays in Shoal's mapping");
         return;
     }
-    if (copy_file(fd, base, size, 0) != SHOAL_OK)
+    if (shoal_shm_file_copy(fd, base, size, 0) != SHOAL_OK)
         shoal_fatal("shmem_init: cannot copy the global/static data into UCX's memory: %m");
     data_in_ucx = 1;
     shoal_debug("global/static data (%zu bytes at %p) now in memory UCX allocated", size,
@@ -137,7 +133,7 @@ void shoal_segment_data_from_ucx(void)
     if (!data_in_ucx)
         return;
     data_in_ucx = 0;
-    if (copy_file(fd, base, size, 1) != SHOAL_OK)
+    if (shoal_shm_file_copy(fd, base, size, 1) != SHOAL_OK)
         shoal_fatal("shmem_finalize: cannot save the global/static data from UCX's memory: %m");
     shoal_ucx_unmap(shoal_g.ucx, SHOAL_SEG_DATA);
     data_map_file(base, size, fd);
@@ -161,12 +157,9 @@ int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
     void *addr;
     int status, fd;
 
-    if (shoal_g.ucx != NULL && shoal_g.settings.transport == SHOAL_TRANSPORT_UCX &&
-        shoal_gpu_hooks == NULL) {
-        /* Every peer through UCX: let UCX allocate the heap, so that its same-node
-         * transports can map it into the peers (ucp_rkey_ptr) as ours do. Not in a
-         * program with the GPU library: there, a UCX-allocated heap and the CUDA
-         * runtime crash UCX 1.13 now and then when the job ends. */
+    if (ucx_allocates()) {
+        /* Let UCX allocate the heap, so that its same-node transports can map it
+         * into the peers (ucp_rkey_ptr) as ours do. */
         addr = aligned_hole(size, SHOAL_HEAP_BASE_ALIGN);
         if (addr == NULL)
             return SHOAL_ERR_NO_MEMORY;

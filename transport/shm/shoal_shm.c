@@ -70,23 +70,29 @@ err_close:
     return SHOAL_ERR_NO_MEMORY;
 }
 
+int shoal_shm_file_copy(int fd, char *base, size_t size, int to_file)
+{
+    size_t done = 0;
+    ssize_t n = 1;
+
+    while (done < size && n > 0) {
+        n = to_file ? pwrite(fd, base + done, size - done, (off_t)done)
+                    : pread(fd, base + done, size - done, (off_t)done);
+        done += n > 0 ? (size_t)n : 0;
+    }
+    return done == size ? SHOAL_OK : SHOAL_ERR_SYSTEM;
+}
+
 int shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out)
 {
-    const char *from = addr;
-    size_t done = 0;
     int fd, status;
 
     status = memfd_sized(name, size, &fd);
     if (status != SHOAL_OK)
         return status;
-    while (done < size) {
-        ssize_t n = pwrite(fd, from + done, size - done, (off_t)done);
-
-        if (n <= 0) {
-            shoal_error("cannot copy %s into shared memory: %m", name);
-            goto err_close;
-        }
-        done += (size_t)n;
+    if (shoal_shm_file_copy(fd, addr, size, 1) != SHOAL_OK) {
+        shoal_error("cannot copy %s into shared memory: %m", name);
+        goto err_close;
     }
     /* MAP_FIXED replaces the private pages in one step: no other thread of this
      * library runs yet, so nothing writes the segment in between. */

@@ -24,6 +24,9 @@ int shoal_shm_segment_create(const char *name, size_t size, size_t align, int *f
 /* Makes the existing private mapping [addr, addr+size) shared, keeping its contents
  * and its address (used for the program's data and bss). */
 int shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out);
+/* Copies size bytes between [base, base+size) and the start of file fd, into the
+ * file when to_file is set, else out of it. Returns SHOAL_OK or SHOAL_ERR_SYSTEM. */
+int shoal_shm_file_copy(int fd, char *base, size_t size, int to_file);
 /* Maps a peer's segment, named by its pid and descriptor. */
 int shoal_shm_segment_attach(pid_t pid, int fd, size_t size, void **addr_out);
 void shoal_shm_segment_detach(void *addr, size_t size);
