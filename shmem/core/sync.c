@@ -17,8 +17,8 @@
 
 void shoal_core_progress(void)
 {
-    if (shoal_g.ucx_main != NULL)
-        shoal_ucx_progress(shoal_g.ucx_main);
+    if (shoal_g.ucx != NULL)
+        shoal_ucx_progress(shoal_g.ucx);
 }
 
 static shoal_ucx_worker_t *worker_of(shoal_ctx_t *ctx)

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Automake LOG_COMPILER for the multi-PE tests: runs one test program under oshrun
 # at each PE count in PE_COUNTS and through each path in PE_TRANSPORTS, with a
-# watchdog. Exit: 0 all passed, 77 when the program skips, else the failing status.
+# watchdog. A transport is a SHOAL_TRANSPORT value, or tcp: SHOAL_TRANSPORT=ucx with
+# UCX_TLS=tcp,self (UCX emulates RMA and AMOs in software: every peer must progress).
+# Exit: 0 all passed, 77 when the program skips, else the failing status.
 prog="$1"; shift
 : "${OSHRUN:=../../tools/oshrun/oshrun}"
 : "${PE_COUNTS:=1 2 4}"
@@ -11,7 +13,12 @@ status=0
 for transport in $PE_TRANSPORTS; do
     for np in $PE_COUNTS; do
         echo "== $prog at $np PEs, SHOAL_TRANSPORT=$transport"
-        SHOAL_TRANSPORT=$transport "$OSHRUN" --timeout "$PE_TIMEOUT" -np "$np" "$prog" "$@"
+        if [ "$transport" = tcp ]; then
+            SHOAL_TRANSPORT=ucx UCX_TLS=tcp,self \
+                "$OSHRUN" --timeout "$PE_TIMEOUT" -np "$np" "$prog" "$@"
+        else
+            SHOAL_TRANSPORT=$transport "$OSHRUN" --timeout "$PE_TIMEOUT" -np "$np" "$prog" "$@"
+        fi
         rc=$?
         if [ $rc -eq 77 ]; then
             echo "== skipped"

@@ -29,11 +29,13 @@ struct shoal_ucx_worker {
      * fence have nothing to do while it is 0, as when the direct path served
      * every peer. */
     unsigned long issued;
+    shoal_ucx_worker_t *next; /* the context's list of workers (workers_lock) */
 };
 
 struct shoal_ucx {
     ucp_context_h context;
     shoal_ucx_worker_t main; /* the one peers connect to; contexts add their own */
+    pthread_mutex_t workers_lock; /* guards the list that starts at main */
     ucp_address_t *address;
     size_t address_len;
     ucp_mem_h memh[SHOAL_SEG_COUNT];
@@ -108,6 +110,7 @@ int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
     }
     if (worker_init(ucx, &ucx->main) != SHOAL_OK)
         goto err_cleanup;
+    pthread_mutex_init(&ucx->workers_lock, NULL);
     st = ucp_worker_get_address(ucx->main.worker, &ucx->address, &ucx->address_len);
     if (st != UCS_OK) {
         shoal_error("UCX: cannot get the worker address: %s", ucs_status_string(st));
@@ -143,6 +146,7 @@ void shoal_ucx_destroy(shoal_ucx_t *ucx)
     }
     ucp_worker_release_address(ucx->main.worker, ucx->address);
     worker_cleanup(&ucx->main);
+    pthread_mutex_destroy(&ucx->workers_lock);
     ucp_cleanup(ucx->context);
     free(ucx);
 }
@@ -164,14 +168,28 @@ int shoal_ucx_worker_create(shoal_ucx_t *ucx, shoal_ucx_worker_t **w_out)
         free(w);
         return status;
     }
+    pthread_mutex_lock(&ucx->workers_lock);
+    w->next = ucx->main.next;
+    ucx->main.next = w;
+    pthread_mutex_unlock(&ucx->workers_lock);
     *w_out = w;
     return SHOAL_OK;
 }
 
 void shoal_ucx_worker_destroy(shoal_ucx_worker_t *w)
 {
+    shoal_ucx_worker_t **link;
+
     if (w == NULL)
         return;
+    pthread_mutex_lock(&w->ucx->workers_lock);
+    for (link = &w->ucx->main.next; *link != NULL; link = &(*link)->next) {
+        if (*link == w) {
+            *link = w->next;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&w->ucx->workers_lock);
     worker_cleanup(w);
     free(w);
 }
@@ -183,10 +201,8 @@ static void *progress_main(void *arg)
                              .tv_nsec = (long)(ucx->progress_us % 1000000) * 1000};
 
     while (!__atomic_load_n(&ucx->progress_stop, __ATOMIC_RELAXED)) {
-        pthread_mutex_lock(&ucx->main.lock);
-        while (ucp_worker_progress(ucx->main.worker) != 0)
+        while (shoal_ucx_progress(ucx) != 0)
             ;
-        pthread_mutex_unlock(&ucx->main.lock);
         nanosleep(&pause, NULL);
     }
     return NULL;
@@ -586,9 +602,24 @@ int shoal_ucx_fence(shoal_ucx_worker_t *w)
     return SHOAL_OK;
 }
 
-void shoal_ucx_progress(shoal_ucx_worker_t *w)
+/* Every worker, not only the main one: a peer may wait on any of them. A flush
+ * of the main worker covers the endpoints UCX made back to a peer's contexts,
+ * and over TCP those complete only when that context's worker progresses (the
+ * peer may be sitting in a barrier, never touching the context). A worker that
+ * another thread holds is skipped: that thread progresses it. */
+unsigned shoal_ucx_progress(shoal_ucx_t *ucx)
 {
-    pthread_mutex_lock(&w->lock);
-    ucp_worker_progress(w->worker);
-    pthread_mutex_unlock(&w->lock);
+    shoal_ucx_worker_t *w;
+    unsigned events = 0;
+
+    if (pthread_mutex_trylock(&ucx->workers_lock) != 0)
+        return 0;
+    for (w = &ucx->main; w != NULL; w = w->next) {
+        if (pthread_mutex_trylock(&w->lock) != 0)
+            continue;
+        events += ucp_worker_progress(w->worker);
+        pthread_mutex_unlock(&w->lock);
+    }
+    pthread_mutex_unlock(&ucx->workers_lock);
+    return events;
 }

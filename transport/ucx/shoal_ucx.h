@@ -44,6 +44,8 @@ void shoal_ucx_peer_destroy(void *state);
 
 int shoal_ucx_quiet(shoal_ucx_worker_t *w);
 int shoal_ucx_fence(shoal_ucx_worker_t *w);
-void shoal_ucx_progress(shoal_ucx_worker_t *w);
+/* Progresses every worker (the main one and each context's); returns the events
+ * seen. Cheap when idle; workers another thread holds are skipped. */
+unsigned shoal_ucx_progress(shoal_ucx_t *ucx);
 
 #endif
