@@ -59,9 +59,13 @@ static void print_info(const double *t, int ucx_on, const char *gpu)
            shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? "UCX" : "load/store",
            ucx_on ? "UCX" : "UCX (not started: every PE is on this node)");
     printf("Atomics: %s\n",
-           shoal_g.amo_ucx ? "UCX for every AMO, this PE's own included (the job spans nodes)"
-                           : "CPU atomics on mapped memory (UCX's same-node transports use "
-                             "CPU atomics on the same memory)");
+           shoal_g.amo_ucx ? "UCX for every AMO, this PE's own included (the job spans nodes "
+                             "and a NIC may do UCX's AMOs)"
+           : ucx_on && !shoal_g.one_node
+               ? "CPU atomics within a node, UCX between nodes (UCX's AMOs are CPU atomics "
+                 "on the target: no NIC atomics among its transports, or UCX_ATOMIC_MODE=cpu)"
+               : "CPU atomics on mapped memory (UCX's same-node transports use "
+                 "CPU atomics on the same memory)");
     if (gpu[0] != '\0')
         printf("GPU: %s\n", gpu);
     printf("Start-up (ms): runtime %.2f, UCX %.2f, segments %.2f, wire-up %.2f, GPU %.2f, "
@@ -128,9 +132,12 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         }
         if (status != SHOAL_OK)
             fail(routine, "starting UCX", status);
-        /* On one node UCX's shared-memory transports use CPU atomics too; across
-         * nodes, every AMO takes UCX so a NIC's atomics never meet the CPU's. */
-        shoal_g.amo_ucx = local_size < shoal_g.n_pes;
+        /* One atomicity domain. On one node UCX's shared-memory transports use
+         * CPU atomics too. Across nodes, where a NIC may do UCX's AMOs, every AMO
+         * takes UCX so that its atomics never meet the CPU's; where UCX's AMOs are
+         * CPU atomics anyway (software AMOs over TCP, UCX_ATOMIC_MODE=cpu), the
+         * PEs of a node keep CPU atomics on each other's memory. */
+        shoal_g.amo_ucx = local_size < shoal_g.n_pes && !shoal_ucx_cpu_atomics(shoal_g.ucx);
     }
     t[2] = now_ms();
 

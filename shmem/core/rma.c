@@ -67,7 +67,10 @@ void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_bu
 
 void *shoal_core_ptr(int pe, int seg, size_t off)
 {
-    shoal_peer_t *peer = shoal_peer(pe);
+    shoal_peer_t *peer;
 
+    if (!shoal_segment_peer_local(pe))
+        return NULL;
+    peer = shoal_peer(pe);
     return peer->ops->ptr(peer->state, seg, off);
 }

@@ -21,6 +21,7 @@
 typedef struct wireup {
     char node[80]; /* host name and pid namespace: same string = same node */
     int32_t pid;
+    int32_t amo_ucx; /* shoal_g.amo_ucx: the PEs of a node must agree on it */
     int32_t fd[SHOAL_SEG_COUNT];
     uint64_t base[SHOAL_SEG_COUNT];
     uint64_t size[SHOAL_SEG_COUNT];
@@ -212,6 +213,7 @@ int shoal_wireup_publish(void)
         return SHOAL_ERR_NO_MEMORY;
     node_id(w->node, sizeof(w->node));
     w->pid = (int32_t)getpid();
+    w->amo_ucx = shoal_g.amo_ucx;
     w->addr_len = (uint32_t)addr_len;
     p = (char *)(w + 1);
     memcpy(p, addr, addr_len);
@@ -300,16 +302,22 @@ static int connect_ucx(const wireup_t *w, int pe, shoal_peer_t *peer)
     return SHOAL_OK;
 }
 
+/* Whether the PE that published w runs on this node. */
+static int same_node(const wireup_t *w)
+{
+    char here[sizeof(((wireup_t *)0)->node)];
+
+    node_id(here, sizeof(here));
+    return strcmp(here, w->node) == 0;
+}
+
 /* Whether pe, which published w, is reached by load/store: this PE, or one on
  * this node unless SHOAL_TRANSPORT=ucx. */
 static int is_direct(int pe, const wireup_t *w)
 {
-    char here[sizeof(((wireup_t *)0)->node)];
-
     if (pe == shoal_g.my_pe)
         return 1;
-    node_id(here, sizeof(here));
-    return strcmp(here, w->node) == 0 && shoal_g.settings.transport != SHOAL_TRANSPORT_UCX;
+    return same_node(w) && shoal_g.settings.transport != SHOAL_TRANSPORT_UCX;
 }
 
 /* Connects pe from the blob it published; the caller holds connect_lock. */
@@ -317,6 +325,13 @@ static int connect_wireup(int pe, const wireup_t *w, shoal_peer_t *peer)
 {
     int status;
 
+    peer->where = same_node(w) ? SHOAL_PEER_THIS_NODE : SHOAL_PEER_OTHER_NODE;
+    if (peer->where == SHOAL_PEER_THIS_NODE && w->amo_ucx != shoal_g.amo_ucx)
+        shoal_fatal("PE %d, on this node, sends its AMOs %s but this PE %s: one of them may "
+                    "use a NIC's atomics, which CPU atomics on the same memory would break; "
+                    "give every PE of a node the same UCX_TLS and UCX_ATOMIC_MODE",
+                    pe, w->amo_ucx ? "through UCX" : "by CPU atomics within the node",
+                    shoal_g.amo_ucx ? "through UCX" : "by CPU atomics within the node");
     if (!is_direct(pe, w))
         return connect_ucx(w, pe, peer);
     /* Same node (or this PE): load/store for RMA; AMOs by CPU atomics too, unless the
@@ -383,6 +398,26 @@ void shoal_peer_connect(int pe)
     pthread_mutex_unlock(&shoal_g.connect_lock);
     if (status != SHOAL_OK)
         shoal_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
+}
+
+int shoal_segment_peer_local(int pe)
+{
+    shoal_peer_t *peer = &shoal_g.peers[pe];
+    int where = __atomic_load_n(&peer->where, __ATOMIC_RELAXED);
+    wireup_t *w = NULL;
+    size_t len;
+
+    if (where != SHOAL_PEER_UNKNOWN)
+        return where == SHOAL_PEER_THIS_NODE;
+    if (pe == shoal_g.my_pe || shoal_g.one_node)
+        where = SHOAL_PEER_THIS_NODE;
+    else if (shoal_rt_lookup(pe, WIREUP_KEY, (void **)&w, &len) == SHOAL_OK)
+        where = same_node(w) ? SHOAL_PEER_THIS_NODE : SHOAL_PEER_OTHER_NODE;
+    else
+        return 1; /* let connecting report it */
+    free(w);
+    __atomic_store_n(&peer->where, where, __ATOMIC_RELAXED);
+    return where == SHOAL_PEER_THIS_NODE;
 }
 
 void *shoal_segment_peer_heap(int pe, size_t *size_out)

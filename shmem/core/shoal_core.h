@@ -30,7 +30,10 @@ typedef struct shoal_peer {
      * each other, so a job that spans nodes sends every AMO through UCX. */
     const shoal_transport_ops_t *amo_ops;
     void *amo_state;
+    int where; /* SHOAL_PEER_*: whether it runs on this node, once looked up */
 } shoal_peer_t;
+
+enum { SHOAL_PEER_UNKNOWN, SHOAL_PEER_THIS_NODE, SHOAL_PEER_OTHER_NODE };
 
 typedef struct shoal_state {
     int initialized;
@@ -159,6 +162,9 @@ void shoal_peers_cleanup(void);
 /* pe's heap as mapped here (mapping a same-node peer's now) and its size, or NULL
  * where pe is reached only through UCX; makes no UCX endpoint. */
 void *shoal_segment_peer_heap(int pe, size_t *size_out);
+/* Whether pe runs on this node (from its wire-up blob, once; connects nothing):
+ * shmem_ptr to a PE on another node needs no endpoint to say NULL. */
+int shoal_segment_peer_local(int pe);
 /* A UCX endpoint to pe on worker w (for a context). */
 int shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
 

@@ -55,15 +55,20 @@ static void check_ptr(int me, int npes, int *heap)
              (void *)&global_var);
     PE_CHECK(shmem_ptr(&stack_var, me) == NULL, "shmem_ptr(stack) is %p, expected NULL",
              shmem_ptr(&stack_var, me));
-    if (right != me && !pe_test_transport_auto()) {
+    if (!pe_test_same_node(right)) {
+        /* Another node: no load or store reaches it. */
+        PE_CHECK(rh == NULL && rs == NULL,
+                 "PE %d is on another node, but shmem_ptr(heap) is %p and shmem_ptr(static) %p",
+                 right, (void *)rh, (void *)rs);
+    } else if (right != me && !pe_test_transport_auto()) {
         /* SHOAL_TRANSPORT=ucx: UCX allocates the heap and holds the static data, and
-         * maps both where its shared-memory transports reach the peer (one node
-         * here, but UCX_TLS may say otherwise): both pointers or neither. */
+         * maps both where its shared-memory transports reach the peer (UCX_TLS may
+         * say they do not): both pointers or neither. */
         PE_CHECK((rs == NULL) == (rh == NULL),
                  "SHOAL_TRANSPORT=ucx: shmem_ptr(static, %d) is %p but shmem_ptr(heap, %d) is %p",
                  right, (void *)rs, right, (void *)rh);
     } else {
-        /* Same node under auto (oshrun and mpirun run on one node here): real pointers. */
+        /* Same node under auto: real pointers. */
         PE_CHECK(rh != NULL, "shmem_ptr(heap, %d) is NULL", right);
         PE_CHECK(rs != NULL, "shmem_ptr(static, %d) is NULL", right);
     }

@@ -15,6 +15,7 @@ static long *cell;  /* symmetric: one value per PE, read through team_ptr */
 static void check_predefined(void)
 {
     shmem_team_config_t cfg;
+    pe_team_t shared;
     int n = shmem_team_n_pes(SHMEM_TEAM_SHARED), m = shmem_team_my_pe(SHMEM_TEAM_SHARED), i;
 
     PE_CHECK_EQ("team_my_pe(WORLD)", me, shmem_team_my_pe(SHMEM_TEAM_WORLD));
@@ -24,16 +25,10 @@ static void check_predefined(void)
     PE_CHECK(SHMEM_TEAM_WORLD != SHMEM_TEAM_INVALID && SHMEM_TEAM_SHARED != SHMEM_TEAM_INVALID,
              "predefined handles %p %p", (void *)SHMEM_TEAM_WORLD, (void *)SHMEM_TEAM_SHARED);
 
-    /* SHARED: the PEs this PE reaches by load/store. One node here: all of them when
-     * same-node peers are mapped; under SHOAL_TRANSPORT=ucx static data is never
-     * mapped, so the team can only be this PE. */
+    /* SHARED: the PEs this PE reaches by load/store, its node's (pe_team_shared). */
+    pe_team_shared(&shared);
+    pe_team_check(&shared);
     PE_CHECK(n >= 1 && n <= npes && m >= 0 && m < n, "SHARED: n_pes %d, my_pe %d", n, m);
-    if (pe_test_transport_auto()) {
-        PE_CHECK_EQ("team_n_pes(SHARED), one node", npes, n);
-        PE_CHECK_EQ("team_my_pe(SHARED), one node", me, m);
-    }
-    PE_CHECK_EQ("translate_pe(SHARED, my_pe, WORLD)", me,
-                shmem_team_translate_pe(SHMEM_TEAM_SHARED, m, SHMEM_TEAM_WORLD));
     for (i = 0; i < n && n <= npes; i++) {
         int w = shmem_team_translate_pe(SHMEM_TEAM_SHARED, i, SHMEM_TEAM_WORLD);
 
@@ -99,8 +94,9 @@ static void check_sync(const pe_team_t *t)
 }
 
 /* team_ptr to every member: the same address shmem_ptr gives for its world PE, real
- * for every member under the auto transport (one node); under ucx, real where UCX
- * maps the member's heap, else NULL; and what it reads is what that member stored. */
+ * for every member on this node under the auto transport, NULL for one on another
+ * node; under ucx, real where UCX maps the member's heap, else NULL; and what it
+ * reads is what that member stored. */
 static void check_ptr(const pe_team_t *t)
 {
     int i;
@@ -115,8 +111,11 @@ static void check_ptr(const pe_team_t *t)
         if (i == t->me)
             PE_CHECK(p == cell, "%s: team_ptr to itself is %p, expected %p", t->name, (void *)p,
                      (void *)cell);
+        else if (!pe_test_same_node(t->world[i]))
+            PE_CHECK(p == NULL, "%s: team_ptr(team, cell, %d) is %p, on another node", t->name,
+                     i, (void *)p);
         else if (pe_test_transport_auto())
-            PE_CHECK(p != NULL, "%s: team_ptr(team, cell, %d) is NULL on one node", t->name, i);
+            PE_CHECK(p != NULL, "%s: team_ptr(team, cell, %d) is NULL on this node", t->name, i);
         if (p != NULL)
             PE_CHECK(*p == 5000 + t->world[i], "%s: read through team_ptr(%d): %ld, expected %d",
                      t->name, i, *p, 5000 + t->world[i]);

@@ -163,6 +163,27 @@ static inline void pe_team_free(pe_team_t *t)
     t->me = -1;
 }
 
+/* The model of SHMEM_TEAM_SHARED: the PEs of this node (by host name) in world
+ * order when same-node peers are mapped; only this PE under SHOAL_TRANSPORT=ucx,
+ * where none is. The first call is collective (pe_test_same_node). */
+static inline void pe_team_shared(pe_team_t *t)
+{
+    int n = shmem_n_pes(), me = shmem_my_pe(), pe;
+
+    snprintf(t->name, sizeof(t->name), "SHARED");
+    t->team = SHMEM_TEAM_SHARED;
+    t->owned = 0;
+    t->size = 0;
+    t->me = -1;
+    for (pe = 0; pe < n; pe++) {
+        if (!pe_test_same_node(pe) || (pe != me && !pe_test_transport_auto()))
+            continue;
+        if (pe == me)
+            t->me = t->size;
+        t->world[t->size++] = pe;
+    }
+}
+
 /* Layouts for the collective tests: every PE is in exactly one team of the layout
  * and gets that one, so every PE runs each test at once, each on its own team. */
 enum {
@@ -185,15 +206,8 @@ static inline void pe_team_layout(int layout, pe_team_t *mine)
     case PE_LAYOUT_WORLD:
         *mine = world;
         break;
-    case PE_LAYOUT_SHARED: /* one node: every PE when peers are mapped, else this one */
-        *mine = world;
-        snprintf(mine->name, sizeof(mine->name), "SHARED");
-        mine->team = SHMEM_TEAM_SHARED;
-        if (!pe_test_transport_auto() && n > 1) {
-            mine->size = 1;
-            mine->me = 0;
-            mine->world[0] = shmem_my_pe();
-        }
+    case PE_LAYOUT_SHARED:
+        pe_team_shared(mine);
         pe_team_check(mine);
         break;
     case PE_LAYOUT_HALVES: /* even PEs, odd PEs */

@@ -52,6 +52,29 @@ static inline int pe_test_transport_auto(void)
     return t == NULL || t[0] == '\0' || strcmp(t, "auto") == 0;
 }
 
+/* Whether world PE pe runs on this PE's node, told by host name (as a user would
+ * tell it; the library's own view is what the tests check). The first call is
+ * collective: every PE makes it at the same point (it allocates, puts and
+ * waits in a barrier); later calls are local. */
+#define PE_TEST_HOST_LEN 64
+static inline int pe_test_same_node(int pe)
+{
+    static char *hosts;
+    int npes = shmem_n_pes(), me = shmem_my_pe(), i;
+
+    if (hosts == NULL) {
+        char name[PE_TEST_HOST_LEN] = {0};
+
+        gethostname(name, sizeof(name) - 1);
+        hosts = shmem_calloc((size_t)npes, PE_TEST_HOST_LEN);
+        for (i = 0; i < npes; i++)
+            shmem_putmem(hosts + (size_t)me * PE_TEST_HOST_LEN, name, PE_TEST_HOST_LEN, i);
+        shmem_barrier_all();
+    }
+    return strncmp(hosts + (size_t)pe * PE_TEST_HOST_LEN, hosts + (size_t)me * PE_TEST_HOST_LEN,
+                   PE_TEST_HOST_LEN) == 0;
+}
+
 /* The symmetric heap size the library was given: SHMEM_SYMMETRIC_SIZE with its
  * K/M/G/T suffixes, 256 MiB when unset. 0 when the value does not parse. */
 static inline size_t pe_test_heap_size(void)

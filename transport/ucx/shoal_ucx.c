@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -40,6 +41,7 @@ struct shoal_ucx {
     size_t address_len;
     ucp_mem_h memh[SHOAL_SEG_COUNT];
     void *rkey_buf[SHOAL_SEG_COUNT];
+    int cpu_atomics; /* UCX's AMOs on our memory are CPU atomics (see below) */
     pthread_t progress_thread;
     int progress_running;
     int progress_stop; /* __atomic: destroy sets it while the thread reads it */
@@ -83,6 +85,60 @@ static void worker_cleanup(shoal_ucx_worker_t *w)
     pthread_mutex_destroy(&w->lock);
 }
 
+/* Transports that never do device (NIC) atomics: their AMOs are the target's CPU
+ * atomics (software AMOs, which UCX runs on the target with locked instructions)
+ * or CPU atomics on shared memory. A name not listed counts as a NIC's. */
+static const char *const cpu_atomic_tls[] = {
+    "self", "tcp", "sysv", "posix", "cma", "knem", "xpmem", "ud_verbs", "ud_mlx5",
+    "cuda_copy", "cuda_ipc", "gdr_copy", "rocm_copy", "rocm_ipc", "rocm_gdr", "ze_copy",
+};
+
+static int cpu_atomic_tl(const char *tl, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(cpu_atomic_tls) / sizeof(cpu_atomic_tls[0]); i++)
+        if (strlen(cpu_atomic_tls[i]) == len && strncmp(tl, cpu_atomic_tls[i], len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether every AMO UCX does on this PE's memory is a CPU atomic, so that PEs of
+ * this node may use CPU atomics on it too (one atomicity domain): UCX_ATOMIC_MODE
+ * is cpu, or no transport of this context can do NIC atomics. UCX 1.13 has no
+ * query for either, so this reads what it prints: the configuration and the
+ * resource lines ("resource 2 : md 1 dev 2 flags -- tcp/eth0"). */
+static int uses_cpu_atomics(ucp_context_h context, const ucp_config_t *config)
+{
+    char *text = NULL, *line, *tl;
+    size_t size = 0;
+    int cpu = 1;
+    FILE *f = open_memstream(&text, &size);
+
+    if (f == NULL)
+        return 0;
+    ucp_config_print(config, f, NULL, UCS_CONFIG_PRINT_CONFIG);
+    fputc('\n', f);
+    ucp_context_print_info(context, f);
+    fclose(f);
+    if (strstr(text, "UCX_ATOMIC_MODE=cpu\n") == NULL) {
+        for (line = text; line != NULL && cpu; line = strchr(line + 1, '\n')) {
+            if (strstr(line, "resource") == NULL || (tl = strstr(line, "-- ")) == NULL ||
+                tl > strchr(line + 1, '\n'))
+                continue;
+            tl += 3;
+            cpu = cpu_atomic_tl(tl, strcspn(tl, "/\n"));
+        }
+    }
+    free(text);
+    return cpu;
+}
+
+int shoal_ucx_cpu_atomics(shoal_ucx_t *ucx)
+{
+    return ucx->cpu_atomics;
+}
+
 int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
 {
     ucp_params_t params = {
@@ -103,11 +159,13 @@ int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
         goto err_free;
     }
     st = ucp_init(&params, config, &ucx->context);
-    ucp_config_release(config);
     if (st != UCS_OK) {
+        ucp_config_release(config);
         shoal_error("UCX: ucp_init failed: %s", ucs_status_string(st));
         goto err_free;
     }
+    ucx->cpu_atomics = uses_cpu_atomics(ucx->context, config);
+    ucp_config_release(config);
     if (worker_init(ucx, &ucx->main) != SHOAL_OK)
         goto err_cleanup;
     pthread_mutex_init(&ucx->workers_lock, NULL);
@@ -396,15 +454,15 @@ void shoal_ucx_peer_destroy(void *state)
     if (peer == NULL)
         return;
     pthread_mutex_lock(&peer->w->lock);
-    if (!peer->used) {
-        /* Nothing to flush; and a flush would first finish a wire-up that nothing
-         * needed, with a peer that may be exiting (UCX 1.13 can crash there). */
-        param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-        param.flags = UCP_EP_CLOSE_FLAG_FORCE;
-    }
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
         ucp_rkey_destroy(peer->rkey[seg]);
-    request_wait(peer->w, ucp_ep_close_nbx(peer->ep, &param), "endpoint close");
+    /* An endpoint never used is left to its worker, whose destruction ends it:
+     * closing would flush, first finishing a wire-up nothing needed with a peer
+     * that may be finalizing (UCX 1.13 can crash there), and a forced close is
+     * refused ("Invalid parameter") without peer error handling, which would
+     * cost every endpoint its fastest transports. */
+    if (peer->used)
+        request_wait(peer->w, ucp_ep_close_nbx(peer->ep, &param), "endpoint close");
     pthread_mutex_unlock(&peer->w->lock);
     free(peer);
 }

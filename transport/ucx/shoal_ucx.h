@@ -19,6 +19,10 @@ int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out);
 /* Starts the progress thread, once a peer may need this PE to progress. */
 int shoal_ucx_progress_start(shoal_ucx_t *ucx);
 void shoal_ucx_destroy(shoal_ucx_t *ucx);
+/* Whether every AMO UCX does on this PE's memory is a CPU atomic (software AMOs
+ * over TCP, shared memory, or UCX_ATOMIC_MODE=cpu), so that PEs of this node may
+ * keep CPU atomics on it; 0 where a NIC may do them. */
+int shoal_ucx_cpu_atomics(shoal_ucx_t *ucx);
 
 shoal_ucx_worker_t *shoal_ucx_main_worker(shoal_ucx_t *ucx);
 /* Another worker on the same context: its operations complete independently. */

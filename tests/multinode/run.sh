@@ -1,0 +1,116 @@
+#!/bin/sh
+# The multi-PE tests across simulated nodes (nodes.sh), started by Open MPI's
+# mpirun through UCX over TCP between the nodes. Usage:
+#   tests/multinode/run.sh [BUILD_DIR [TEST...]]
+# BUILD_DIR is a configured and built tree (default ./build); the tests default to
+# every pe_* program of tests/pe. Each layout runs each test:
+#   2 nodes, 4 PEs, mapped by node (0,2 | 1,3: every neighbour on the other node)
+#   3 nodes, 5 PEs, mapped by slot (0,1 | 2,3 | 4: uneven)
+# then the scenarios of scenarios.sh (the AMO path rule, oshrun handing a job to
+# mpirun). A job fails on a non-zero status and on any "UCX: ..." error line.
+# Exit 0 when all passed, 77 (skip, with the reason) where this machine cannot
+# make namespaces or has no Open MPI mpirun, 1 when anything failed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd) || exit 1
+[ $# -gt 0 ] && shift
+tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//') pe_rma_nopie}
+: "${MN_TIMEOUT:=180}"
+: "${MN_LAYOUTS:=2:4:node 3:5:slot}"
+: "${MN_SCENARIOS:=yes}"
+# Contention tests: fewer rounds, each one a TCP round trip here.
+: "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500}"
+prefix=shmn
+
+reason=$("$here/nodes.sh" check) || { echo "multinode: skipped: $reason"; exit 77; }
+mpirun=$(command -v mpirun)
+if [ -z "$mpirun" ] || ! "$mpirun" --version 2>/dev/null | grep -q "Open MPI"; then
+    echo "multinode: skipped: Open MPI's mpirun not found (package openmpi-bin)"
+    exit 77
+fi
+
+"$here/nodes.sh" down $prefix
+trap '"$here/nodes.sh" down $prefix; rm -f "$out"' EXIT
+trap 'exit 130' INT TERM
+out=$(mktemp)
+"$here/nodes.sh" up $prefix 3 >/dev/null || exit 1
+dir=/run/shoal-nodes/$prefix
+
+# Ends whatever a failed or timed-out job left on the nodes.
+sweep() {
+    for ns in ${prefix}1 ${prefix}2 ${prefix}3; do
+        pids=$(ip netns pids $ns 2>/dev/null)
+        [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+    done
+}
+
+# hostfile NODES NP: NP slots spread over NODES nodes, the first ones fuller.
+hostfile() {
+    f=$dir/hostfile-$1-$2
+    : > "$f"
+    i=1
+    while [ $i -le "$1" ]; do
+        echo "${prefix}$i slots=$(( ($2 + $1 - i) / $1 ))" >> "$f"
+        i=$((i + 1))
+    done
+    echo "$f"
+}
+
+# mn_run NODES NP MAP CMD...: CMD under mpirun from node 1, output in $out (and
+# shown); the environment names in MN_ENV_NAMES travel to every PE.
+mn_run() {
+    hf=$(hostfile "$1" "$2")
+    np=$2 map=$3
+    shift 3
+    xs=""
+    for v in UCX_TLS UCX_NET_DEVICES $MN_ENV_NAMES; do xs="$xs -x $v"; done
+    "$here/agent.sh" ${prefix}1 "cd '$build/tests/pe' && \
+        export UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 $MN_ENV_SET; \
+        timeout -k 5 $MN_TIMEOUT '$mpirun' --allow-run-as-root --oversubscribe \
+        --hostfile '$hf' --map-by $map -np $np \
+        --mca plm_rsh_agent '$here/agent.sh' --mca plm_rsh_no_tree_spawn 1 \
+        --mca oob_tcp_if_include eth0 $xs $*" > "$out" 2>&1
+    rc=$?
+    cat "$out"
+    if [ $rc -eq 0 ] && grep -q '\] UCX: ' "$out"; then
+        echo "== UCX reported an error (above)"
+        rc=1
+    fi
+    return $rc
+}
+
+MN_ENV_SET=$MN_TEST_ENV
+MN_ENV_NAMES=$(for kv in $MN_TEST_ENV; do printf '%s ' "${kv%%=*}"; done)
+pass=0 fail=0 failed=""
+record() { # record NAME STATUS SECONDS
+    if [ "$2" -eq 0 ] || [ "$2" -eq 77 ]; then
+        echo "== ok ($2) in ${3}s"
+        pass=$((pass + 1))
+    else
+        echo "== FAILED: $1, status $2 after ${3}s"
+        fail=$((fail + 1))
+        failed="$failed $1"
+        sweep
+    fi
+}
+
+for layout in $MN_LAYOUTS; do
+    nodes=${layout%%:*} rest=${layout#*:}
+    np=${rest%%:*} map=${rest#*:}
+    for t in $tests; do
+        [ -x "$build/tests/pe/$t" ] || { echo "multinode: $build/tests/pe/$t not built"; exit 1; }
+        echo "== $t: $np PEs on $nodes nodes (by $map)"
+        start=$(date +%s)
+        mn_run "$nodes" "$np" "$map" "./$t"
+        record "$t@$nodes:$np" $? $(( $(date +%s) - start ))
+    done
+done
+
+if [ "$MN_SCENARIOS" = yes ]; then
+    . "$here/scenarios.sh"
+fi
+
+echo "multinode: $pass passed, $fail failed"
+[ -n "$failed" ] && echo "multinode: failed:$failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,33 @@
+# Multi-node scenarios beyond the test programs, sourced by run.sh (which gives
+# mn_run, record, $out, $prefix, $build).
+
+# The AMO path rule: UCX over TCP does its AMOs as CPU atomics on the target, so
+# the PEs of a node keep CPU atomics (shm) on each other and send only other
+# nodes' AMOs through UCX. SHMEM_DEBUG's "connected to PE q: ..., AMOs through X"
+# lines must say shm for every same-node peer and ucx for every other one; with
+# 4 PEs mapped by node on 2 nodes, PE p's node is p % 2.
+echo "== scenario: AMO paths, 4 PEs on 2 nodes"
+start=$(date +%s)
+saved_set=$MN_ENV_SET saved_names=$MN_ENV_NAMES
+MN_ENV_SET="SHMEM_DEBUG=1 SHMEM_INFO=1" MN_ENV_NAMES="SHMEM_DEBUG SHMEM_INFO"
+mn_run 2 4 node ./pe_amo >/dev/null
+rc=$?
+MN_ENV_SET=$saved_set MN_ENV_NAMES=$saved_names
+if [ $rc -eq 0 ]; then
+    awk '
+    /connected to PE [0-9]+: .*AMOs through/ {
+        split($1, id, ":"); pe = id[3] + 0; sub(/\]/, "", pe)
+        q = $5; sub(/:/, "", q); path = $NF
+        want = (pe % 2 == q % 2) ? "shm" : "ucx"
+        n++
+        if (path != want) { print "PE " pe " to PE " q ": AMOs through " path ", expected " want; bad++ }
+    }
+    /^Atomics:/ { info = $0 }
+    END {
+        if (info !~ /CPU atomics within a node/) { print "SHMEM_INFO: " info; bad++ }
+        print "AMO paths: " n " connections checked, " bad + 0 " wrong"
+        exit (n >= 8 && bad == 0) ? 0 : 1
+    }' "$out"
+    rc=$?
+fi
+record "scenario:amo-paths" $rc $(( $(date +%s) - start ))
