@@ -3,6 +3,9 @@
 #include "shoal_core.h"
 #include "shoal_status.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static void check_transport(int status, const char *routine, int pe)
 {
     if (status != SHOAL_OK)
@@ -47,6 +50,34 @@ void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *
     }
 }
 
+/* Through a transport that sends a message per get (UCX), a source stride of up to
+ * SPAN_MAX_STRIDE elements is read as whole spans, gaps included (bytes of the same
+ * remote allocation, between elements the caller named), SPAN_CHUNK bytes a get. */
+#define SPAN_MAX_STRIDE 16
+#define SPAN_CHUNK ((size_t)1 << 20)
+
+static int iget_span(const shoal_transport_ops_t *ops, void *st, int pe, int seg, size_t off,
+                     char *dst_buf, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
+                     const char *routine)
+{
+    size_t per = SPAN_CHUNK / ((size_t)sst * elem_size), done, n, i;
+    char *buf;
+
+    if (per == 0 || (buf = malloc(SPAN_CHUNK)) == NULL)
+        return 0;
+    for (done = 0; done < nelems; done += n) {
+        n = nelems - done < per ? nelems - done : per;
+        check_transport(ops->get(st, seg, off + done * (size_t)sst * elem_size, buf,
+                                 ((n - 1) * (size_t)sst + 1) * elem_size),
+                        routine, pe);
+        for (i = 0; i < n; i++)
+            memcpy(dst_buf + (ptrdiff_t)(done + i) * dst * (ptrdiff_t)elem_size,
+                   buf + i * (size_t)sst * elem_size, elem_size);
+    }
+    free(buf);
+    return 1;
+}
+
 void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_buf,
                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
                      const char *routine)
@@ -55,6 +86,9 @@ void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_bu
     const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
     size_t i;
 
+    if (ops->get_nbi != ops->get && nelems > 1 && sst >= 1 && sst <= SPAN_MAX_STRIDE &&
+        iget_span(ops, st, pe, seg, off, dst_buf, dst, sst, nelems, elem_size, routine))
+        return;
     for (i = 0; i < nelems; i++) {
         ptrdiff_t d = (ptrdiff_t)i * dst * (ptrdiff_t)elem_size;
         ptrdiff_t s = (ptrdiff_t)i * sst * (ptrdiff_t)elem_size;

@@ -22,12 +22,14 @@ failed=0
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; failed=1; sed 's/^/    /' "$TMP/err" 2>/dev/null | head -20; }
 
-# run NAME EXPECTED_STATUS STDERR_REGEX MAX_SECONDS -- oshrun arguments...
-run() {
+# run_cmd NAME EXPECTED_STATUS STDERR_REGEX MAX_SECONDS -- command...
+# Runs the command (oshrun, perhaps under env) and checks its status, its one oshrun line
+# when a regex is given, its time, and that no PE outlives it.
+run_cmd() {
     name=$1 want=$2 regex=$3 max=$4
     shift 5
     start=$(date +%s)
-    "$OSHRUN" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
     got=$?
     took=$(( $(date +%s) - start ))
     if [ "$got" != "$want" ]; then
@@ -49,6 +51,13 @@ run() {
     else
         pass "$name"
     fi
+}
+
+# run NAME EXPECTED_STATUS STDERR_REGEX MAX_SECONDS -- oshrun arguments...
+run() {
+    run_name=$1 run_want=$2 run_regex=$3 run_max=$4
+    shift 5
+    run_cmd "$run_name" "$run_want" "$run_regex" "$run_max" -- "$OSHRUN" "$@"
 }
 
 if pgrep -x "$CLIENT_NAME" >/dev/null 2>&1; then
@@ -132,7 +141,94 @@ run "bind-core-too-many" 2 "^oshrun: --bind-to core: $((cpus + 1)) PEs but only 
 run "bad-bind" 2 "^oshrun: --bind-to takes core or none, got 'socket'" 5 -- --bind-to socket true
 run "missing-value" 2 "needs a value" 5 -- -np
 run "no-program" 2 "no program to run" 5 -- -np 2
-run "multi-node" 2 "srun --mpi=pmix.*prterun.*mpirun" 5 -- --hostfile hosts -np 2 true
+
+# several nodes: oshrun hands the job to srun, mpirun or prterun; these need no real nodes
+run "launcher-alone" 2 "^oshrun: --launcher needs -H, --hostfile or -N" 5 \
+    -- --launcher mpirun -np 2 true
+run "bad-npernode" 2 "^oshrun: -N takes a positive number of PEs per node, got '0'" 5 \
+    -- -N 0 -np 2 true
+run "hostfile-missing" 2 "^oshrun: cannot read the hostfile '/nonexistent'" 5 \
+    -- --hostfile /nonexistent -np 2 true
+run "bad-launcher" 2 "^oshrun: --launcher takes srun, mpirun or prterun, got 'foo'" 5 \
+    -- --launcher foo -H a true
+
+case $OSHRUN in /*) ;; *) OSHRUN=$(pwd)/$OSHRUN ;; esac
+mkdir "$TMP/empty" "$TMP/fake" "$TMP/slow" "$TMP/slurm" || exit 1
+# no launcher in PATH (a real one may be installed here): one line naming the package
+run_cmd "no-launcher" 127 "^oshrun: .*none was found.*openmpi-bin" 5 \
+    -- env -u SLURM_JOB_ID PATH="$TMP/empty" "$OSHRUN" -H a,b -np 2 /bin/true
+
+# a fake Open MPI mpirun that records its arguments, one a line, and exits 3
+cat >"$TMP/fake/mpirun" <<'FAKE'
+#!/bin/sh
+if [ "$1" = --version ]; then
+    echo "mpirun (Open MPI fake) 5.0"
+    exit 0
+fi
+printf '%s\n' "$@" >"${0%/*}/args"
+exit 3
+FAKE
+# ... one that hangs until killed
+cat >"$TMP/slow/mpirun" <<'FAKE'
+#!/bin/sh
+if [ "$1" = --version ]; then
+    echo "mpirun (Open MPI fake) 5.0"
+    exit 0
+fi
+exec sleep 30
+FAKE
+# ... and a fake srun that records its arguments and the -x variable it was given
+cat >"$TMP/slurm/srun" <<'FAKE'
+#!/bin/sh
+{ printf '%s\n' "$@"; echo "FOO is $FOO"; } >"${0%/*}/args"
+FAKE
+chmod +x "$TMP/fake/mpirun" "$TMP/slow/mpirun" "$TMP/slurm/srun"
+
+# has_args NAME FILE ARG... : FILE holds the ARGs, one a line, one after another
+has_args() {
+    has_name=$1 has_file=$2
+    shift 2
+    if [ ! -f "$has_file" ]; then
+        fail "$has_name" "the launcher did not record its arguments"
+        return
+    fi
+    if ! HAS_WANT=$(printf '%s\n' "$@") awk 'BEGIN { got = "\n" } { got = got $0 "\n" }
+        END { exit index(got, "\n" ENVIRON["HAS_WANT"] "\n") == 0 }' "$has_file"; then
+        fail "$has_name" "launcher arguments lack: $*"
+        sed 's/^/    got: /' "$has_file"
+    fi
+}
+
+run_cmd "delegate-mpirun" 3 "^oshrun: running: /.*/mpirun .*/bin/true$" 5 \
+    -- env -u SLURM_JOB_ID PATH="$TMP/fake:$PATH" SHOAL_TEST_FWD=1 "$OSHRUN" \
+    -H a:2,b:2 -N 2 -np 4 --verbose -x FOO=bar --bind-to none /bin/true
+for pair in "-np 4" "--host a:2,b:2" "--map-by ppr:2:node" "--bind-to none" "-x FOO=bar" \
+    "-x SHOAL_TEST_FWD=1"; do
+    # shellcheck disable=SC2086 # each pair is two arguments
+    has_args "delegate-mpirun-args" "$TMP/fake/args" $pair
+done
+if [ "$(tail -n 1 "$TMP/fake/args" 2>/dev/null)" != /bin/true ]; then
+    fail "delegate-mpirun-args" "the last argument is not the program"
+fi
+
+printf 'a slots=2\nb slots=2\n' >"$TMP/hosts"
+rm -f "$TMP/fake/args"
+run_cmd "delegate-hostfile" 3 "" 5 \
+    -- env -u SLURM_JOB_ID PATH="$TMP/fake:$PATH" "$OSHRUN" --hostfile "$TMP/hosts" -np 4 /bin/true
+has_args "delegate-hostfile-args" "$TMP/fake/args" --hostfile "$TMP/hosts" /bin/true
+
+run_cmd "delegate-srun" 0 "" 5 \
+    -- env SLURM_JOB_ID=1 PATH="$TMP/slurm:$PATH" "$OSHRUN" \
+    -H a:2,b:2 -N 2 -np 4 -x FOO=bar --bind-to core /bin/true
+for arg in --mpi=pmix "-n 4" --ntasks-per-node=2 --nodelist=a,b --cpu-bind=cores; do
+    # shellcheck disable=SC2086 # -n 4 is two arguments
+    has_args "delegate-srun-args" "$TMP/slurm/args" $arg
+done
+# srun passes its environment on, so the -x values are set in it
+has_args "delegate-srun-args" "$TMP/slurm/args" /bin/true "FOO is bar"
+
+run_cmd "delegate-timeout" 124 "^oshrun: job timed out after 1 s; ending the job$" 8 \
+    -- env -u SLURM_JOB_ID PATH="$TMP/slow:$PATH" "$OSHRUN" --timeout 1 -H a -np 1 /bin/true
 run "help" 0 "" 5 -- --help
 run "version" 0 "" 5 -- --version
 

@@ -4,8 +4,10 @@
 #   tests/multinode/run.sh [BUILD_DIR [TEST...]]
 # BUILD_DIR is a configured and built tree (default ./build); the tests default to
 # every pe_* program of tests/pe. Each layout runs each test:
-#   2 nodes, 4 PEs, mapped by node (0,2 | 1,3: every neighbour on the other node)
-#   3 nodes, 5 PEs, mapped by slot (0,1 | 2,3 | 4: uneven)
+#   2 nodes, 4 PEs, mapped by node (0,2 | 1,3: every neighbour on the other node),
+#     started by mpirun
+#   3 nodes, 5 PEs, mapped by slot (0,1 | 2,3 | 4: uneven), started by
+#     oshrun --hostfile, which hands the job to mpirun
 # then the scenarios of scenarios.sh (the AMO path rule, oshrun handing a job to
 # mpirun). A job fails on a non-zero status and on any "UCX: ..." error line.
 # Exit 0 when all passed, 77 (skip, with the reason) where this machine cannot
@@ -17,7 +19,7 @@ build=$(cd "${1:-$top/build}" && pwd) || exit 1
 [ $# -gt 0 ] && shift
 tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//') pe_rma_nopie}
 : "${MN_TIMEOUT:=180}"
-: "${MN_LAYOUTS:=2:4:node 3:5:slot}"
+: "${MN_LAYOUTS:=2:4:node:mpirun 3:5:slot:oshrun}"
 : "${MN_SCENARIOS:=yes}"
 # Contention tests: fewer rounds, each one a TCP round trip here.
 : "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500}"
@@ -57,20 +59,27 @@ hostfile() {
     echo "$f"
 }
 
-# mn_run NODES NP MAP CMD...: CMD under mpirun from node 1, output in $out (and
-# shown); the environment names in MN_ENV_NAMES travel to every PE.
+# mn_run NODES NP MAP LAUNCHER CMD...: CMD started from node 1 by mpirun, or by
+# oshrun --hostfile (which runs mpirun: it maps by slot); output in $out (and
+# shown). The variables in MN_ENV_SET are set; mpirun is given -x for each name in
+# MN_ENV_NAMES, oshrun forwards them itself (SHMEM_*, SHOAL_*, UCX_* and -x).
 mn_run() {
     hf=$(hostfile "$1" "$2")
-    np=$2 map=$3
-    shift 3
+    np=$2 map=$3 launcher=$4
+    shift 4
     xs=""
-    for v in UCX_TLS UCX_NET_DEVICES $MN_ENV_NAMES; do xs="$xs -x $v"; done
+    for v in $MN_ENV_NAMES; do xs="$xs -x $v"; done
+    if [ "$launcher" = oshrun ]; then
+        start_cmd="'$build/tools/oshrun/oshrun' --verbose --timeout $MN_TIMEOUT \
+            --hostfile '$hf' -np $np $xs"
+    else
+        start_cmd="timeout -k 5 $MN_TIMEOUT '$mpirun' --allow-run-as-root --oversubscribe \
+            --hostfile '$hf' --map-by $map -np $np -x UCX_TLS -x UCX_NET_DEVICES $xs"
+    fi
     "$here/agent.sh" ${prefix}1 "cd '$build/tests/pe' && \
-        export UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 $MN_ENV_SET; \
-        timeout -k 5 $MN_TIMEOUT '$mpirun' --allow-run-as-root --oversubscribe \
-        --hostfile '$hf' --map-by $map -np $np \
-        --mca plm_rsh_agent '$here/agent.sh' --mca plm_rsh_no_tree_spawn 1 \
-        --mca oob_tcp_if_include eth0 $xs $*" > "$out" 2>&1
+        export UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 $MN_ENV_SET \
+        OMPI_MCA_plm_rsh_agent='$here/agent.sh' OMPI_MCA_plm_rsh_no_tree_spawn=1 \
+        OMPI_MCA_oob_tcp_if_include=eth0; $start_cmd $*" > "$out" 2>&1
     rc=$?
     cat "$out"
     if [ $rc -eq 0 ] && grep -q '\] UCX: ' "$out"; then
@@ -96,13 +105,14 @@ record() { # record NAME STATUS SECONDS
 }
 
 for layout in $MN_LAYOUTS; do
-    nodes=${layout%%:*} rest=${layout#*:}
-    np=${rest%%:*} map=${rest#*:}
+    IFS=: read -r nodes np map launcher <<EOF
+$layout
+EOF
     for t in $tests; do
         [ -x "$build/tests/pe/$t" ] || { echo "multinode: $build/tests/pe/$t not built"; exit 1; }
-        echo "== $t: $np PEs on $nodes nodes (by $map)"
+        echo "== $t: $np PEs on $nodes nodes (by $map, $launcher)"
         start=$(date +%s)
-        mn_run "$nodes" "$np" "$map" "./$t"
+        mn_run "$nodes" "$np" "$map" "$launcher" "./$t"
         record "$t@$nodes:$np" $? $(( $(date +%s) - start ))
     done
 done

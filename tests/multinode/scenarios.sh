@@ -10,7 +10,7 @@ echo "== scenario: AMO paths, 4 PEs on 2 nodes"
 start=$(date +%s)
 saved_set=$MN_ENV_SET saved_names=$MN_ENV_NAMES
 MN_ENV_SET="SHMEM_DEBUG=1 SHMEM_INFO=1" MN_ENV_NAMES="SHMEM_DEBUG SHMEM_INFO"
-mn_run 2 4 node ./pe_amo >/dev/null
+mn_run 2 4 node mpirun ./pe_amo >/dev/null
 rc=$?
 MN_ENV_SET=$saved_set MN_ENV_NAMES=$saved_names
 if [ $rc -eq 0 ]; then

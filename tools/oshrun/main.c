@@ -1,6 +1,7 @@
 /* oshrun: start N copies of a program on this node as the PEs of one Shoal job, with an
  * embedded PMIx server for their wire-up. Options and the job's life cycle live here. It must
- * never grow a remote launcher: multi-node jobs belong to srun, prterun or mpirun. */
+ * never grow a remote launcher: multi-node jobs are handed to srun, prterun or mpirun
+ * (delegate.c). */
 #define _GNU_SOURCE /* pipe2 */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -29,8 +30,10 @@ extern char **environ;
 
 static const char usage[] =
     "Usage: oshrun [-np|-n N] [--timeout SEC] [--bind-to core|none] [-x VAR[=VALUE]]...\n"
+    "              [-H HOSTS | --hostfile FILE] [-N PES] [--launcher NAME] [--verbose]\n"
     "              [--] program [args...]\n"
-    "Run N copies of program on this node as the PEs of one OpenSHMEM job.\n"
+    "Run N copies of program as the PEs of one OpenSHMEM job: on this node, or on\n"
+    "several through an installed PMIx launcher.\n"
     "\n"
     "  -np N, -n N        number of PEs (default 1)\n"
     "  --timeout SEC      end the job after SEC seconds, exit status 124\n"
@@ -40,10 +43,19 @@ static const char usage[] =
     "                     there are more PEs than CPUs)\n"
     "  -x VAR[=VALUE]     set VAR to VALUE for the PEs (-x VAR alone passes it on, as all\n"
     "                     of oshrun's environment is)\n"
+    "  -H, --host HOSTS   run on these nodes (a,b or a:2,b:2 with slots)\n"
+    "  --hostfile FILE    run on the nodes FILE lists (one per line, \"slots=N\" optional)\n"
+    "  -N PES             PEs per node\n"
+    "  --launcher NAME    the launcher for several nodes: srun, mpirun (Open MPI's) or\n"
+    "                     prterun (default: srun inside a Slurm allocation, else the\n"
+    "                     first of mpirun and prterun found in PATH)\n"
+    "  -v, --verbose      print the launcher command before running it\n"
     "  -h, --help         show this help\n"
     "  -V, --version      show the version\n"
     "\n"
-    "oshrun runs one node only. For more, use srun --mpi=pmix, prterun or mpirun.\n"
+    "Without -H, --hostfile or -N, oshrun starts the PEs on this node itself. With any\n"
+    "of them it runs the launcher, which starts the PEs wherever it places them; the\n"
+    "PEs get oshrun's SHMEM_*, SHOAL_* and UCX_* variables and each -x.\n"
     "Exit status: the failing PE's status (128+signal if killed), 124 on timeout,\n"
     "127 if the program cannot be run, 2 on a usage error.\n";
 
@@ -147,16 +159,15 @@ static int parse_args(shoal_job_t *job, int argc, char **argv)
             printf("oshrun (Shoal) %s, PMIx %s\n", PACKAGE_VERSION, PMIx_Get_version());
             return 0;
         }
-        if (IS("--hostfile") || IS("-hostfile") || IS("--machinefile") || IS("-machinefile") ||
-            IS("-H") || IS("--host") || IS("-host")) {
-            fprintf(stderr,
-                    "oshrun: %.*s: oshrun runs a job on this node only; for several nodes use "
-                    "srun --mpi=pmix, prterun or mpirun\n",
-                    (int)nlen, a);
-            return 2;
+        if (IS("-v") || IS("--verbose") || IS("-verbose")) {
+            job->verbose = 1;
+            continue;
         }
         if (!(IS("-np") || IS("--np") || IS("-n") || IS("--n") || IS("--timeout") ||
-              IS("-timeout") || IS("-x") || IS("--bind-to") || IS("-bind-to"))) {
+              IS("-timeout") || IS("-x") || IS("--bind-to") || IS("-bind-to") || IS("-H") ||
+              IS("--host") || IS("-host") || IS("--hostfile") || IS("-hostfile") ||
+              IS("--machinefile") || IS("-machinefile") || IS("-N") || IS("--npernode") ||
+              IS("-npernode") || IS("--launcher"))) {
             return usage_error("unknown option '%s'", a);
         }
         if (eq != NULL) {
@@ -166,10 +177,45 @@ static int parse_args(shoal_job_t *job, int argc, char **argv)
         } else {
             return usage_error("option %s needs a value", a);
         }
-        if (IS("-x")) {
+        if (IS("-H") || IS("--host") || IS("-host")) {
+            if (val[0] == '\0') {
+                return usage_error("%s", "-H needs a list of hosts");
+            }
+            job->hosts = val;
+        } else if (IS("--hostfile") || IS("-hostfile") || IS("--machinefile") ||
+                   IS("-machinefile")) {
+            if (access(val, R_OK) != 0) {
+                return usage_error("cannot read the hostfile '%s'", val);
+            }
+            job->hostfile = val;
+        } else if (IS("--launcher")) {
+            if (strcmp(val, "srun") != 0 && strcmp(val, "mpirun") != 0 &&
+                strcmp(val, "prterun") != 0) {
+                return usage_error("--launcher takes srun, mpirun or prterun, got '%s'", val);
+            }
+            job->launcher = val;
+        } else if (IS("-N") || IS("--npernode") || IS("-npernode")) {
+            long n;
+
+            errno = 0;
+            n = strtol(val, &end, 10);
+            if (errno != 0 || end == val || *end != '\0' || n < 1 || n > SHOAL_OSHRUN_MAX_NP) {
+                return usage_error("-N takes a positive number of PEs per node, got '%s'", val);
+            }
+            job->npernode = (int)n;
+        } else if (IS("-x")) {
+            char **grown;
+
             if (val[0] == '\0' || val[0] == '=') {
                 return usage_error("-x needs VAR or VAR=VALUE, got '%s'", val);
             }
+            grown = realloc(job->xvars, (size_t)(job->nxvars + 1) * sizeof(*grown));
+            if (grown == NULL) {
+                fprintf(stderr, "oshrun: out of memory\n");
+                return 1;
+            }
+            job->xvars = grown;
+            job->xvars[job->nxvars++] = (char *)val;
             if (strchr(val, '=') != NULL && env_put(&job->env, val) != 0) {
                 fprintf(stderr, "oshrun: out of memory\n");
                 return 1;
@@ -195,6 +241,7 @@ static int parse_args(shoal_job_t *job, int argc, char **argv)
                 return usage_error("the number of PEs must be a positive integer, got '%s'", val);
             }
             job->np = (int)np;
+            job->np_set = 1;
         }
 #undef IS
     }
@@ -357,6 +404,13 @@ int main(int argc, char **argv)
         return 1;
     }
     status = parse_args(&job, argc, argv);
+    if (status < 0 && (job.hosts != NULL || job.hostfile != NULL || job.npernode > 0)) {
+        status = shoal_oshrun_delegate(&job);
+        goto err_env;
+    }
+    if (status < 0 && job.launcher != NULL) {
+        status = usage_error("%s", "--launcher needs -H, --hostfile or -N");
+    }
     if (status >= 0 || (status = resolve_path(&job)) != 0) {
         goto err_env;
     }
@@ -425,6 +479,7 @@ err_fds:
     free(job.abort_msg);
     free(job.path);
 err_env:
+    free(job.xvars);
     shoal_oshrun_env_free(job.env);
     return status;
 }

@@ -1,6 +1,7 @@
-/* oshrun: the single-node launcher. State shared by its three parts: main.c (options,
- * exit status), server.c (the embedded PMIx server) and procs.c (fork, wait, kill).
- * oshrun never starts processes on another node; it points users at srun/prterun/mpirun. */
+/* oshrun: the single-node launcher. State shared by its parts: main.c (options, exit
+ * status), server.c (the embedded PMIx server), procs.c (fork, wait, kill) and delegate.c
+ * (a job on several nodes, handed to srun, mpirun or prterun). oshrun never starts
+ * processes on another node itself. */
 #ifndef SHOAL_OSHRUN_H
 #define SHOAL_OSHRUN_H
 
@@ -46,6 +47,17 @@ typedef struct shoal_job {
     int abort_rank; /* -1: nobody called PMIx_Abort */
     int abort_status;
     char *abort_msg;
+
+    /* Beyond one node (delegate.c): any of hosts, hostfile, npernode hands the job to a
+     * PMIx launcher. */
+    int np_set;           /* -np was given */
+    const char *hosts;    /* -H/--host list, as mpirun takes it (a:2,b:2) */
+    const char *hostfile; /* --hostfile */
+    int npernode;         /* -N: PEs per node; 0 unset */
+    const char *launcher; /* --launcher srun|mpirun|prterun; NULL: pick one */
+    int verbose;          /* --verbose: print the command run */
+    char **xvars;         /* every -x argument, as given */
+    int nxvars;
 } shoal_job_t;
 
 /* server.c */
@@ -53,6 +65,9 @@ int shoal_oshrun_server_init(shoal_job_t *job);
 int shoal_oshrun_server_register(shoal_job_t *job);
 int shoal_oshrun_server_setup_fork(shoal_job_t *job, int rank, char ***env);
 void shoal_oshrun_server_cleanup(shoal_job_t *job);
+
+/* delegate.c: runs the job through srun, mpirun or prterun; returns the exit status */
+int shoal_oshrun_delegate(shoal_job_t *job);
 
 /* procs.c */
 void shoal_oshrun_procs_block_signals(void);
