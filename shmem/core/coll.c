@@ -408,58 +408,29 @@ void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg,
         *(uint64_t *)local(ps->sync_seg, shoal_pset_scratch(ps, 0)) = 0;
 }
 
-/* Block j of this PE's source goes to block me of PE j's dest; strides in
- * elements (1, 1: alltoall). */
-/* Strided blocks to and from PEs on other nodes move as whole spans, not one
- * element a message (each a TCP round of its own): elements are packed here and
- * put as one block when the destination is contiguous; else the receiver pulls
- * the source span (gaps included, which are the sender's own symmetric bytes
- * between its elements) and scatters it. SPAN_CHUNK bounds the buffer. */
+/* Strided blocks to PEs on other nodes move as whole spans, not one element a
+ * message (each a TCP round of its own): elements are packed here and put as one
+ * block when the destination is contiguous; else the receiver pulls them with
+ * shoal_core_iget, which reads spans. SPAN_CHUNK bounds the packing buffer. */
 #define SPAN_CHUNK ((size_t)1 << 20)
-
-static void strided_copy(char *to, ptrdiff_t dst, const char *from, ptrdiff_t sst, size_t nelems,
-                         size_t elem_size)
-{
-    size_t i;
-
-    for (i = 0; i < nelems; i++)
-        memcpy(to + (ptrdiff_t)i * dst * (ptrdiff_t)elem_size,
-               from + (ptrdiff_t)i * sst * (ptrdiff_t)elem_size, elem_size);
-}
 
 /* Packs the strided source block into one put to a contiguous destination. */
 static void alltoalls_pack_put(int pe, int dseg, size_t doff, const char *from, ptrdiff_t sst,
                                size_t nelems, size_t elem_size, char *buf, const char *routine)
 {
-    size_t per = SPAN_CHUNK / elem_size, done, n;
+    size_t per = SPAN_CHUNK / elem_size, done, n, i;
 
     for (done = 0; done < nelems; done += n) {
         n = nelems - done < per ? nelems - done : per;
-        strided_copy(buf, 1, from + (ptrdiff_t)done * sst * (ptrdiff_t)elem_size, sst, n,
-                     elem_size);
+        for (i = 0; i < n; i++)
+            memcpy(buf + i * elem_size, from + (done + i) * (size_t)sst * elem_size, elem_size);
         shoal_core_put(&shoal_ctx_default, pe, dseg, doff + done * elem_size, buf, n * elem_size,
                        0, routine);
     }
 }
 
-/* Pulls set index i's strided block for this PE into dest with stride dst. */
-static void alltoalls_pull(const shoal_pset_t *ps, int i, int sseg, size_t soff, char *dest,
-                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, char *buf,
-                           const char *routine)
-{
-    size_t per = SPAN_CHUNK / ((size_t)sst * elem_size), done, n;
-
-    if (per == 0)
-        per = 1;
-    for (done = 0; done < nelems; done += n) {
-        n = nelems - done < per ? nelems - done : per;
-        coll_get(ps, i, sseg, soff + done * (size_t)sst * elem_size, buf,
-                 ((n - 1) * (size_t)sst + 1) * elem_size, routine);
-        strided_copy(dest + (ptrdiff_t)done * dst * (ptrdiff_t)elem_size, dst, buf, sst, n,
-                     elem_size);
-    }
-}
-
+/* Block j of this PE's source goes to block me of PE j's dest; strides in
+ * elements (1, 1: alltoall). */
 void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
                           const char *routine)
@@ -480,12 +451,13 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
         } else if (shoal_segment_peer_local(pe)) {
             shoal_core_iput(&shoal_ctx_default, pe, dseg, to_off, from, dst, sst, nelems, elem_size,
                             routine);
-        } else if (buf == NULL && (buf = malloc(SPAN_CHUNK)) == NULL) {
-            shoal_fatal("%s: out of memory for a %zu-byte staging buffer", routine, SPAN_CHUNK);
-        } else if (dst == 1) {
-            alltoalls_pack_put(pe, dseg, to_off, from, sst, nelems, elem_size, buf, routine);
-        } else {
+        } else if (dst != 1) {
             pull = 1; /* every PE decides alike: the arguments and node layout match */
+        } else {
+            if (buf == NULL && (buf = malloc(SPAN_CHUNK)) == NULL)
+                shoal_fatal("%s: out of memory for a %zu-byte staging buffer", routine,
+                            SPAN_CHUNK);
+            alltoalls_pack_put(pe, dseg, to_off, from, sst, nelems, elem_size, buf, routine);
         }
     }
     if (pull) {
@@ -493,9 +465,10 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
         shoal_coll_barrier(ps, 0, routine);
         for (i = 0; i < n; i++)
             if (!shoal_segment_peer_local(shoal_pset_pe(ps, i)))
-                alltoalls_pull(ps, i, sseg, soff + (size_t)ps->me * sblock,
-                               local(dseg, doff + (size_t)i * dblock), dst, sst, nelems, elem_size,
-                               buf, routine);
+                shoal_core_iget(&shoal_ctx_default, shoal_pset_pe(ps, i), sseg,
+                                soff + (size_t)ps->me * sblock,
+                                local(dseg, doff + (size_t)i * dblock), dst, sst, nelems,
+                                elem_size, routine);
     }
     free(buf);
     shoal_coll_barrier(ps, 1, routine);

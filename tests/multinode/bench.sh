@@ -18,8 +18,8 @@ trap 'exit 130' INT TERM
 "$here/nodes.sh" up $prefix 2 >/dev/null || exit 1
 hf=/run/shoal-nodes/$prefix/hostfile-bench
 printf '%s1 slots=8\n%s2 slots=8\n' $prefix $prefix > "$hf"
-env="export UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 OMPI_MCA_plm_rsh_agent='$here/agent.sh' \
-    OMPI_MCA_plm_rsh_no_tree_spawn=1 OMPI_MCA_oob_tcp_if_include=eth0"
+. "$here/env.sh"
+env=$mn_exports
 
 echo "== bench/compare across 2 nodes (UCX over TCP)"
 "$here/agent.sh" ${prefix}1 "$env; cd '$build' && '$top/bench/compare' --shoal '$build' \
@@ -27,13 +27,15 @@ echo "== bench/compare across 2 nodes (UCX over TCP)"
     --peer-args '--allow-run-as-root --mca osc ^rdma' $*"
 
 if command -v ucx_perftest >/dev/null 2>&1; then
-    echo "== ucx_perftest over the same link (latency in us; put_lat is half a round trip)"
+    echo "== ucx_perftest over the same link: put_lat is half a round trip of puts that"
+    echo "   the other side polls for; get and fadd are whole round trips, but get waits"
+    echo "   for the server's progress, which perftest leaves to UCX's own thread"
     for t in ucp_put_lat ucp_get ucp_fadd; do
         "$here/agent.sh" ${prefix}2 "$env; exec timeout 60 ucx_perftest -p 13337 -t $t -s 8 -n 20000" \
             > /dev/null 2>&1 &
         sleep 1
         "$here/agent.sh" ${prefix}1 "$env; timeout 60 ucx_perftest $(echo 10.231.0.2) -p 13337 \
-            -t $t -s 8 -n 20000" 2>&1 | awk -v t=$t '/Final:/ { print t ": latency " $5 " us (average " $6 " us)" }'
+            -t $t -s 8 -n 20000" 2>&1 | awk -v t=$t '/Final:/ { print t ": median " $3 " us, average " $4 " us" }'
         wait
     done
 else

@@ -24,6 +24,7 @@ tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//') pe_rma_nopie}
 # Contention tests: fewer rounds, each one a TCP round trip here.
 : "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500}"
 prefix=shmn
+. "$here/env.sh"
 
 reason=$("$here/nodes.sh" check) || { echo "multinode: skipped: $reason"; exit 77; }
 mpirun=$(command -v mpirun)
@@ -76,10 +77,8 @@ mn_run() {
         start_cmd="timeout -k 5 $MN_TIMEOUT '$mpirun' --allow-run-as-root --oversubscribe \
             --hostfile '$hf' --map-by $map -np $np -x UCX_TLS -x UCX_NET_DEVICES $xs"
     fi
-    "$here/agent.sh" ${prefix}1 "cd '$build/tests/pe' && \
-        export UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 $MN_ENV_SET \
-        OMPI_MCA_plm_rsh_agent='$here/agent.sh' OMPI_MCA_plm_rsh_no_tree_spawn=1 \
-        OMPI_MCA_oob_tcp_if_include=eth0; $start_cmd $*" > "$out" 2>&1
+    "$here/agent.sh" ${prefix}1 "cd '$build/tests/pe' && $mn_exports $MN_ENV_SET; \
+        $start_cmd $*" > "$out" 2>&1
     rc=$?
     cat "$out"
     if [ $rc -eq 0 ] && grep -q '\] UCX: ' "$out"; then
