@@ -1,6 +1,7 @@
 #!/bin/sh
 # Automake LOG_COMPILER for the error tests (err_*.err): runs one program that must
-# fail at ERR_PES PEs under oshrun (mpirun when OSHRUN is not built) and checks that
+# fail at ERR_PES PEs under oshrun (mpirun when OSHRUN is not built, ERR_LAUNCH when
+# set: a command that starts ERR_PES PEs of the program it is given) and checks that
 # the job ends non-zero, before the timeout, with exactly the expected error line,
 # printed by the PE that erred. Exit: 0 as expected, 77 no launcher, 1 otherwise.
 prog="$1"; shift
@@ -122,7 +123,11 @@ err_team_invalid)
     echo "run-err.sh: no expected error for $name"; exit 99 ;;
 esac
 
-if [ -x "$OSHRUN" ]; then
+if [ -n "${ERR_LAUNCH:-}" ]; then
+    # another launch command, e.g. oshrun --hostfile across nodes (tests/multinode)
+    # shellcheck disable=SC2086 # a command and its words
+    set -- $ERR_LAUNCH "$prog"
+elif [ -x "$OSHRUN" ]; then
     set -- "$OSHRUN" --timeout "$ERR_TIMEOUT" -np "$ERR_PES" "$prog"
 elif command -v mpirun >/dev/null 2>&1; then
     set -- mpirun --allow-run-as-root --oversubscribe -np "$ERR_PES" "$prog"
