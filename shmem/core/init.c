@@ -34,11 +34,38 @@ static void abort_job(int status, const char *message)
     shoal_rt_abort(status, message);
 }
 
+/* A program that ends without shmem_finalize. With status 0 (every PE returning
+ * from main, say) the exit finalizes for it, collectively. With any other status
+ * the PE is failing: a collective here would meet its peers' next collective and
+ * leave them waiting for a PE that is gone, so it ends the job instead, with its
+ * status, at once. */
+static void exit_hook(int status)
+{
+    char msg[128];
+
+    if (!shoal_g.initialized)
+        return;
+    if (status == 0) {
+        shoal_core_finalize();
+        return;
+    }
+    snprintf(msg, sizeof(msg), "exit status %d before shmem_finalize; ending the job", status);
+    shoal_error("%s", msg);
+    shoal_rt_abort(status, msg);
+}
+
+#ifdef __GLIBC__
+static void finalize_at_exit(int status, void *arg)
+{
+    (void)arg;
+    exit_hook(status);
+}
+#else
 static void finalize_at_exit(void)
 {
-    if (shoal_g.initialized)
-        shoal_core_finalize();
+    exit_hook(0); /* no way to learn the status: finalize as before */
 }
+#endif
 
 static void fail(const char *routine, const char *what, int status)
 {
@@ -147,6 +174,10 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         shoal_fatal("%s: cannot create a symmetric heap of %zu bytes (%m); set "
                     "SHMEM_SYMMETRIC_SIZE to a size this machine can map",
                     routine, shoal_g.settings.symmetric_size);
+    if (shoal_g.settings.check_coll_s == 0)
+        shoal_fatal("%s: environment variable SHOAL_CHECK_COLL_TIMEOUT is 0; expected a number "
+                    "of seconds from 1",
+                    routine);
     if (shoal_g.settings.teams_max < 2 || shoal_g.settings.teams_max > 64)
         shoal_fatal("%s: environment variable SHOAL_TEAMS_MAX is %zu; expected 2 to 64", routine,
                     shoal_g.settings.teams_max);
@@ -180,7 +211,11 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     t[4] = now_ms();
     /* Before atexit: the GPU library's runtime then outlives finalize_at_exit. */
     shoal_core_gpu_init(gpu, sizeof(gpu));
+#ifdef __GLIBC__
+    on_exit(finalize_at_exit, NULL);
+#else
     atexit(finalize_at_exit);
+#endif
     t[5] = now_ms();
     if (shoal_g.my_pe == 0 && (shoal_g.settings.info || shoal_g.settings.version))
         print_info(t, shoal_g.ucx != NULL, gpu);

@@ -216,14 +216,16 @@ int shoal_wireup_publish(void)
     w->amo_ucx = shoal_g.amo_ucx;
     w->addr_len = (uint32_t)addr_len;
     p = (char *)(w + 1);
-    memcpy(p, addr, addr_len);
+    if (addr_len > 0) /* no UCX: nothing to copy (and addr is NULL) */
+        memcpy(p, addr, addr_len);
     p += addr_len;
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
         w->fd[seg] = shoal_g.seg[seg].fd;
         w->base[seg] = (uintptr_t)shoal_g.seg[seg].base;
         w->size[seg] = shoal_g.seg[seg].size;
         w->rkey_len[seg] = (uint32_t)rkey_len[seg];
-        memcpy(p, rkey[seg], rkey_len[seg]);
+        if (rkey_len[seg] > 0)
+            memcpy(p, rkey[seg], rkey_len[seg]);
         p += rkey_len[seg];
     }
     status = shoal_rt_publish(WIREUP_KEY, w, total);
@@ -325,6 +327,13 @@ static int connect_wireup(int pe, const wireup_t *w, shoal_peer_t *peer)
 {
     int status;
 
+    /* Offsets are the same on every PE, so a heap of another size would let an
+     * offset valid here land past the peer's heap (or in another mapping). */
+    if (w->size[SHOAL_SEG_HEAP] != shoal_g.seg[SHOAL_SEG_HEAP].size)
+        shoal_fatal("PE %d has a symmetric heap of %llu bytes, this PE %zu: every PE must be "
+                    "given the same SHMEM_SYMMETRIC_SIZE",
+                    pe, (unsigned long long)w->size[SHOAL_SEG_HEAP],
+                    shoal_g.seg[SHOAL_SEG_HEAP].size);
     peer->where = same_node(w) ? SHOAL_PEER_THIS_NODE : SHOAL_PEER_OTHER_NODE;
     if (peer->where == SHOAL_PEER_THIS_NODE && w->amo_ucx != shoal_g.amo_ucx)
         shoal_fatal("PE %d, on this node, sends its AMOs %s but this PE %s: one of them may "

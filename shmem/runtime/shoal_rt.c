@@ -15,6 +15,29 @@ static pmix_proc_t rt_me;
 static int rt_singleton = 1;
 static int rt_active;
 
+/* The launcher's PMIx server is gone (the launcher was killed, say): nothing will
+ * end this PE, and a PE waiting for its peers would spin forever. Runs in PMIx's
+ * thread; ends the process at once. */
+static void lost_server(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                        pmix_info_t info[], size_t ninfo, pmix_info_t *results,
+                        size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                        void *cbdata)
+{
+    (void)id;
+    (void)source;
+    (void)info;
+    (void)ninfo;
+    (void)results;
+    (void)nresults;
+    (void)cbfunc;
+    (void)cbdata;
+    shoal_error("lost the connection to the launcher (%s): ending this PE",
+                PMIx_Error_string(status));
+    _exit(1);
+}
+
+static pmix_status_t lost_connection = PMIX_ERR_LOST_CONNECTION;
+
 /* A job-level uint32 the launcher provides. */
 static int get_job_u32(const char *key, uint32_t *out)
 {
@@ -52,6 +75,7 @@ int shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
         return SHOAL_ERR_RUNTIME;
     }
     rt_active = 1;
+    PMIx_Register_event_handler(&lost_connection, 1, NULL, 0, lost_server, NULL, NULL);
     /* The job size, not PMIX_UNIV_SIZE: mpirun sets that to its slot count. */
     rc = get_job_u32(PMIX_JOB_SIZE, &size);
     if (rc != PMIX_SUCCESS) {

@@ -116,6 +116,16 @@ err_coll_absent)
     envs="SHOAL_CHECK_COLL=1 SHOAL_CHECK_COLL_TIMEOUT=2"
     pattern="shmem_barrier_all: waited 2 s for PE $last (index $last of this team or active set of $ERR_PES PEs) to join; every PE of the team must call the same collectives in the same order"
     who="0 1" ;;
+err_exit_status)
+    pattern="exit status 3 before shmem_finalize; ending the job"
+    who="$last 1" ;;
+err_heap_mismatch)
+    pattern="PE [01] has a symmetric heap of \(67108864\|268435456\) bytes, this PE \(67108864\|268435456\): every PE must be given the same SHMEM_SYMMETRIC_SIZE"
+    who="any" ;;
+err_check_coll_timeout)
+    envs="SHOAL_CHECK_COLL=1 SHOAL_CHECK_COLL_TIMEOUT=0"
+    pattern="shmem_init: environment variable SHOAL_CHECK_COLL_TIMEOUT is 0; expected a number of seconds from 1"
+    who="any" ;;
 err_team_invalid)
     pattern="shmem_team_sync: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to"
     who="any" ;;
