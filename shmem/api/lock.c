@@ -5,6 +5,9 @@
 #include "shmem.h"
 #include "shoal_check.h"
 
+#include <pthread.h>
+#include <stdlib.h>
+
 /* PE 0's copy of the lock holds the next ticket in its high half and the ticket
  * now served in its low half. Only the holder advances the low half. Every other
  * PE's copy is unused by the lock itself: there the holder keeps its ticket plus
@@ -56,6 +59,46 @@ static void remember_ticket(long *lock, uint32_t ticket)
         __atomic_store_n((uint64_t *)lock, (uint64_t)ticket + 1, __ATOMIC_RELAXED);
 }
 
+/* The locks this PE holds, so that a clear_lock of a lock it does not hold ends
+ * the job with one line: it would advance the ticket being served past the next
+ * one given out, and every later set_lock would wait forever. A lock is the PE's,
+ * not a thread's; few are held at once, so a list does. */
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+static long **held;
+static size_t nheld, maxheld;
+
+static void held_add(long *lock)
+{
+    pthread_mutex_lock(&held_lock);
+    if (nheld == maxheld) {
+        size_t want = maxheld ? 2 * maxheld : 8;
+        long **grown = realloc(held, want * sizeof(*grown));
+
+        if (grown == NULL)
+            shoal_fatal("shmem_set_lock: out of memory recording a held lock");
+        held = grown;
+        maxheld = want;
+    }
+    held[nheld++] = lock;
+    pthread_mutex_unlock(&held_lock);
+}
+
+static void held_remove(long *lock)
+{
+    size_t i;
+
+    pthread_mutex_lock(&held_lock);
+    for (i = 0; i < nheld && held[i] != lock; i++)
+        ;
+    if (i == nheld)
+        shoal_fatal("shmem_clear_lock: argument lock is %p, which this PE does not hold; "
+                    "clear a lock only after shmem_set_lock, or a shmem_test_lock that "
+                    "returned 0, took it",
+                    (void *)lock);
+    held[i] = held[--nheld];
+    pthread_mutex_unlock(&held_lock);
+}
+
 void shmem_set_lock(long *lock)
 {
     const uint64_t one = ONE_TICKET;
@@ -78,14 +121,19 @@ void shmem_set_lock(long *lock)
                    : lock_amo(seg, off, SHOAL_AMO_FETCH, NULL, NULL, "shmem_set_lock");
     }
     remember_ticket(lock, ticket);
+    held_add(lock);
 }
 
 void shmem_clear_lock(long *lock)
 {
     size_t off;
     int seg = check_lock(lock, "shmem_clear_lock", &off);
-    uint64_t mine = __atomic_load_n((uint64_t *)lock, __ATOMIC_ACQUIRE), step = 1;
-    uint32_t ticket = shoal_g.my_pe == LOCK_PE ? serving_of(mine) : (uint32_t)(mine - 1);
+    uint64_t mine, step = 1;
+    uint32_t ticket;
+
+    held_remove(lock);
+    mine = __atomic_load_n((uint64_t *)lock, __ATOMIC_ACQUIRE);
+    ticket = shoal_g.my_pe == LOCK_PE ? serving_of(mine) : (uint32_t)(mine - 1);
 
     /* The critical section's stores complete before the next holder may enter. */
     shoal_core_quiet(&shoal_ctx_default);
@@ -122,5 +170,6 @@ int shmem_test_lock(long *lock)
         guess = old;
     }
     remember_ticket(lock, next_of(old));
+    held_add(lock);
     return 0;
 }

@@ -126,6 +126,9 @@ err_check_coll_timeout)
     envs="SHOAL_CHECK_COLL=1 SHOAL_CHECK_COLL_TIMEOUT=0"
     pattern="shmem_init: environment variable SHOAL_CHECK_COLL_TIMEOUT is 0; expected a number of seconds from 1"
     who="any" ;;
+err_clear_unheld)
+    pattern="shmem_clear_lock: argument lock is $hex, which this PE does not hold; clear a lock only after shmem_set_lock, or a shmem_test_lock that returned 0, took it"
+    who="$last 1" ;;
 err_team_invalid)
     pattern="shmem_team_sync: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to"
     who="any" ;;
