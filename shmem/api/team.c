@@ -66,6 +66,13 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
     *new_team = SHMEM_TEAM_INVALID;
     if (parent == NULL)
         return -1;
+    /* Always, not only with SHOAL_CHECK_COLL: PEs that pass different triplets
+     * would each make another team and hang in its first collective. A split is
+     * rare, and this costs two barriers and a get. */
+    shoal_coll_check(&parent->pset, routine,
+                     (const uint64_t[]){(uint64_t)(int64_t)start, (uint64_t)(int64_t)stride,
+                                        (uint64_t)(int64_t)size},
+                     (const char *const[]){"start", "stride", "size"}, 3);
     if (size < 1 || (stride == 0 && size > 1))
         shoal_fatal("%s: arguments size %d and stride %d: expected size >= 1 and a non-zero "
                     "stride (any stride when size is 1)",
@@ -105,6 +112,8 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     if (parent == NULL)
         return -1;
+    shoal_coll_check(&parent->pset, routine, (const uint64_t[]){(uint64_t)(int64_t)xrange},
+                     (const char *const[]){"xrange"}, 1);
     if (xrange < 1)
         shoal_fatal("%s: argument xrange is %d, expected 1 or more", routine, xrange);
     size = parent->pset.size;

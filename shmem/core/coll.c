@@ -686,8 +686,8 @@ void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_
                     routine, shoal_g.my_pe, shoal_pset_pe(ps, 0));
     for (i = 0; i < n; i++)
         if (first[i + 1] != mine[i + 1])
-            shoal_fatal("%s: argument %s is %llu on PE %d but %llu on PE %d (index 0 of the "
+            shoal_fatal("%s: argument %s is %lld on PE %d but %lld on PE %d (index 0 of the "
                         "team); every PE must pass the same value",
-                        routine, names[i], (unsigned long long)mine[i + 1], shoal_g.my_pe,
-                        (unsigned long long)first[i + 1], shoal_pset_pe(ps, 0));
+                        routine, names[i], (long long)mine[i + 1], shoal_g.my_pe,
+                        (long long)first[i + 1], shoal_pset_pe(ps, 0));
 }
