@@ -14,6 +14,33 @@
 #include <string.h>
 #include <time.h>
 
+/* The algorithms' counters: index SHOAL_SYNC_ALGO + n of a team's flags, after
+ * the barrier's. Rounds of the binomial tree and of recursive doubling take one
+ * each from 0 (a round per bit of a PE index, so up to 2^ALGO_ROUNDS PEs); the
+ * rest one each. FLAT_RELEASE and RD_RESULT share a counter on purpose: the flat
+ * algorithms run only on one node up to FLAT_MAX PEs, and every collective ends
+ * with a barrier, so no token of one is ever pending when the other starts. */
+enum {
+    ALGO_ROUNDS = 27, /* shmem_init refuses jobs of more than SHOAL_COLL_MAX_PES */
+    ALGO_STAGE_DONE = 27, /* staged broadcast: readers done with the root's staging area */
+    ALGO_RD_DONE = 29,    /* recursive doubling: done reading the partner */
+    ALGO_RD_FOLD = 30,    /* recursive doubling: a PE beyond the power of two folded in */
+    ALGO_RD_RESULT = 31,  /* recursive doubling: the result for a folded PE */
+    ALGO_FLAT_RELEASE = 31,
+    ALGO_COUNT = 32
+};
+_Static_assert(SHOAL_SYNC_ALGO + ALGO_COUNT <= SHOAL_SYNC_FLAGS,
+               "the algorithms' counters run past a team's flags");
+_Static_assert(ALGO_STAGE_DONE >= ALGO_ROUNDS && ALGO_RD_DONE >= ALGO_ROUNDS &&
+                   ALGO_RD_FOLD >= ALGO_ROUNDS && ALGO_RD_RESULT >= ALGO_ROUNDS &&
+                   ALGO_FLAT_RELEASE >= ALGO_ROUNDS,
+               "a named counter overlaps the rounds' counters");
+_Static_assert(ALGO_STAGE_DONE != ALGO_RD_DONE && ALGO_RD_DONE != ALGO_RD_FOLD &&
+                   ALGO_RD_FOLD != ALGO_RD_RESULT && ALGO_STAGE_DONE != ALGO_FLAT_RELEASE,
+               "only FLAT_RELEASE and RD_RESULT may share a counter");
+_Static_assert(ALGO_ROUNDS <= 30, "a round's bit must fit an int");
+_Static_assert(SHOAL_COLL_MAX_PES == 1 << ALGO_ROUNDS, "one counter per round");
+
 static const uint64_t one = 1, minus_one = (uint64_t)-1;
 
 static void *local(int seg, size_t off)
@@ -169,7 +196,7 @@ static void coll_get(const shoal_pset_t *ps, int i, int seg, size_t off, void *d
  * for a PE to get a core back. Every token is taken before the root releases, so
  * nothing is left on any counter when a PE moves on. */
 #define FLAT_MAX 32
-#define FLAT_RELEASE (SHOAL_SYNC_ALGO + 31)
+#define FLAT_RELEASE (SHOAL_SYNC_ALGO + ALGO_FLAT_RELEASE)
 
 static int flat_fits(int n)
 {
@@ -271,7 +298,7 @@ static int bcast_algo(size_t bytes, int n)
  * readers to arrive, and nothing is written into a dest outside its PE's own
  * call. A staged counter has one sender, the root of its index, so a reader
  * takes the tokens of one root in the order that root sent them. */
-#define STAGE_DONE (SHOAL_SYNC_ALGO + 27)
+#define STAGE_DONE (SHOAL_SYNC_ALGO + ALGO_STAGE_DONE)
 
 static size_t stage_counter(const shoal_pset_t *ps, int root)
 {
@@ -353,7 +380,7 @@ void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sse
                 shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, parent), dseg, doff,
                                local(dseg, doff), bytes, 0, routine);
         }
-        for (k = top + 1; k < 31 && rel + (1 << k) < n; k++)
+        for (k = top + 1; k < ALGO_ROUNDS && rel + (1 << k) < n; k++)
             token_send(ps, (rel + (1 << k) + root) % n, SHOAL_SYNC_ALGO + k, routine);
     }
     shoal_coll_barrier(ps, 0, routine);
@@ -504,17 +531,16 @@ static void reduce_block(const shoal_pset_t *ps, int sseg, size_t soff, size_t l
  * may signal before this round's has), one "done reading" (a PE only sends it to
  * the partner it has just read, and that partner takes it before exposing again),
  * and two for folding in the PEs beyond the largest power of two. */
-#define RD_ROUNDS 27 /* ALGO + 27 is STAGE_DONE */
-#define RD_DONE (SHOAL_SYNC_ALGO + 29)
-#define RD_FOLD (SHOAL_SYNC_ALGO + 30)
-#define RD_RESULT (SHOAL_SYNC_ALGO + 31)
+#define RD_DONE (SHOAL_SYNC_ALGO + ALGO_RD_DONE)
+#define RD_FOLD (SHOAL_SYNC_ALGO + ALGO_RD_FOLD)
+#define RD_RESULT (SHOAL_SYNC_ALGO + ALGO_RD_RESULT)
 
 /* The reduction algorithm for bytes per PE on n PEs: the setting, where it can
  * serve n, else the automatic choice. */
 static int reduce_algo(size_t bytes, int n)
 {
     int algo = shoal_g.settings.reduce_algo;
-    int doubling_fits = n < 2 || 31 - __builtin_clz((unsigned)n) <= RD_ROUNDS;
+    int doubling_fits = n < 2 || 31 - __builtin_clz((unsigned)n) <= ALGO_ROUNDS;
 
     if ((algo == SHOAL_ALGO_FLAT && !flat_fits(n)) ||
         (algo == SHOAL_ALGO_DOUBLING && !doubling_fits))

@@ -142,6 +142,9 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (status != SHOAL_OK)
         fail(routine, "connecting to the launcher", status);
     shoal_log_set_pe(shoal_g.my_pe);
+    if (shoal_g.n_pes > SHOAL_COLL_MAX_PES)
+        shoal_fatal("%s: the job has %d PEs; Shoal's collectives count rounds for up to %d",
+                    routine, shoal_g.n_pes, SHOAL_COLL_MAX_PES);
     shoal_log_set_abort_cb(abort_job);
     t[1] = now_ms();
 

@@ -32,6 +32,8 @@ typedef enum shoal_dt {
 #define SHOAL_SYNC_FLAGS 64
 #define SHOAL_SYNC_ALGO 32
 #define SHOAL_SYNC_SCRATCH 8
+/* Tree and recursive-doubling rounds each have a counter (coll.c): 27 rounds. */
+#define SHOAL_COLL_MAX_PES (1 << 27)
 /* A team slot also holds, after the scratch, a staging area for small broadcasts
  * on one node and one "staged" counter per possible root (see coll.c). */
 #define SHOAL_STAGE_ROOTS 32
