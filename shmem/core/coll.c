@@ -435,29 +435,11 @@ void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg,
         *(uint64_t *)local(ps->sync_seg, shoal_pset_scratch(ps, 0)) = 0;
 }
 
-/* Strided blocks to PEs on other nodes move as whole spans, not one element a
- * message (each a TCP round of its own): elements are packed here and put as one
- * block when the destination is contiguous; else the receiver pulls them with
- * shoal_core_iget, which reads spans. SPAN_CHUNK bounds the packing buffer. */
-#define SPAN_CHUNK ((size_t)1 << 20)
-
-/* Packs the strided source block into one put to a contiguous destination. */
-static void alltoalls_pack_put(int pe, int dseg, size_t doff, const char *from, ptrdiff_t sst,
-                               size_t nelems, size_t elem_size, char *buf, const char *routine)
-{
-    size_t per = SPAN_CHUNK / elem_size, done, n, i;
-
-    for (done = 0; done < nelems; done += n) {
-        n = nelems - done < per ? nelems - done : per;
-        for (i = 0; i < n; i++)
-            memcpy(buf + i * elem_size, from + (done + i) * (size_t)sst * elem_size, elem_size);
-        shoal_core_put(&shoal_ctx_default, pe, dseg, doff + done * elem_size, buf, n * elem_size,
-                       0, routine);
-    }
-}
-
 /* Block j of this PE's source goes to block me of PE j's dest; strides in
- * elements (1, 1: alltoall). */
+ * elements (1, 1: alltoall). A strided block to a PE on another node moves as a
+ * whole, not one element a message (each a TCP round of its own): a contiguous
+ * dest takes it as one packed put (shoal_core_iput), else the receiver pulls it
+ * with shoal_core_iget, which reads spans. */
 void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
                           const char *routine)
@@ -465,7 +447,6 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
     size_t dblock = nelems * (size_t)dst * elem_size, sblock = nelems * (size_t)sst * elem_size;
     const char *src = local(sseg, soff);
     int n = ps->size, i, pull = 0;
-    char *buf = NULL;
 
     for (i = 1; i <= n && nelems > 0; i++) {
         int to = (ps->me + i) % n, pe = shoal_pset_pe(ps, to);
@@ -475,16 +456,11 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
         if (dst == 1 && sst == 1) {
             shoal_core_put(&shoal_ctx_default, pe, dseg, to_off, from, nelems * elem_size, 1,
                            routine);
-        } else if (shoal_segment_peer_local(pe)) {
+        } else if (dst == 1 || shoal_segment_peer_local(pe)) {
             shoal_core_iput(&shoal_ctx_default, pe, dseg, to_off, from, dst, sst, nelems, elem_size,
                             routine);
-        } else if (dst != 1) {
-            pull = 1; /* every PE decides alike: the arguments and node layout match */
         } else {
-            if (buf == NULL && (buf = malloc(SPAN_CHUNK)) == NULL)
-                shoal_fatal("%s: out of memory for a %zu-byte staging buffer", routine,
-                            SPAN_CHUNK);
-            alltoalls_pack_put(pe, dseg, to_off, from, sst, nelems, elem_size, buf, routine);
+            pull = 1; /* every PE decides alike: the arguments and node layout match */
         }
     }
     if (pull) {
@@ -497,7 +473,6 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
                                 local(dseg, doff + (size_t)i * dblock), dst, sst, nelems,
                                 elem_size, routine);
     }
-    free(buf);
     shoal_coll_barrier(ps, 1, routine);
 }
 

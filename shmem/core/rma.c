@@ -33,7 +33,35 @@ void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, si
                     routine, pe);
 }
 
-/* Strided forms move one element at a time; strides are in elements. */
+/* Strided forms move one element at a time, strides in elements; except through a
+ * transport that sends a message per operation (UCX: its put_nbi and put differ),
+ * where a contiguous destination takes the packed elements as one put, and a source
+ * stride of up to SPAN_MAX_STRIDE elements is read as whole spans, gaps included
+ * (bytes of the same remote allocation, between elements the caller named); each
+ * SPAN_CHUNK bytes at a time. */
+#define SPAN_MAX_STRIDE 16
+#define SPAN_CHUNK ((size_t)1 << 20)
+
+static int iput_packed(const shoal_transport_ops_t *ops, void *st, int pe, int seg, size_t off,
+                       const char *src, ptrdiff_t sst, size_t nelems, size_t elem_size,
+                       const char *routine)
+{
+    size_t per = SPAN_CHUNK / elem_size, done, n, i;
+    char *buf;
+
+    if (per == 0 || (buf = malloc(SPAN_CHUNK)) == NULL)
+        return 0;
+    for (done = 0; done < nelems; done += n) {
+        n = nelems - done < per ? nelems - done : per;
+        for (i = 0; i < n; i++)
+            memcpy(buf + i * elem_size, src + (done + i) * (size_t)sst * elem_size, elem_size);
+        check_transport(ops->put(st, seg, off + done * elem_size, buf, n * elem_size), routine,
+                        pe);
+    }
+    free(buf);
+    return 1;
+}
+
 void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *src,
                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
                      const char *routine)
@@ -42,6 +70,9 @@ void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *
     const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
     size_t i;
 
+    if (ops->put_nbi != ops->put && dst == 1 && sst >= 1 && nelems > 1 &&
+        iput_packed(ops, st, pe, seg, off, src, sst, nelems, elem_size, routine))
+        return;
     for (i = 0; i < nelems; i++) {
         ptrdiff_t d = (ptrdiff_t)i * dst * (ptrdiff_t)elem_size;
         ptrdiff_t s = (ptrdiff_t)i * sst * (ptrdiff_t)elem_size;
@@ -49,12 +80,6 @@ void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *
         check_transport(ops->put(st, seg, off + d, src + s, elem_size), routine, pe);
     }
 }
-
-/* Through a transport that sends a message per get (UCX), a source stride of up to
- * SPAN_MAX_STRIDE elements is read as whole spans, gaps included (bytes of the same
- * remote allocation, between elements the caller named), SPAN_CHUNK bytes a get. */
-#define SPAN_MAX_STRIDE 16
-#define SPAN_CHUNK ((size_t)1 << 20)
 
 static int iget_span(const shoal_transport_ops_t *ops, void *st, int pe, int seg, size_t off,
                      char *dst_buf, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,

@@ -334,7 +334,8 @@ static int connect_wireup(int pe, const wireup_t *w, shoal_peer_t *peer)
                     "given the same SHMEM_SYMMETRIC_SIZE",
                     pe, (unsigned long long)w->size[SHOAL_SEG_HEAP],
                     shoal_g.seg[SHOAL_SEG_HEAP].size);
-    peer->where = same_node(w) ? SHOAL_PEER_THIS_NODE : SHOAL_PEER_OTHER_NODE;
+    __atomic_store_n(&peer->where, same_node(w) ? SHOAL_PEER_THIS_NODE : SHOAL_PEER_OTHER_NODE,
+                     __ATOMIC_RELAXED);
     if (peer->where == SHOAL_PEER_THIS_NODE && w->amo_ucx != shoal_g.amo_ucx)
         shoal_fatal("PE %d, on this node, sends its AMOs %s but this PE %s: one of them may "
                     "use a NIC's atomics, which CPU atomics on the same memory would break; "

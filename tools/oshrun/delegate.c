@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,28 +54,6 @@ static void argv_free(argv_buf_t *a)
     free(a->v);
 }
 
-/* The full path of prog in PATH, or NULL. */
-static char *which(const char *prog)
-{
-    const char *path = getenv("PATH");
-    char buf[4096];
-    struct stat st;
-
-    if (strchr(prog, '/') != NULL) {
-        return access(prog, X_OK) == 0 ? strdup(prog) : NULL;
-    }
-    while (path != NULL && *path != '\0') {
-        size_t dlen = strcspn(path, ":");
-
-        snprintf(buf, sizeof(buf), "%.*s/%s", (int)dlen, dlen ? path : ".", prog);
-        if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0) {
-            return strdup(buf);
-        }
-        path += dlen + (path[dlen] == ':');
-    }
-    return NULL;
-}
-
 /* Whether `prog --version` says it is Open MPI's mpirun (another MPI's mpirun
  * speaks neither PMIx nor these options). */
 static int is_open_mpi(const char *prog)
@@ -103,6 +80,7 @@ static char *find_launcher(const shoal_job_t *job, const char **kind_out)
 {
     static const char *const kinds[] = {"srun", "mpirun", "prterun"};
     char *path;
+    int err;
 
     for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
         if (job->launcher != NULL && strcmp(job->launcher, kinds[k]) != 0) {
@@ -111,7 +89,7 @@ static char *find_launcher(const shoal_job_t *job, const char **kind_out)
         if (job->launcher == NULL && k == 0 && getenv("SLURM_JOB_ID") == NULL) {
             continue; /* srun needs an allocation */
         }
-        path = which(kinds[k]);
+        path = shoal_oshrun_path_find(kinds[k], getenv("PATH"), &err);
         if (path != NULL && k == 1 && !is_open_mpi(path)) {
             free(path);
             path = NULL;
@@ -131,22 +109,23 @@ static int runtime_setting(const char *assign)
            strncmp(assign, "UCX_", 4) == 0;
 }
 
-/* The variables to forward: the runtime's settings in oshrun's environment and each -x
- * (VAR=VALUE as given, or VAR with its value here), no name twice. */
-static int forwarded(const shoal_job_t *job, argv_buf_t *out)
+/* The variables to forward, as a malloc'd NAME=VALUE array (NULL when out of memory):
+ * the runtime's settings in oshrun's environment and each -x (VAR=VALUE as given, or
+ * VAR with its value here), no name twice. */
+static char **forwarded(const shoal_job_t *job)
 {
-    for (char **e = environ; *e != NULL; e++) {
-        if (runtime_setting(*e) && add(out, *e) != 0) {
-            return -1;
+    char **vars = calloc(1, sizeof(*vars));
+
+    for (char **e = environ; vars != NULL && *e != NULL; e++) {
+        if (runtime_setting(*e) && shoal_oshrun_env_put(&vars, *e) != 0) {
+            goto err_free;
         }
     }
-    for (int i = 0; i < job->nxvars; i++) {
+    for (int i = 0; vars != NULL && i < job->nxvars; i++) {
         const char *x = job->xvars[i], *value;
-        size_t len = strcspn(x, "=");
         char buf[8192];
-        int j;
 
-        if (x[len] == '\0') {
+        if (strchr(x, '=') == NULL) {
             value = getenv(x);
             if (value == NULL) {
                 continue;
@@ -154,22 +133,15 @@ static int forwarded(const shoal_job_t *job, argv_buf_t *out)
             snprintf(buf, sizeof(buf), "%s=%s", x, value);
             x = buf;
         }
-        for (j = 0; j < out->n; j++) {
-            if (strncmp(out->v[j], x, len + 1) == 0) {
-                break;
-            }
-        }
-        if (j < out->n) {
-            free(out->v[j]);
-            out->v[j] = strdup(x);
-            if (out->v[j] == NULL) {
-                return -1;
-            }
-        } else if (add(out, x) != 0) {
-            return -1;
+        if (shoal_oshrun_env_put(&vars, x) != 0) {
+            goto err_free;
         }
     }
-    return 0;
+    return vars;
+
+err_free:
+    shoal_oshrun_env_free(vars);
+    return NULL;
 }
 
 /* A host list as srun takes it: the names, without mpirun's ":slots". */
@@ -192,11 +164,11 @@ static void strip_slots(char *hosts)
 static int build_command(const shoal_job_t *job, const char *kind, const char *path,
                          argv_buf_t *cmd)
 {
-    argv_buf_t vars = {0};
+    char **vars = forwarded(job);
     char num[32], buf[8300];
     int rc = -1;
 
-    if (forwarded(job, &vars) != 0 || add(cmd, path) != 0) {
+    if (vars == NULL || add(cmd, path) != 0) {
         goto out;
     }
     snprintf(num, sizeof(num), "%d", job->np);
@@ -251,8 +223,8 @@ static int build_command(const shoal_job_t *job, const char *kind, const char *p
             (add(cmd, "--bind-to") != 0 || add(cmd, job->bind ? "core" : "none") != 0)) {
             goto out;
         }
-        for (int i = 0; i < vars.n; i++) {
-            if (add(cmd, "-x") != 0 || add(cmd, vars.v[i]) != 0) {
+        for (char **v = vars; *v != NULL; v++) {
+            if (add(cmd, "-x") != 0 || add(cmd, *v) != 0) {
                 goto out;
             }
         }
@@ -264,7 +236,7 @@ static int build_command(const shoal_job_t *job, const char *kind, const char *p
     }
     rc = 0;
 out:
-    argv_free(&vars);
+    shoal_oshrun_env_free(vars);
     return rc;
 }
 

@@ -98,8 +98,7 @@ void shoal_oshrun_env_free(char **env)
     free(env);
 }
 
-/* Sets or replaces "NAME=VALUE" in a malloc'd environment array. */
-static int env_put(char ***envp, const char *assign)
+int shoal_oshrun_env_put(char ***envp, const char *assign)
 {
     size_t len = strcspn(assign, "="), n;
     char **env = *envp, *s = strdup(assign);
@@ -122,6 +121,21 @@ static int env_put(char ***envp, const char *assign)
     env[n] = s;
     env[n + 1] = NULL;
     *envp = env;
+    return 0;
+}
+
+/* A number of PEs: a whole number from 1 to SHOAL_OSHRUN_MAX_NP; 0 when it is one. */
+static int parse_pes(const char *text, int *out)
+{
+    char *end;
+    long n;
+
+    errno = 0;
+    n = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || n < 1 || n > SHOAL_OSHRUN_MAX_NP) {
+        return -1;
+    }
+    *out = (int)n;
     return 0;
 }
 
@@ -195,14 +209,9 @@ static int parse_args(shoal_job_t *job, int argc, char **argv)
             }
             job->launcher = val;
         } else if (IS("-N") || IS("--npernode") || IS("-npernode")) {
-            long n;
-
-            errno = 0;
-            n = strtol(val, &end, 10);
-            if (errno != 0 || end == val || *end != '\0' || n < 1 || n > SHOAL_OSHRUN_MAX_NP) {
+            if (parse_pes(val, &job->npernode) != 0) {
                 return usage_error("-N takes a positive number of PEs per node, got '%s'", val);
             }
-            job->npernode = (int)n;
         } else if (IS("-x")) {
             char **grown;
 
@@ -216,7 +225,7 @@ static int parse_args(shoal_job_t *job, int argc, char **argv)
             }
             job->xvars = grown;
             job->xvars[job->nxvars++] = (char *)val;
-            if (strchr(val, '=') != NULL && env_put(&job->env, val) != 0) {
+            if (strchr(val, '=') != NULL && shoal_oshrun_env_put(&job->env, val) != 0) {
                 fprintf(stderr, "oshrun: out of memory\n");
                 return 1;
             }
@@ -233,14 +242,9 @@ static int parse_args(shoal_job_t *job, int argc, char **argv)
             }
             job->timeout_arg = val;
         } else {
-            long np;
-
-            errno = 0;
-            np = strtol(val, &end, 10);
-            if (errno != 0 || end == val || *end != '\0' || np < 1 || np > SHOAL_OSHRUN_MAX_NP) {
+            if (parse_pes(val, &job->np) != 0) {
                 return usage_error("the number of PEs must be a positive integer, got '%s'", val);
             }
-            job->np = (int)np;
             job->np_set = 1;
         }
 #undef IS
@@ -287,28 +291,27 @@ static int plan_binding(shoal_job_t *job)
     return 0;
 }
 
-/* What execvp would run, found now so that a typo fails once, before anything starts. */
-static int resolve_path(shoal_job_t *job)
+char *shoal_oshrun_path_find(const char *prog, const char *path, int *err_out)
 {
-    const char *prog = job->argv[0], *path = "/usr/local/bin:/usr/bin:/bin";
-    int err = ENOENT;
     struct stat st;
+    char *found;
 
+    *err_out = ENOENT;
+    if (path == NULL) {
+        path = "/usr/local/bin:/usr/bin:/bin"; /* execvp's own choice without a PATH */
+    }
     if (strchr(prog, '/') != NULL) {
         if (stat(prog, &st) != 0) {
-            err = errno;
-        } else if (S_ISDIR(st.st_mode) || access(prog, X_OK) != 0) {
-            err = EACCES;
-        } else {
-            job->path = strdup(prog);
-            return job->path != NULL ? 0 : 1;
+            *err_out = errno;
+            return NULL;
         }
-        goto err_report;
-    }
-    for (char **e = job->env; *e != NULL; e++) {
-        if (strncmp(*e, "PATH=", 5) == 0) {
-            path = *e + 5;
+        if (S_ISDIR(st.st_mode) || access(prog, X_OK) != 0) {
+            *err_out = EACCES;
+            return NULL;
         }
+        found = strdup(prog);
+        *err_out = found != NULL ? 0 : ENOMEM;
+        return found;
     }
     while (*prog != '\0') {
         size_t dlen = strcspn(path, ":");
@@ -317,20 +320,37 @@ static int resolve_path(shoal_job_t *job)
         snprintf(buf, sizeof(buf), "%.*s%s%s", (int)dlen, dlen ? path : ".", "/", prog);
         if (stat(buf, &st) == 0 && !S_ISDIR(st.st_mode)) {
             if (access(buf, X_OK) == 0) {
-                job->path = strdup(buf);
-                return job->path != NULL ? 0 : 1;
+                found = strdup(buf);
+                *err_out = found != NULL ? 0 : ENOMEM;
+                return found;
             }
-            err = EACCES;
+            *err_out = EACCES;
         }
         if (path[dlen] == '\0') {
             break;
         }
         path += dlen + 1;
     }
+    return NULL;
+}
 
-err_report:
-    fprintf(stderr, "oshrun: cannot run '%s': %s\n", prog, strerror(err));
-    return 127;
+/* What execvp would run, found now so that a typo fails once, before anything starts. */
+static int resolve_path(shoal_job_t *job)
+{
+    const char *path = NULL;
+    int err;
+
+    for (char **e = job->env; *e != NULL; e++) {
+        if (strncmp(*e, "PATH=", 5) == 0) {
+            path = *e + 5;
+        }
+    }
+    job->path = shoal_oshrun_path_find(job->argv[0], path, &err);
+    if (job->path != NULL) {
+        return 0;
+    }
+    fprintf(stderr, "oshrun: cannot run '%s': %s\n", job->argv[0], strerror(err));
+    return err == ENOMEM ? 1 : 127;
 }
 
 /* The PEs get oshrun's environment minus what an outer PMIx launcher put there. */

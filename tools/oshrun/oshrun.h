@@ -66,6 +66,13 @@ int shoal_oshrun_server_register(shoal_job_t *job);
 int shoal_oshrun_server_setup_fork(shoal_job_t *job, int rank, char ***env);
 void shoal_oshrun_server_cleanup(shoal_job_t *job);
 
+/* main.c, also for delegate.c */
+/* Sets or replaces "NAME=VALUE" in a malloc'd, NULL-terminated array; 0 on success. */
+int shoal_oshrun_env_put(char ***envp, const char *assign);
+/* Where execvp would find prog along path (a PATH value; NULL: the system's default):
+ * a malloc'd path, or NULL with *err_out saying why (ENOENT, EACCES, ENOMEM). */
+char *shoal_oshrun_path_find(const char *prog, const char *path, int *err_out);
+
 /* delegate.c: runs the job through srun, mpirun or prterun; returns the exit status */
 int shoal_oshrun_delegate(shoal_job_t *job);
 

@@ -113,7 +113,7 @@ static int cpu_atomic_tl(const char *tl, size_t len)
  * resource lines ("resource 2 : md 1 dev 2 flags -- tcp/eth0"). */
 static int uses_cpu_atomics(ucp_context_h context, const ucp_config_t *config)
 {
-    char *text = NULL, *line, *tl;
+    char *text = NULL, *line, *tl, *rest = NULL;
     size_t size = 0;
     int cpu = 1;
     FILE *f = open_memstream(&text, &size);
@@ -125,12 +125,12 @@ static int uses_cpu_atomics(ucp_context_h context, const ucp_config_t *config)
     ucp_context_print_info(context, f);
     fclose(f);
     if (strstr(text, "UCX_ATOMIC_MODE=cpu\n") == NULL) {
-        for (line = text; line != NULL && cpu; line = strchr(line + 1, '\n')) {
-            if (strstr(line, "resource") == NULL || (tl = strstr(line, "-- ")) == NULL ||
-                tl > strchr(line + 1, '\n'))
+        for (line = strtok_r(text, "\n", &rest); line != NULL && cpu;
+             line = strtok_r(NULL, "\n", &rest)) {
+            if (strstr(line, "resource") == NULL || (tl = strstr(line, "-- ")) == NULL)
                 continue;
             tl += 3;
-            cpu = cpu_atomic_tl(tl, strcspn(tl, "/\n"));
+            cpu = cpu_atomic_tl(tl, strcspn(tl, "/"));
         }
     }
     free(text);
