@@ -7,34 +7,54 @@
 
 #include <string.h>
 
-/* A size with the top bit set is a negative number passed as size_t: a bug, not a
- * request the heap is too small for (that one returns NULL, as the spec says). */
-static void check_size(size_t size, const char *routine)
+/* Why an allocation that every PE attempted failed, said once per PE: the spec's
+ * answer is NULL, and a NULL without a reason sends users to the wrong knob. */
+static void warn_failed(size_t size, size_t align, const char *routine)
 {
-    if ((ptrdiff_t)size < 0)
-        shoal_fatal("%s: argument size is %zu (%td as a signed number), expected a size in "
-                    "bytes up to SHMEM_SYMMETRIC_SIZE (%zu)",
-                    routine, size, (ptrdiff_t)size, shoal_g.heap.capacity);
+    const shoal_heap_t *heap = &shoal_g.heap;
+
+    if (align > SHOAL_HEAP_BASE_ALIGN)
+        shoal_warn("%s: cannot place %zu bytes at a multiple of %zu bytes: the symmetric heap "
+                   "itself is aligned to %zu bytes, so no offset in it is; returning NULL",
+                   routine, size, align, (size_t)SHOAL_HEAP_BASE_ALIGN);
+    else if (size > heap->capacity)
+        shoal_warn("%s: cannot allocate %zu bytes: larger than the whole symmetric heap "
+                   "(SHMEM_SYMMETRIC_SIZE is %zu bytes); returning NULL",
+                   routine, size, heap->capacity);
+    else if (align > SHOAL_HEAP_MIN_ALIGN && shoal_heap_largest_free(heap) >= size)
+        shoal_warn("%s: cannot place %zu bytes at a multiple of %zu bytes: no free range of "
+                   "the %zu-byte symmetric heap starts at one (the largest free range, %zu "
+                   "bytes, would hold it unaligned); returning NULL",
+                   routine, size, align, heap->capacity, shoal_heap_largest_free(heap));
+    else
+        shoal_warn("%s: cannot allocate %zu bytes: %zu of %zu symmetric heap bytes are in "
+                   "use (largest free range %zu bytes); returning NULL; raise "
+                   "SHMEM_SYMMETRIC_SIZE",
+                   routine, size, heap->in_use, heap->capacity, shoal_heap_largest_free(heap));
 }
 
+/* Sizes the heap can never hold (2^63, SIZE_MAX, a negative int passed as size_t)
+ * return NULL like any other request that does not fit, as the spec says. */
 static void *heap_alloc(size_t size, size_t align, const char *routine)
 {
     size_t off;
     int status;
 
     shoal_check_init(routine);
-    check_size(size, routine);
     if (shoal_g.settings.check_coll) /* a size that differs would break symmetry */
         shoal_coll_check(&shoal_team_world.pset, routine, (const uint64_t[]){size, align},
                          (const char *const[]){"size", "alignment"}, 2);
-    status = size == 0 ? SHOAL_ERR_INVALID_ARG : shoal_heap_alloc(&shoal_g.heap, size, align, &off);
+    if (size == 0)
+        status = SHOAL_ERR_INVALID_ARG;
+    else if (align > SHOAL_HEAP_BASE_ALIGN) /* the same on every PE: the bases are equal */
+        status = SHOAL_ERR_NO_MEMORY;
+    else
+        status = shoal_heap_alloc(&shoal_g.heap, size, align, &off);
     shoal_coll_barrier(&shoal_team_world.pset, 1, routine);
-    if (status == SHOAL_ERR_INVALID_ARG && size == 0)
+    if (size == 0)
         return NULL;
     if (status != SHOAL_OK) {
-        shoal_warn("%s: cannot allocate %zu bytes: %zu of %zu symmetric heap bytes are in use; "
-                   "raise SHMEM_SYMMETRIC_SIZE",
-                   routine, size, shoal_g.heap.in_use, shoal_g.heap.capacity);
+        warn_failed(size, align, routine);
         return NULL;
     }
     return shoal_g.seg[SHOAL_SEG_HEAP].base + off;
@@ -71,8 +91,18 @@ void *shmem_malloc_with_hints(size_t size, long hints)
 
 void *shmem_calloc(size_t count, size_t size)
 {
-    size_t bytes = shoal_check_bytes(count, size, "shmem_calloc");
-    void *ptr = heap_alloc(bytes, SHOAL_HEAP_MIN_ALIGN, "shmem_calloc");
+    size_t bytes;
+    void *ptr;
+
+    if (__builtin_mul_overflow(count, size, &bytes)) { /* cannot fit: NULL, collectively */
+        shoal_check_init("shmem_calloc");
+        shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_calloc");
+        shoal_warn("shmem_calloc: cannot allocate %zu objects of %zu bytes: the product "
+                   "overflows size_t; returning NULL",
+                   count, size);
+        return NULL;
+    }
+    ptr = heap_alloc(bytes, SHOAL_HEAP_MIN_ALIGN, "shmem_calloc");
 
     if (ptr != NULL)
         memset(ptr, 0, bytes);
@@ -83,11 +113,9 @@ void *shmem_calloc(size_t count, size_t size)
 
 void *shmem_align(size_t alignment, size_t size)
 {
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0 ||
-        alignment > SHOAL_HEAP_BASE_ALIGN)
-        shoal_fatal("shmem_align: argument alignment is %zu, expected a power of two up to "
-                    "%zu",
-                    alignment, SHOAL_HEAP_BASE_ALIGN);
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+        shoal_fatal("shmem_align: argument alignment is %zu, expected a power of two",
+                    alignment);
     return heap_alloc(size, alignment, "shmem_align");
 }
 
@@ -116,7 +144,6 @@ void *shmem_realloc(void *ptr, size_t size)
         return NULL;
     }
     shoal_check_init("shmem_realloc");
-    check_size(size, "shmem_realloc");
     off = heap_block(ptr, "shmem_realloc");
     shoal_heap_lookup(&shoal_g.heap, off, &start, &old_size);
     shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_realloc");
@@ -127,10 +154,8 @@ void *shmem_realloc(void *ptr, size_t size)
         shoal_heap_free(&shoal_g.heap, off);
     }
     shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_realloc");
-    if (status != SHOAL_OK) {
-        shoal_warn("shmem_realloc: cannot grow %p to %zu bytes: %zu of %zu symmetric heap "
-                   "bytes are in use; raise SHMEM_SYMMETRIC_SIZE",
-                   ptr, size, shoal_g.heap.in_use, shoal_g.heap.capacity);
+    if (status != SHOAL_OK) { /* the old block stays, as the spec says */
+        warn_failed(size, SHOAL_HEAP_MIN_ALIGN, "shmem_realloc");
         return NULL;
     }
     return base + new_off;

@@ -119,6 +119,16 @@ int shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, size_t *off_
     return SHOAL_ERR_NO_MEMORY;
 }
 
+size_t shoal_heap_largest_free(const shoal_heap_t *heap)
+{
+    size_t i, best = 0;
+
+    for (i = 0; i < heap->nblocks; i++)
+        if (!heap->blocks[i].used && heap->blocks[i].len > best)
+            best = heap->blocks[i].len;
+    return best;
+}
+
 /* Merges free block i with free neighbours. */
 static void block_coalesce(shoal_heap_t *heap, size_t i)
 {

@@ -34,6 +34,8 @@ void shoal_heap_cleanup(shoal_heap_t *heap);
 int shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, size_t *off_out);
 /* off must be the start of a used block, else SHOAL_ERR_NOT_FOUND. */
 int shoal_heap_free(shoal_heap_t *heap, size_t off);
+/* The longest free range, in bytes (what an unaligned request of that size could get). */
+size_t shoal_heap_largest_free(const shoal_heap_t *heap);
 /* Grows or shrinks in place when it can; otherwise allocates anew (the caller copies
  * and frees the old block). *moved_out says which happened. */
 int shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, size_t *new_off_out,

@@ -103,6 +103,41 @@ static void check_align(void)
     PE_CHECK(shmem_align(4096, 0) == NULL, "%s", "shmem_align(4096, 0) is not NULL");
 }
 
+/* Requests no heap could hold return NULL on every PE (the job goes on), and a failed
+ * realloc leaves the old block as it was. */
+static void check_impossible(void)
+{
+    size_t heap = pe_test_heap_size(), sizes[] = {(size_t)1 << 63, SIZE_MAX, (size_t)-8, heap + 1};
+    int n = -8, i;
+    long *keep;
+
+    for (i = 0; i < 4; i++) {
+        void *p = shmem_malloc(sizes[i]);
+
+        PE_CHECK(p == NULL, "shmem_malloc(%zu) is %p", sizes[i], p);
+        p = shmem_align(4096, sizes[i]);
+        PE_CHECK(p == NULL, "shmem_align(4096, %zu) is %p", sizes[i], p);
+    }
+    PE_CHECK(shmem_malloc((size_t)n) == NULL, "%s", "shmem_malloc((size_t)-8) is not NULL");
+    PE_CHECK(shmem_calloc(SIZE_MAX / 2, 4) == NULL, "%s",
+             "shmem_calloc(SIZE_MAX / 2, 4), an overflowing product, is not NULL");
+    PE_CHECK(shmem_calloc(heap, 2) == NULL, "shmem_calloc(%zu, 2) is not NULL", heap);
+    /* ref holds offset 0, the heap's only 1 GiB-aligned offset; 2 GiB is beyond the base. */
+    PE_CHECK(shmem_align((size_t)1 << 30, 64) == NULL, "%s", "shmem_align(1 GiB, 64) is not NULL");
+    PE_CHECK(shmem_align((size_t)1 << 31, 64) == NULL, "%s", "shmem_align(2 GiB, 64) is not NULL");
+    keep = shmem_malloc(4 * sizeof(long));
+    PE_CHECK(keep != NULL, "%s", "shmem_malloc(32) is NULL");
+    if (keep == NULL)
+        return;
+    for (i = 0; i < 4; i++)
+        keep[i] = 40 + i;
+    PE_CHECK(shmem_realloc(keep, SIZE_MAX) == NULL, "%s", "shmem_realloc(p, SIZE_MAX) is not NULL");
+    PE_CHECK(shmem_realloc(keep, heap * 2) == NULL, "shmem_realloc(p, %zu) is not NULL", heap * 2);
+    for (i = 0; i < 4; i++)
+        PE_CHECK_EQ("element of the block a failed realloc kept", 40 + i, keep[i]);
+    shmem_free(keep);
+}
+
 static void check_contents(const int *p, size_t n, int base, const char *what)
 {
     size_t i;
@@ -262,6 +297,7 @@ int main(void)
         return pe_test_finish("pe_heap");
     check_malloc_calloc();
     check_align();
+    check_impossible();
     check_realloc();
     check_hints();
     check_symmetric();
