@@ -8,12 +8,13 @@ void shoal_api_amo_checked(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest,
                            size_t elem_size, int pe, int nbi, const char *routine)
 {
     const char *arg = op == SHOAL_AMO_FETCH ? "source" : "dest";
+    shoal_ctx_t *c;
     size_t off;
     int seg;
 
     shoal_check_init(routine);
-    pe = shoal_check_ctx_pe(ctx, pe, routine);
+    c = shoal_check_ctx_pe(ctx, &pe, routine);
     seg = shoal_check_symmetric(dest, elem_size, routine, arg, &off);
     shoal_check_aligned(dest, elem_size, routine, arg);
-    shoal_core_amo(ctx, pe, seg, off, op, elem_size, operand, compare, fetch, nbi, routine);
+    shoal_core_amo(c, pe, seg, off, op, elem_size, operand, compare, fetch, nbi, routine);
 }

@@ -3,6 +3,29 @@
 #include "shoal_check.h"
 #include "shoal_status.h"
 
+void shoal_check_handle_fatal(uintptr_t handle, shoal_handle_state_t state, int is_team,
+                              const char *routine, const char *arg)
+{
+    const char *kind = is_team ? "team" : "context";
+
+    if (!is_team && handle == 0)
+        shoal_fatal("%s: argument ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context "
+                    "that shmem_ctx_create or shmem_team_create_ctx made",
+                    routine);
+    if (state == SHOAL_HANDLE_DESTROYED)
+        shoal_fatal("%s: argument %s is %#lx, a %s that was destroyed (%s); a handle is "
+                    "valid only until it is destroyed",
+                    routine, arg, (unsigned long)handle, kind,
+                    is_team ? "by shmem_team_destroy"
+                            : "by shmem_ctx_destroy, or with its team by shmem_team_destroy");
+    shoal_fatal("%s: argument %s is %#lx, which is not a %s that this PE made; expected %s",
+                routine, arg, (unsigned long)handle, kind,
+                is_team ? "SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED or a team from "
+                          "shmem_team_split_strided or shmem_team_split_2d"
+                        : "SHMEM_CTX_DEFAULT or a context from shmem_ctx_create or "
+                          "shmem_team_create_ctx");
+}
+
 static void report_outside(const void *addr, const char *routine, const char *arg)
 {
     const shoal_seg_t *h = &shoal_g.seg[SHOAL_SEG_HEAP], *d = &shoal_g.seg[SHOAL_SEG_DATA];

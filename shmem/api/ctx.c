@@ -6,12 +6,15 @@
 
 #define CTX_OPTIONS (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE)
 
-static int ctx_create(shoal_team_t *team, long options, shmem_ctx_t *ctx, const char *routine)
+static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx,
+                      const char *routine)
 {
+    shoal_team_t *team;
     shoal_ctx_t *made;
     int status;
 
     shoal_check_init(routine);
+    team = shoal_check_team_handle(team_handle, routine, "team");
     if (ctx == NULL)
         shoal_fatal("%s: argument ctx is NULL, expected the address of a shmem_ctx_t", routine);
     *ctx = SHMEM_CTX_INVALID;
@@ -19,7 +22,7 @@ static int ctx_create(shoal_team_t *team, long options, shmem_ctx_t *ctx, const 
         shoal_fatal("%s: argument options is %#lx, expected SHMEM_CTX_PRIVATE, "
                     "SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE or-ed together (or 0)",
                     routine, options);
-    if (team == SHMEM_TEAM_INVALID)
+    if (team == NULL)
         return -1;
     status = shoal_ctx_create(team, options, &made);
     if (status != SHOAL_OK) {
@@ -27,7 +30,7 @@ static int ctx_create(shoal_team_t *team, long options, shmem_ctx_t *ctx, const 
                     shoal_status_string(status), shoal_g.settings.ctx_max);
         return -1;
     }
-    *ctx = made;
+    *ctx = (shmem_ctx_t)made->handle;
     return 0;
 }
 
@@ -46,10 +49,10 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
     shoal_check_init("shmem_ctx_destroy");
     if (ctx == SHMEM_CTX_INVALID)
         return;
-    if (ctx == SHMEM_CTX_DEFAULT)
+    if ((uintptr_t)ctx == SHOAL_CTX_DEFAULT_HANDLE)
         shoal_fatal("shmem_ctx_destroy: argument ctx is SHMEM_CTX_DEFAULT, which cannot be "
                     "destroyed");
-    shoal_ctx_destroy(ctx);
+    shoal_ctx_destroy(shoal_check_ctx(ctx, "shmem_ctx_destroy"));
 }
 
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
@@ -57,16 +60,17 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
     shoal_check_init("shmem_ctx_get_team");
     if (team == NULL)
         return -1;
-    *team = ctx == SHMEM_CTX_INVALID ? SHMEM_TEAM_INVALID : ctx->team;
-    return ctx == SHMEM_CTX_INVALID ? -1 : 0;
+    *team = SHMEM_TEAM_INVALID;
+    if (ctx == SHMEM_CTX_INVALID)
+        return -1;
+    *team = (shmem_team_t)shoal_check_ctx(ctx, "shmem_ctx_get_team")->team->handle;
+    return 0;
 }
 
 static shoal_ctx_t *check_ctx(shmem_ctx_t ctx, const char *routine)
 {
     shoal_check_init(routine);
-    if (ctx == SHMEM_CTX_INVALID)
-        shoal_fatal("%s: argument ctx is SHMEM_CTX_INVALID", routine);
-    return ctx;
+    return shoal_check_ctx(ctx, routine);
 }
 
 void shmem_ctx_fence(shmem_ctx_t ctx)

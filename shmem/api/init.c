@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-shmem_ctx_t SHMEM_CTX_DEFAULT = &shoal_ctx_default;
+shmem_ctx_t SHMEM_CTX_DEFAULT = (shmem_ctx_t)SHOAL_CTX_DEFAULT_HANDLE;
 
 void shmem_init(void)
 {

@@ -67,16 +67,17 @@ void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *sourc
 {
     size_t bytes = shoal_check_bytes(nelems, elem_size, routine), off = 0, sig_off;
     int seg = 0, sig_seg;
+    shoal_ctx_t *c;
 
     shoal_check_init(routine);
-    pe = shoal_check_ctx_pe(ctx, pe, routine);
+    c = shoal_check_ctx_pe(ctx, &pe, routine);
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         shoal_fatal("%s: argument sig_op is %d, expected SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",
                     routine, sig_op);
     if (bytes > 0)
         seg = shoal_check_symmetric(dest, bytes, routine, "dest", &off);
     sig_seg = check_sig_addr(sig_addr, routine, &sig_off);
-    shoal_core_put_signal(ctx, pe, seg, off, source, bytes, sig_seg, sig_off, signal,
+    shoal_core_put_signal(c, pe, seg, off, source, bytes, sig_seg, sig_off, signal,
                           sig_op == SHMEM_SIGNAL_ADD, nbi, routine);
 }
 

@@ -8,10 +8,10 @@
 /* Checks what every RMA call shares; turns *pe into a world PE and returns the
  * remote segment and offset. */
 static int rma_prepare(shmem_ctx_t ctx, const void *remote, size_t bytes, int *pe,
-                       const char *routine, const char *arg, size_t *off)
+                       const char *routine, const char *arg, size_t *off, shoal_ctx_t **c)
 {
     shoal_check_init(routine);
-    *pe = shoal_check_ctx_pe(ctx, *pe, routine);
+    *c = shoal_check_ctx_pe(ctx, pe, routine);
     if (bytes == 0) /* moves nothing: any address will do, as in the other runtimes */
         return -1;
     return shoal_check_symmetric(remote, bytes, routine, arg, off);
@@ -22,15 +22,16 @@ static void rma_contig(shmem_ctx_t ctx, int put, int nbi, void *dest, const void
                        size_t nelems, size_t elem_size, int pe, const char *routine)
 {
     size_t bytes = shoal_check_bytes(nelems, elem_size, routine), off;
+    shoal_ctx_t *c;
     int seg = rma_prepare(ctx, put ? dest : source, bytes, &pe, routine, put ? "dest" : "source",
-                          &off);
+                          &off, &c);
 
     if (bytes == 0)
         return;
     if (put)
-        shoal_core_put(ctx, pe, seg, off, source, bytes, nbi, routine);
+        shoal_core_put(c, pe, seg, off, source, bytes, nbi, routine);
     else
-        shoal_core_get(ctx, pe, seg, off, dest, bytes, nbi, routine);
+        shoal_core_get(c, pe, seg, off, dest, bytes, nbi, routine);
 }
 
 void shoal_api_put_checked(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
@@ -68,28 +69,30 @@ void shoal_api_iput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t d
                     ptrdiff_t sst, size_t nelems, size_t elem_size, int pe,
                     const char *routine)
 {
+    shoal_ctx_t *c;
     size_t span, off;
     int seg;
 
     shoal_check_init(routine);
     span = strided_span(dst, nelems, elem_size, routine, "dst");
     strided_span(sst, nelems, elem_size, routine, "sst");
-    seg = rma_prepare(ctx, dest, span, &pe, routine, "dest", &off);
+    seg = rma_prepare(ctx, dest, span, &pe, routine, "dest", &off, &c);
     if (nelems > 0)
-        shoal_core_iput(ctx, pe, seg, off, source, dst, sst, nelems, elem_size, routine);
+        shoal_core_iput(c, pe, seg, off, source, dst, sst, nelems, elem_size, routine);
 }
 
 void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
                     ptrdiff_t sst, size_t nelems, size_t elem_size, int pe,
                     const char *routine)
 {
+    shoal_ctx_t *c;
     size_t span, off;
     int seg;
 
     shoal_check_init(routine);
     strided_span(dst, nelems, elem_size, routine, "dst");
     span = strided_span(sst, nelems, elem_size, routine, "sst");
-    seg = rma_prepare(ctx, source, span, &pe, routine, "source", &off);
+    seg = rma_prepare(ctx, source, span, &pe, routine, "source", &off, &c);
     if (nelems > 0)
-        shoal_core_iget(ctx, pe, seg, off, dest, dst, sst, nelems, elem_size, routine);
+        shoal_core_iget(c, pe, seg, off, dest, dst, sst, nelems, elem_size, routine);
 }

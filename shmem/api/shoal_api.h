@@ -31,7 +31,7 @@ static inline char *shoal_api_direct(shmem_ctx_t ctx, const void *addr, size_t n
 {
     size_t bytes;
 
-    if (ctx != &shoal_ctx_default || __builtin_mul_overflow(nelems, elem_size, &bytes))
+    if ((uintptr_t)ctx != SHOAL_CTX_DEFAULT_HANDLE || __builtin_mul_overflow(nelems, elem_size, &bytes))
         return NULL;
     return shoal_direct(addr, bytes, pe);
 }

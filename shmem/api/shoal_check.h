@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shmem.h"
 #include "shoal_core.h"
 
 static inline void shoal_check_init(const char *routine)
@@ -23,31 +24,66 @@ static inline void shoal_check_pe(int pe, const char *routine)
                     shoal_g.n_pes - 1);
 }
 
-/* The world PE that pe names on ctx: team contexts number PEs in their team. */
-static inline int shoal_check_ctx_pe(shoal_ctx_t *ctx, int pe, const char *routine)
-{
-    const shoal_team_t *t;
+/* The end of the job for a handle that names no live team or context (check.c). */
+void shoal_check_handle_fatal(uintptr_t handle, shoal_handle_state_t state, int is_team,
+                              const char *routine, const char *arg)
+    __attribute__((noreturn));
 
-    if (__builtin_expect(ctx == NULL, 0))
-        shoal_fatal("%s: argument ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context "
-                    "that shmem_ctx_create or shmem_team_create_ctx made",
-                    routine);
-    t = ctx->team;
+/* The context a handle names; SHMEM_CTX_INVALID, destroyed and made-up handles end
+ * the job. Cost: one compare for SHMEM_CTX_DEFAULT, a table look-up otherwise. */
+static inline shoal_ctx_t *shoal_check_ctx(shmem_ctx_t ctx, const char *routine)
+{
+    shoal_handle_state_t state;
+    shoal_ctx_t *c;
+
+    if (__builtin_expect((uintptr_t)ctx == SHOAL_CTX_DEFAULT_HANDLE, 1))
+        return &shoal_ctx_default;
+    c = shoal_ctx_find((uintptr_t)ctx, &state);
+    if (__builtin_expect(c == NULL, 0))
+        shoal_check_handle_fatal((uintptr_t)ctx, state, 0, routine, "ctx");
+    return c;
+}
+
+/* The team a handle names, NULL for SHMEM_TEAM_INVALID (which the team queries
+ * answer with -1); destroyed and made-up handles end the job. */
+static inline shoal_team_t *shoal_check_team_handle(shmem_team_t team, const char *routine,
+                                                    const char *arg)
+{
+    shoal_handle_state_t state;
+    shoal_team_t *t;
+
+    if (team == SHMEM_TEAM_INVALID)
+        return NULL;
+    t = shoal_team_find((uintptr_t)team, &state);
+    if (__builtin_expect(t == NULL, 0))
+        shoal_check_handle_fatal((uintptr_t)team, state, 1, routine, arg);
+    return t;
+}
+
+/* The context ctx names; *pe, which counts in the context's team, becomes a world PE. */
+static inline shoal_ctx_t *shoal_check_ctx_pe(shmem_ctx_t ctx, int *pe, const char *routine)
+{
+    shoal_ctx_t *c = shoal_check_ctx(ctx, routine);
+    const shoal_team_t *t = c->team;
+
     if (__builtin_expect(t == &shoal_team_world, 1)) {
-        shoal_check_pe(pe, routine);
-        return pe;
+        shoal_check_pe(*pe, routine);
+        return c;
     }
-    if (__builtin_expect((unsigned)pe >= (unsigned)t->pset.size, 0))
+    if (__builtin_expect((unsigned)*pe >= (unsigned)t->pset.size, 0))
         shoal_fatal("%s: argument pe is %d, valid range 0..%d (PEs of the context's team)",
-                    routine, pe, t->pset.size - 1);
-    return shoal_pset_pe(&t->pset, pe);
+                    routine, *pe, t->pset.size - 1);
+    *pe = shoal_pset_pe(&t->pset, *pe);
+    return c;
 }
 
 /* The PE set of a team the calling PE belongs to (collectives need one). */
-static inline const shoal_pset_t *shoal_check_team(const shoal_team_t *team,
-                                                  const char *routine)
+static inline const shoal_pset_t *shoal_check_team(shmem_team_t handle, const char *routine)
 {
+    const shoal_team_t *team;
+
     shoal_check_init(routine);
+    team = shoal_check_team_handle(handle, routine, "team");
     if (team == NULL)
         shoal_fatal("%s: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to",
                     routine);

@@ -5,48 +5,72 @@
 
 #include <stdlib.h>
 
-shmem_team_t SHMEM_TEAM_WORLD = &shoal_team_world;
-shmem_team_t SHMEM_TEAM_SHARED = &shoal_team_shared;
+shmem_team_t SHMEM_TEAM_WORLD = (shmem_team_t)SHOAL_TEAM_WORLD_HANDLE;
+shmem_team_t SHMEM_TEAM_SHARED = (shmem_team_t)SHOAL_TEAM_SHARED_HANDLE;
+
+/* The team a query names, or NULL for SHMEM_TEAM_INVALID (the query's -1). */
+static shoal_team_t *query_team(shmem_team_t team, const char *routine, const char *arg)
+{
+    shoal_check_init(routine);
+    return shoal_check_team_handle(team, routine, arg);
+}
+
+static shmem_team_t handle_of(const shoal_team_t *t)
+{
+    return t == NULL ? SHMEM_TEAM_INVALID : (shmem_team_t)t->handle;
+}
 
 int shmem_team_my_pe(shmem_team_t team)
 {
-    shoal_check_init("shmem_team_my_pe");
-    return team == SHMEM_TEAM_INVALID ? -1 : team->pset.me;
+    shoal_team_t *t = query_team(team, "shmem_team_my_pe", "team");
+
+    return t == NULL ? -1 : t->pset.me;
 }
 
 int shmem_team_n_pes(shmem_team_t team)
 {
-    shoal_check_init("shmem_team_n_pes");
-    return team == SHMEM_TEAM_INVALID ? -1 : team->pset.size;
+    shoal_team_t *t = query_team(team, "shmem_team_n_pes", "team");
+
+    return t == NULL ? -1 : t->pset.size;
 }
 
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
 {
-    shoal_check_init("shmem_team_get_config");
-    if (team == SHMEM_TEAM_INVALID || config == NULL)
+    shoal_team_t *t = query_team(team, "shmem_team_get_config", "team");
+
+    if (t == NULL || config == NULL)
         return -1;
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
-        config->num_contexts = team->num_contexts;
+        config->num_contexts = t->num_contexts;
     return 0;
 }
 
 int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
 {
-    shoal_check_init("shmem_team_translate_pe");
-    if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID || src_pe < 0 ||
-        src_pe >= src_team->pset.size)
+    shoal_team_t *src = query_team(src_team, "shmem_team_translate_pe", "src_team");
+    shoal_team_t *dest = query_team(dest_team, "shmem_team_translate_pe", "dest_team");
+
+    if (src == NULL || dest == NULL || src_pe < 0 || src_pe >= src->pset.size)
         return -1;
-    return shoal_team_index(dest_team, shoal_pset_pe(&src_team->pset, src_pe));
+    return shoal_team_index(dest, shoal_pset_pe(&src->pset, src_pe));
 }
 
-/* The parent's PE set, or NULL when the parent is SHMEM_TEAM_INVALID. */
-static shoal_team_t *split_parent(shmem_team_t parent, const char *routine)
+/* The parent team, or NULL when it is SHMEM_TEAM_INVALID. */
+static shoal_team_t *split_parent(shmem_team_t parent_team, const char *routine)
 {
-    shoal_check_init(routine);
-    if (parent != SHMEM_TEAM_INVALID && parent->pset.me < 0)
+    shoal_team_t *parent = query_team(parent_team, routine, "parent_team");
+
+    if (parent != NULL && parent->pset.me < 0)
         shoal_fatal("%s: PE %d is not a member of argument parent_team (%d PEs)", routine,
                     shoal_g.my_pe, parent->pset.size);
     return parent;
+}
+
+static void check_out(const void *out, const char *routine, const char *arg)
+{
+    if (out == NULL)
+        shoal_fatal("%s: argument %s is NULL, expected the address of a shmem_team_t", routine,
+                    arg);
 }
 
 static int contexts_of(const shmem_team_config_t *config, long mask)
@@ -63,6 +87,7 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
     int n[1] = {0}, nctx[1] = {contexts_of(config, config_mask)}, *want[1], i, rc, outside;
     long long last;
 
+    check_out(new_team, routine, "new_team");
     *new_team = SHMEM_TEAM_INVALID;
     if (parent == NULL)
         return -1;
@@ -95,7 +120,7 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
     }
     rc = shoal_team_split(parent, 1, want, n, nctx, out, routine);
     free(want[0]);
-    *new_team = out[0];
+    *new_team = handle_of(out[0]);
     return rc;
 }
 
@@ -109,6 +134,8 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     int nctx[2] = {contexts_of(xaxis_config, xaxis_mask), contexts_of(yaxis_config, yaxis_mask)};
     int n[2] = {0, 0}, *want[2], size, me, x, y, i, rc;
 
+    check_out(xaxis_team, routine, "xaxis_team");
+    check_out(yaxis_team, routine, "yaxis_team");
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     if (parent == NULL)
         return -1;
@@ -133,22 +160,23 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     rc = shoal_team_split(parent, 2, want, n, nctx, out, routine);
     free(want[0]);
     free(want[1]);
-    *xaxis_team = out[0];
-    *yaxis_team = out[1];
+    *xaxis_team = handle_of(out[0]);
+    *yaxis_team = handle_of(out[1]);
     return rc;
 }
 
 void shmem_team_destroy(shmem_team_t team)
 {
-    shoal_check_init("shmem_team_destroy");
-    if (team == SHMEM_TEAM_INVALID)
+    shoal_team_t *t = query_team(team, "shmem_team_destroy", "team");
+
+    if (t == NULL)
         return;
-    if (team->predefined)
+    if (t->predefined)
         shoal_fatal("shmem_team_destroy: argument team is %s, a predefined team, which cannot "
                     "be destroyed",
-                    team == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
-    shoal_ctx_destroy_team(team);
-    shoal_team_destroy(team);
+                    t == &shoal_team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+    shoal_ctx_destroy_team(t);
+    shoal_team_destroy(t);
 }
 
 int shmem_team_sync(shmem_team_t team)
@@ -164,14 +192,15 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
     size_t off;
     int seg;
 
-    shoal_check_init("shmem_team_ptr");
-    if (team == SHMEM_TEAM_INVALID)
+    shoal_team_t *t = query_team(team, "shmem_team_ptr", "team");
+
+    if (t == NULL)
         return NULL;
-    if (pe < 0 || pe >= team->pset.size)
+    if (pe < 0 || pe >= t->pset.size)
         shoal_fatal("shmem_team_ptr: argument pe is %d, valid range 0..%d (PEs of the team)", pe,
-                    team->pset.size - 1);
+                    t->pset.size - 1);
     seg = shoal_seg_find(dest, &off);
     if (seg < 0)
         return NULL;
-    return shoal_core_ptr(shoal_pset_pe(&team->pset, pe), seg, off);
+    return shoal_core_ptr(shoal_pset_pe(&t->pset, pe), seg, off);
 }

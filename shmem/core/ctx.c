@@ -10,6 +10,7 @@
 shoal_ctx_t shoal_ctx_default = {.team = &shoal_team_world};
 
 static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+static shoal_handles_t handles = SHOAL_HANDLES_INIT(SHOAL_HANDLE_CTX_TAG);
 static shoal_ctx_t **live; /* every context but the default */
 static int nlive, maxlive;
 
@@ -70,13 +71,18 @@ int shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out)
         if (status != SHOAL_OK)
             goto err_free;
     }
-    status = track(ctx);
+    status = shoal_handle_add(&handles, ctx, &ctx->handle);
     if (status != SHOAL_OK)
         goto err_worker;
+    status = track(ctx);
+    if (status != SHOAL_OK)
+        goto err_handle;
     pthread_mutex_unlock(&ctx_lock);
     *ctx_out = ctx;
     return SHOAL_OK;
 
+err_handle:
+    shoal_handle_remove(&handles, ctx->handle);
 err_worker:
     shoal_ucx_worker_destroy(ctx->worker);
 err_free:
@@ -92,6 +98,7 @@ void shoal_ctx_destroy(shoal_ctx_t *ctx)
     int i;
 
     shoal_core_quiet(ctx);
+    shoal_handle_remove(&handles, ctx->handle);
     pthread_mutex_lock(&ctx_lock);
     for (i = 0; i < nlive; i++) {
         if (live[i] == ctx) {
@@ -134,6 +141,21 @@ void shoal_ctx_cleanup(void)
     free(live);
     live = NULL;
     maxlive = 0;
+    shoal_handle_cleanup(&handles);
+}
+
+int shoal_ctx_setup(void)
+{
+    int status = shoal_handle_add(&handles, &shoal_ctx_default, &shoal_ctx_default.handle);
+
+    if (status == SHOAL_OK && shoal_ctx_default.handle != SHOAL_CTX_DEFAULT_HANDLE)
+        status = SHOAL_ERR_INVALID_ARG; /* SHMEM_CTX_DEFAULT would name nothing */
+    return status;
+}
+
+shoal_ctx_t *shoal_ctx_find(uintptr_t handle, shoal_handle_state_t *state_out)
+{
+    return shoal_handle_find(&handles, handle, state_out);
 }
 
 void shoal_core_quiet_all(void)

@@ -185,7 +185,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         shoal_fatal("%s: environment variable SHOAL_TEAMS_MAX is %zu; expected 2 to 64", routine,
                     shoal_g.settings.teams_max);
     if (shoal_heap_init(&shoal_g.heap, shoal_g.settings.symmetric_size) != SHOAL_OK ||
-        shoal_team_setup(local_size) != SHOAL_OK)
+        shoal_team_setup(local_size) != SHOAL_OK || shoal_ctx_setup() != SHOAL_OK)
         shoal_fatal("%s: SHMEM_SYMMETRIC_SIZE (%zu bytes) is too small for Shoal's own "
                     "synchronisation counters (%zu teams of %zu bytes; see SHOAL_TEAMS_MAX)",
                     routine, shoal_g.settings.symmetric_size, shoal_g.settings.teams_max,

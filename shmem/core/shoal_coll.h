@@ -80,6 +80,7 @@ typedef struct shoal_team {
     int num_contexts;     /* from its configuration (0: no limit asked) */
     int predefined;
     int stage_pending;    /* pset.stage_pending points here */
+    uintptr_t handle;     /* what the program holds: see shoal_handle.h */
 } shoal_team_t;
 
 extern shoal_team_t shoal_team_world, shoal_team_shared;

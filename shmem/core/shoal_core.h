@@ -11,6 +11,7 @@
 #include "shoal_coll.h"
 #include "shoal_env.h"
 #include "shoal_gpu_hook.h"
+#include "shoal_handle.h"
 #include "shoal_heap.h"
 #include "shoal_log.h"
 #include "shoal_transport.h"
@@ -74,6 +75,7 @@ typedef struct shoal_ctx {
     shoal_team_t *team;
     shoal_ucx_worker_t *worker; /* NULL: the main worker (the default context) */
     void **ucx_peers;           /* per world PE: endpoints on worker, made on first use */
+    uintptr_t handle;           /* what the program holds: see shoal_handle.h */
 } shoal_ctx_t;
 
 extern shoal_ctx_t shoal_ctx_default;
@@ -187,6 +189,11 @@ void shoal_ctx_cleanup(void);
 void shoal_ctx_destroy_team(const shoal_team_t *team);
 /* How many contexts were made from team and are alive. */
 int shoal_ctx_count(const shoal_team_t *team);
+/* Registers the default context (first in the table): after shoal_team_setup. */
+int shoal_ctx_setup(void);
+/* The context or team a program's handle names, or NULL and why. */
+shoal_ctx_t *shoal_ctx_find(uintptr_t handle, shoal_handle_state_t *state_out);
+shoal_team_t *shoal_team_find(uintptr_t handle, shoal_handle_state_t *state_out);
 
 /* rma.c: remote ranges have been checked by the API layer; pe is a world PE. */
 void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src, size_t len, int nbi,

@@ -15,6 +15,7 @@
 
 shoal_team_t shoal_team_world, shoal_team_shared;
 
+static shoal_handles_t handles = SHOAL_HANDLES_INIT(SHOAL_HANDLE_TEAM_TAG);
 static size_t slots_off;    /* heap offset of slot 0 */
 static uint64_t slots_free; /* this PE's free slots, one bit each */
 
@@ -122,6 +123,13 @@ int shoal_team_setup(int local_size)
     status = team_make(&shoal_team_shared, 1, pes, n, 0);
     free(pes);
     shoal_team_shared.predefined = 1;
+    if (status == SHOAL_OK)
+        status = shoal_handle_add(&handles, &shoal_team_world, &shoal_team_world.handle);
+    if (status == SHOAL_OK)
+        status = shoal_handle_add(&handles, &shoal_team_shared, &shoal_team_shared.handle);
+    if (status == SHOAL_OK && (shoal_team_world.handle != SHOAL_TEAM_WORLD_HANDLE ||
+                               shoal_team_shared.handle != SHOAL_TEAM_SHARED_HANDLE))
+        status = SHOAL_ERR_INVALID_ARG; /* the exported constants would name nothing */
     return status;
 }
 
@@ -129,6 +137,12 @@ void shoal_team_cleanup(void)
 {
     team_release(&shoal_team_world);
     team_release(&shoal_team_shared);
+    shoal_handle_cleanup(&handles);
+}
+
+shoal_team_t *shoal_team_find(uintptr_t handle, shoal_handle_state_t *state_out)
+{
+    return shoal_handle_find(&handles, handle, state_out);
 }
 
 /* The slots free on every PE of parent: an AND over the parent's scratch. */
@@ -170,6 +184,8 @@ int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const i
         t = malloc(sizeof(*t));
         status =
             t == NULL ? SHOAL_ERR_NO_MEMORY : team_make(t, slot[k], want[k], n[k], num_contexts[k]);
+        if (status == SHOAL_OK)
+            status = shoal_handle_add(&handles, t, &t->handle);
         if (status != SHOAL_OK)
             shoal_fatal("%s: cannot make the new team (%s)", routine, shoal_status_string(status));
         slots_free &= ~((uint64_t)1 << slot[k]);
@@ -183,6 +199,7 @@ void shoal_team_destroy(shoal_team_t *team)
     if (team->pset.me >= 0)
         shoal_coll_stage_drain(&team->pset, "shmem_team_destroy");
     slots_free |= (uint64_t)1 << team->slot;
+    shoal_handle_remove(&handles, team->handle);
     team_release(team);
     free(team);
 }

@@ -67,8 +67,9 @@ extern "C" {
 #define _SHMEM_COLLECT_SYNC_SIZE SHMEM_COLLECT_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 
-/* Teams. SHMEM_TEAM_SHARED holds the PEs of this node. */
-typedef struct shoal_team *shmem_team_t;
+/* Teams. SHMEM_TEAM_SHARED holds the PEs of this node. A team or context value is
+ * an opaque handle, not an address: Shoal recognises destroyed and made-up ones. */
+typedef struct shoal_team_handle *shmem_team_t;
 typedef struct {
     int num_contexts;
 } shmem_team_config_t;
@@ -78,7 +79,7 @@ extern shmem_team_t SHMEM_TEAM_WORLD;
 extern shmem_team_t SHMEM_TEAM_SHARED;
 
 /* Communication contexts: each is an independent stream of operations. */
-typedef struct shoal_ctx *shmem_ctx_t;
+typedef struct shoal_ctx_handle *shmem_ctx_t;
 #define SHMEM_CTX_PRIVATE (1L << 0)
 #define SHMEM_CTX_SERIALIZED (1L << 1)
 #define SHMEM_CTX_NOSTORE (1L << 2)

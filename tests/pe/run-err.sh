@@ -132,6 +132,18 @@ err_split_mismatch)
 err_team_invalid)
     pattern="shmem_team_sync: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to"
     who="any" ;;
+err_team_destroyed)
+    pattern="shmem_team_sync: argument team is $hex, a team that was destroyed (by shmem_team_destroy); a handle is valid only until it is destroyed"
+    who="any" ;;
+err_team_twice)
+    pattern="shmem_team_destroy: argument team is $hex, a team that was destroyed (by shmem_team_destroy); a handle is valid only until it is destroyed"
+    who="any" ;;
+err_ctx_destroyed)
+    pattern="shmem_ctx_int_p: argument ctx is $hex, a context that was destroyed (by shmem_ctx_destroy, or with its team by shmem_team_destroy); a handle is valid only until it is destroyed"
+    who="$last 1" ;;
+err_team_foreign)
+    pattern="shmem_team_my_pe: argument team is $hex, which is not a team that this PE made; expected SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED or a team from shmem_team_split_strided or shmem_team_split_2d"
+    who="$last 1" ;;
 *)
     echo "run-err.sh: no expected error for $name"; exit 99 ;;
 esac
