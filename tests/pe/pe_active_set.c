@@ -36,7 +36,7 @@ static char what[160];
 
 static int world_of(int k)
 {
-    return A.start + (k << A.logs);
+    return A.start + k * (1 << A.logs); /* k may be -1 (no root): no shift of a negative */
 }
 
 static void check_psync(const long *ps, int n, const char *after)

@@ -1,0 +1,72 @@
+#!/bin/sh
+# CI's AddressSanitizer + UndefinedBehaviorSanitizer job: configure a second build
+# tree with --enable-asan (library, oshrun and tests instrumented), then run the
+# unit tests, every tests/pe program at 2 and 4 PEs over both transports, and
+# every error test at 2 PEs. Fails on any test failure and on any sanitizer
+# report (leaks included, but for the suppressions in tests/asan.supp).
+# Never touches build/, the normal tree.
+# Usage: tests/run-asan.sh [BUILDDIR] (default ./build-asan); ASAN_PE_TESTS and
+# ASAN_ERR_TESTS pick the programs (default: all of them).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+builddir=${1:-$top/build-asan}
+start=$(date +%s)
+
+cd "$top" || exit 1
+[ -x configure ] || ./autogen.sh || exit 1
+mkdir -p "$builddir" && cd "$builddir" || exit 1
+if [ ! -f Makefile ]; then
+    "$top/configure" --enable-asan > configure.out 2>&1 || {
+        tail -n 30 configure.out
+        echo "run-asan: configure --enable-asan failed"
+        exit 1
+    }
+fi
+make -j"$(nproc)" > make.out 2>&1 || {
+    tail -n 40 make.out
+    echo "run-asan: the ASan build failed"
+    exit 1
+}
+built=$(date +%s)
+
+pe_tests=${ASAN_PE_TESTS:-$(sed -n '/^PE_TESTS = /,/[^\\]$/p' "$top/tests/pe/Makefile.am" |
+    sed 's/^PE_TESTS = //; s/\\//' | tr '\n' ' ')}
+err_tests=${ASAN_ERR_TESTS:-$(cd "$top/tests/pe" && ls err_*.c | sed 's/\.c$/.err/' | tr '\n' ' ')}
+
+# UCX's memory hooks (libucm) patch mmap and malloc, which ASan intercepts too;
+# Shoal needs none of UCX's memory events.
+UCX_MEM_MMAP_HOOK_MODE=none
+UCX_MEM_MALLOC_HOOKS=no
+# exitcode 66: a PE with an ASan report fails its test even when the program
+# would have passed; UBSan findings end the process (-fno-sanitize-recover).
+ASAN_OPTIONS="exitcode=66 ${ASAN_OPTIONS:-}"
+LSAN_OPTIONS="suppressions=$top/tests/asan.supp print_suppressions=0 ${LSAN_OPTIONS:-}"
+UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 ${UBSAN_OPTIONS:-}"
+export UCX_MEM_MMAP_HOOK_MODE UCX_MEM_MALLOC_HOOKS ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+
+rc=0
+make -C tests/unit check > unit.out 2>&1 || rc=1
+# shellcheck disable=SC2086 # lists of words
+PE_COUNTS="2 4" PE_TRANSPORTS="auto ucx" make -C tests/pe check TESTS="$pe_tests $err_tests" \
+    check_PROGRAMS="$pe_tests $err_tests" > check.out 2>&1 || rc=1
+
+# Reports can come from a process whose status the harness did not see (a PE
+# that ended through _exit): look for them in every log.
+reports=0
+for log in tests/unit/*.log tests/pe/*.log; do
+    [ -f "$log" ] || continue
+    case $log in */test-suite.log) continue ;; esac
+    n=$(grep -cE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log")
+    if [ "$n" -gt 0 ] || ! tail -n 1 "$log" | grep -qE '^(PASS|SKIP) '; then
+        echo "----- $log"
+        tail -n 80 "$log"
+    fi
+    reports=$((reports + n))
+done
+[ "$reports" -eq 0 ] || rc=1
+grep -hoE '^(PASS|FAIL|SKIP|ERROR|XPASS):' unit.out check.out | sort | uniq -c
+grep -hE '^(FAIL|ERROR|XPASS):' unit.out check.out
+end=$(date +%s)
+echo "run-asan: $reports sanitizer reports; build $((built - start))s, tests $((end - built))s"
+[ $rc -eq 0 ] && echo "run-asan: passed" || echo "run-asan: FAILED"
+exit $rc
