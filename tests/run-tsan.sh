@@ -1,7 +1,8 @@
 #!/bin/sh
 # CI's ThreadSanitizer job: configure a second build tree with --enable-tsan
 # (library, oshrun and tests instrumented) and run the multi-threaded PE tests
-# in it at 1, 2 and 4 PEs over both transports. Fails on any test failure and on
+# in it at 1, 2 and 4 PEs over both transports and UCX over TCP (where requests
+# stay outstanding and quiets of several threads overlap). Fails on any test failure and on
 # any TSan report. Never touches build/, the normal tree.
 # Usage: tests/run-tsan.sh [BUILDDIR] (default ./build-tsan); TSAN_TESTS picks
 # the programs.
@@ -63,7 +64,8 @@ TSAN_OPTIONS="suppressions=$top/tests/tsan.supp exitcode=66 history_size=7 secon
 export UCX_MEM_MMAP_HOOK_MODE UCX_MEM_MALLOC_HOOKS TSAN_OPTIONS
 
 # Build only the programs it runs: the rest of check_PROGRAMS is the main suite's.
-$norand make -C tests/pe check TESTS="$tests" check_PROGRAMS="$tests" > check.out 2>&1
+PE_TRANSPORTS=${TSAN_TRANSPORTS:-auto ucx tcp} $norand make -C tests/pe check TESTS="$tests" \
+    check_PROGRAMS="$tests" > check.out 2>&1
 rc=$?
 # A report from a process that ended through _exit keeps its own status: look
 # for reports in the logs too.

@@ -115,6 +115,25 @@ static int oversubscribed(int local)
            local > CPU_COUNT(&set);
 }
 
+/* Whether waits for collective tokens may sleep on a futex: only where every PE
+ * of the job may, because a sender wakes a sleeper only if it sleeps too (it
+ * otherwise sends its token without looking for one), and a sleeper nobody wakes
+ * waits out its timeout on every token. Never with UCX up: a sleeping PE would
+ * not progress its peers' UCX requests, so a job across nodes never sleeps. */
+static int sleep_agreed(const char *routine)
+{
+    uint64_t here = shoal_g.spins_before_yield == 0 && shoal_g.direct_amo &&
+                    shoal_g.ucx == NULL && shoal_g.settings.sleep_waits;
+    int all;
+
+    if (!shoal_g.one_node) /* the same answer on every PE, without asking */
+        return 0;
+    all = shoal_team_and(&shoal_team_world, here, routine) != 0;
+    shoal_debug("sleeping waits: this PE %s, the job %s", here ? "may" : "may not",
+                all ? "sleeps" : "does not");
+    return all;
+}
+
 void shoal_core_init(int requested_thread_level, const char *routine)
 {
     char err[256], gpu[256];
@@ -133,10 +152,20 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         shoal_log_level = SHOAL_LOG_DEBUG;
     shoal_g.thread_level = requested_thread_level;
 
-    /* Before the runtime starts its threads: nothing may write globals meanwhile. */
+    /* The data segment's pages are replaced (and, where SHOAL_TRANSPORT=ucx, then
+     * replaced again by UCX's) before PMIx starts its threads. No library thread
+     * writes the program's own globals (theirs live in their shared objects), so
+     * only the program's threads could lose a write here: shmem_init(3) says none
+     * may run yet. */
     status = shoal_segment_data_setup(&shoal_g.seg[SHOAL_SEG_DATA]);
     if (status != SHOAL_OK)
         fail(routine, "making global/static data symmetric", status);
+    if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX) {
+        status = shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
+        if (status != SHOAL_OK)
+            fail(routine, "starting UCX", status);
+        shoal_segment_data_to_ucx();
+    }
 
     status = shoal_rt_init(&shoal_g.my_pe, &shoal_g.n_pes, &local_size);
     if (status != SHOAL_OK)
@@ -151,11 +180,17 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     /* UCX is needed for other nodes, or for every peer when forced (then it also
      * allocates the heap, below). Once it is up, peers may need this PE to
      * progress while it computes: start the thread. */
+    if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX && shoal_g.n_pes == 1) {
+        /* a job of one PE has nobody to reach: no UCX, as without the setting */
+        shoal_segment_data_from_ucx();
+        shoal_ucx_destroy(shoal_g.ucx);
+        shoal_g.ucx = NULL;
+    }
     if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_g.n_pes > 1
                                                           : local_size < shoal_g.n_pes) {
-        status = shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
-        if (status == SHOAL_OK)
-            shoal_segment_data_to_ucx();
+        status = shoal_g.ucx != NULL
+                     ? SHOAL_OK
+                     : shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
         if (status == SHOAL_OK) {
             shoal_g.ucx_main = shoal_ucx_main_worker(shoal_g.ucx);
             status = shoal_ucx_progress_start(shoal_g.ucx);
@@ -208,9 +243,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     shoal_g.direct_pes = shoal_g.settings.check ? 0 : shoal_g.n_pes;
     shoal_g.spins_before_yield = oversubscribed(local_size) ? 0 : 64;
     shoal_g.one_node = local_size >= shoal_g.n_pes;
-    /* Not with UCX up: a sleeping PE would not progress its peers' UCX requests. */
-    shoal_g.sleep_waits = shoal_g.spins_before_yield == 0 && shoal_g.direct_amo &&
-                          shoal_g.ucx == NULL && shoal_g.settings.sleep_waits;
+    shoal_g.sleep_waits = sleep_agreed(routine);
     t[4] = now_ms();
     /* Before atexit: the GPU library's runtime then outlives finalize_at_exit. */
     shoal_core_gpu_init(gpu, sizeof(gpu));

@@ -82,9 +82,9 @@ int shoal_segment_data_setup(shoal_seg_t *seg_out)
  * map it through ucp_rkey_ptr and the direct path reaches it (else every access
  * to it is a UCX message the target must progress). The allocation replaces the
  * pages; the data comes back from the shared-memory file that held them, which
- * also puts the old mapping back where UCX fails. It runs before the progress
- * thread starts. shoal_segment_data_from_ucx undoes it at shmem_finalize, since
- * the program goes on using its data. Only locals are used while the pages are
+ * also puts the old mapping back where UCX fails. It runs before PMIx starts
+ * its threads. shoal_segment_data_from_ucx undoes it at shmem_finalize, since
+ * the program goes on using its data (and at shmem_init in a job of one PE). Only locals are used while the pages are
  * replaced: in a static link, shoal_g itself is among them. */
 static int data_in_ucx;
 

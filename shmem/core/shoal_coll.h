@@ -109,6 +109,8 @@ void shoal_team_cleanup(void);
 int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const int *n,
                      const int *num_contexts, shoal_team_t **out, const char *routine);
 void shoal_team_destroy(shoal_team_t *team);
+/* The AND of value over every member of team (a collective over it). */
+uint64_t shoal_team_and(shoal_team_t *team, uint64_t value, const char *routine);
 /* Bytes of a team slot: counters, scratch, staged counters, staging area. */
 size_t shoal_team_slot_bytes(void);
 

@@ -145,25 +145,25 @@ shoal_team_t *shoal_team_find(uintptr_t handle, shoal_handle_state_t *state_out)
     return shoal_handle_find(&handles, handle, state_out);
 }
 
-/* The slots free on every PE of parent: an AND over the parent's scratch. */
-static uint64_t common_free(shoal_team_t *parent, const char *routine)
+uint64_t shoal_team_and(shoal_team_t *team, uint64_t value, const char *routine)
 {
-    const shoal_pset_t *ps = &parent->pset;
+    const shoal_pset_t *ps = &team->pset;
     size_t src = shoal_pset_scratch(ps, 0), dst = shoal_pset_scratch(ps, 1);
-    uint64_t *base = (uint64_t *)shoal_g.seg[ps->sync_seg].base, mask;
+    uint64_t *base = (uint64_t *)shoal_g.seg[ps->sync_seg].base, all;
 
-    __atomic_store_n(&base[src / 8], slots_free, __ATOMIC_RELEASE);
+    __atomic_store_n(&base[src / 8], value, __ATOMIC_RELEASE);
     shoal_coll_reduce(ps, ps->sync_seg, dst, ps->sync_seg, src, 1, SHOAL_RED_AND, SHOAL_DT_UINT, 8,
                       routine);
-    mask = base[dst / 8];
+    all = base[dst / 8];
     base[src / 8] = base[dst / 8] = 0; /* every read of them ended in the reduction */
-    return mask;
+    return all;
 }
 
 int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const int *n,
                      const int *num_contexts, shoal_team_t **out, const char *routine)
 {
-    uint64_t mask = common_free(parent, routine);
+    /* the slots free on every PE of parent */
+    uint64_t mask = shoal_team_and(parent, slots_free, routine);
     int k, i, slot[2], status = SHOAL_OK;
 
     for (k = 0; k < nteams; k++)

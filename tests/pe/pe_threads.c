@@ -1,7 +1,9 @@
 /* SHMEM_THREAD_MULTIPLE: several threads per PE issue puts, gets, fetch_adds,
- * put_nbi + quiet and lazy first connections at once. Every count and every slot
- * is checked afterwards; a library that is not thread safe loses updates, mixes
- * up data, or crashes here. */
+ * put_nbi + quiet and lazy first connections at once; then half the threads
+ * only issue large put_nbi while the other half only call shmem_quiet (quiets
+ * racing each other over the same outstanding requests). Every count and every
+ * slot is checked afterwards; a library that is not thread safe loses updates,
+ * mixes up data, or crashes here. */
 #include "pe_test.h"
 
 #include <pthread.h>
@@ -42,6 +44,70 @@ static void *worker(void *arg)
     }
     shmem_quiet();
     return NULL;
+}
+
+/* The quiet storm: big enough that UCX keeps the requests outstanding. */
+#define BIG (64 * 1024)
+#define BIG_ROUNDS 48
+static char big_src[THREADS / 2][BIG], big_dst[MAX_PES][THREADS / 2][BIG];
+/* get_nbi targets (UCX must wait for replies): one per round between quiets */
+static char big_got[THREADS / 2][8][BIG];
+static int storm_done;
+
+static void *storm(void *arg)
+{
+    int t = (int)(long)arg, r, quiets = 0;
+
+    if (t % 2) { /* a quieter: until every putter is done, then once more */
+        while (!__atomic_load_n(&storm_done, __ATOMIC_ACQUIRE)) {
+            shmem_quiet();
+            quiets++;
+        }
+        shmem_quiet();
+        return (void *)(long)quiets;
+    }
+    memset(big_src[t / 2], 'a' + t, BIG);
+    for (r = 0; r < BIG_ROUNDS; r++) {
+        int pe = (me + 1 + r) % npes;
+
+        shmem_putmem_nbi(big_dst[me][t / 2], big_src[t / 2], BIG, pe);
+        /* small blocking puts: UCX sends them from copies that quiet frees */
+        shmem_putmem(big_dst[me][t / 2] + BIG - 1024, big_src[t / 2], 1024, pe);
+        shmem_getmem_nbi(big_got[t / 2][r % 8], big_src[t / 2], BIG, pe);
+        if (r % 8 == 7)
+            shmem_quiet();
+    }
+    shmem_quiet();
+    return NULL;
+}
+
+static void check_storm(void)
+{
+    pthread_t threads[THREADS];
+    int t, pe, ok;
+
+    shmem_barrier_all();
+    for (t = 0; t < THREADS; t++)
+        pthread_create(&threads[t], NULL, storm, (void *)(long)t);
+    for (t = 0; t < THREADS; t += 2)
+        pthread_join(threads[t], NULL);
+    __atomic_store_n(&storm_done, 1, __ATOMIC_RELEASE);
+    for (t = 1; t < THREADS; t += 2)
+        pthread_join(threads[t], NULL);
+    shmem_barrier_all();
+    /* Every PE that reached this one in some round wrote its whole buffer. */
+    for (pe = 0; pe < npes; pe++) {
+        for (t = 0; t < THREADS / 2; t++) {
+            int reached = 0, r;
+
+            for (r = 0; r < BIG_ROUNDS; r++)
+                reached |= (pe + 1 + r) % npes == me;
+            ok = big_dst[pe][t][0] == (reached ? 'a' + 2 * t : 0) &&
+                 memcmp(big_dst[pe][t], big_dst[pe][t] + 1, BIG - 1) == 0;
+            PE_CHECK(ok, "quiet storm: buffer from PE %d thread %d holds '%c'..'%c'", pe,
+                     2 * t, big_dst[pe][t][0], big_dst[pe][t][BIG - 1]);
+        }
+    }
 }
 
 int main(void)
@@ -86,5 +152,6 @@ int main(void)
         PE_CHECK(counters[t] == expected, "counter %d is %ld, expected %ld", t, counters[t],
                  expected);
     }
+    check_storm();
     return pe_test_finish("pe_threads");
 }

@@ -19,20 +19,25 @@
 
 /* A worker and what its users share: one lock serialises every call on it, and
  * the non-blocking requests not yet completed (quiet waits for each, because a
- * worker flush alone does not cover software-emulated RMA still queued). */
+ * worker flush alone does not cover software-emulated RMA still queued). The
+ * kept requests are touched only under the lock: quiets of several threads that
+ * drop it to yield find the list as the last holder left it, never a request
+ * another quiet already freed. */
 struct shoal_ucx_worker {
     shoal_ucx_t *ucx;
     ucp_worker_h worker;
     pthread_mutex_t lock;
     struct kept {
         void *req;
-        void *bounce; /* freed once req completes, or NULL */
-    } *pending;
-    size_t npending, max_pending;
-    /* Operations issued since the last quiet (written under lock): quiet and
-     * fence have nothing to do while it is 0, as when the direct path served
-     * every peer. */
-    unsigned long issued;
+        void *bounce;       /* freed once req completes, or NULL */
+        unsigned long seq;  /* the order it was kept in */
+    } *pending;             /* live: [head, npending), oldest first */
+    size_t head, npending, max_pending;
+    unsigned long kept;     /* requests kept so far: the next seq */
+    /* Operations issued, and how many of them a finished quiet covered (both
+     * written under lock): quiet and fence have nothing to do while they are
+     * equal, as when the direct path served every peer. */
+    unsigned long issued, quieted;
     shoal_ucx_worker_t *next; /* the context's list of workers (workers_lock) */
 };
 
@@ -386,7 +391,7 @@ static int reap_completed(shoal_ucx_worker_t *w)
     int status = SHOAL_OK;
     size_t i, j = 0;
 
-    for (i = 0; i < w->npending; i++) {
+    for (i = w->head; i < w->npending; i++) {
         ucs_status_t st = ucp_request_check_status(w->pending[i].req);
 
         if (st == UCS_INPROGRESS) {
@@ -400,7 +405,42 @@ static int reap_completed(shoal_ucx_worker_t *w)
         ucp_request_free(w->pending[i].req);
         free(w->pending[i].bounce);
     }
+    w->head = 0;
     w->npending = j;
+    return status;
+}
+
+/* Completes, in order, the kept requests older than seq upto, as quiet must;
+ * newer ones (other threads' issued meanwhile) may stay. Called with the lock
+ * held; drops it only to yield. */
+static int complete_kept(shoal_ucx_worker_t *w, unsigned long upto)
+{
+    int status = SHOAL_OK;
+    unsigned spins = 0;
+
+    while (w->head < w->npending && w->pending[w->head].seq < upto) {
+        struct kept *k = &w->pending[w->head];
+        ucs_status_t st = ucp_request_check_status(k->req);
+
+        if (st == UCS_INPROGRESS) {
+            ucp_worker_progress(w->worker);
+            if (++spins >= SPINS_BEFORE_YIELD) {
+                pthread_mutex_unlock(&w->lock);
+                sched_yield();
+                pthread_mutex_lock(&w->lock);
+            }
+            continue;
+        }
+        if (st != UCS_OK) {
+            shoal_error("UCX: a non-blocking operation failed: %s", ucs_status_string(st));
+            status = SHOAL_ERR_TRANSPORT;
+        }
+        ucp_request_free(k->req);
+        free(k->bounce);
+        w->head++;
+    }
+    if (w->head == w->npending)
+        w->head = w->npending = 0;
     return status;
 }
 
@@ -418,7 +458,8 @@ static int request_keep(shoal_ucx_worker_t *w, ucs_status_ptr_t req, void *bounc
     }
     if (req == NULL)
         goto out_free;
-    if (w->npending == w->max_pending && w->npending >= 1024 && reap_completed(w) != SHOAL_OK)
+    if (w->npending == w->max_pending && (w->head > 0 || w->npending >= 1024) &&
+        reap_completed(w) != SHOAL_OK)
         status = SHOAL_ERR_TRANSPORT;
     if (w->npending == w->max_pending) {
         size_t want = w->max_pending ? 2 * w->max_pending : 64;
@@ -431,7 +472,7 @@ static int request_keep(shoal_ucx_worker_t *w, ucs_status_ptr_t req, void *bounc
         w->pending = grown;
         w->max_pending = want;
     }
-    w->pending[w->npending++] = (struct kept){.req = req, .bounce = bounce};
+    w->pending[w->npending++] = (struct kept){.req = req, .bounce = bounce, .seq = w->kept++};
     return status;
 
 out_free:
@@ -674,27 +715,30 @@ const shoal_transport_ops_t shoal_ucx_ops = {
     .ptr = ucx_ptr,
 };
 
+/* Whether operations were issued since the last quiet. Unlocked: a thread sees
+ * its own operations, which is what its quiet must cover. */
+static int has_issued(shoal_ucx_worker_t *w)
+{
+    return __atomic_load_n(&w->issued, __ATOMIC_RELAXED) !=
+           __atomic_load_n(&w->quieted, __ATOMIC_RELAXED);
+}
+
 /* Completes every kept request, then flushes the worker for remote completion. */
 int shoal_ucx_quiet(shoal_ucx_worker_t *w)
 {
     ucp_request_param_t param = {.op_attr_mask = 0};
     int status = SHOAL_OK;
     unsigned long seen;
-    size_t i;
 
-    if (__atomic_load_n(&w->issued, __ATOMIC_RELAXED) == 0)
+    if (!has_issued(w))
         return SHOAL_OK;
     pthread_mutex_lock(&w->lock);
     seen = w->issued; /* the waits below unlock: others may issue more meanwhile */
-    for (i = 0; i < w->npending; i++) {
-        if (request_wait(w, w->pending[i].req, "non-blocking operation") != SHOAL_OK)
-            status = SHOAL_ERR_TRANSPORT;
-        free(w->pending[i].bounce);
-    }
-    w->npending = 0;
+    status = complete_kept(w, w->kept);
     if (request_wait(w, ucp_worker_flush_nbx(w->worker, &param), "flush") != SHOAL_OK)
         status = SHOAL_ERR_TRANSPORT;
-    __atomic_store_n(&w->issued, w->issued - seen, __ATOMIC_RELAXED);
+    if (seen > w->quieted) /* a concurrent quiet may have covered more */
+        __atomic_store_n(&w->quieted, seen, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&w->lock);
     return status;
 }
@@ -703,7 +747,7 @@ int shoal_ucx_fence(shoal_ucx_worker_t *w)
 {
     ucs_status_t st;
 
-    if (__atomic_load_n(&w->issued, __ATOMIC_RELAXED) == 0)
+    if (!has_issued(w))
         return SHOAL_OK;
     pthread_mutex_lock(&w->lock);
     st = ucp_worker_fence(w->worker);
