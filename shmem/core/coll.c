@@ -23,6 +23,7 @@
 enum {
     ALGO_ROUNDS = 27, /* shmem_init refuses jobs of more than SHOAL_COLL_MAX_PES */
     ALGO_STAGE_DONE = 27, /* staged broadcast: readers done with the root's staging area */
+    ALGO_LEFT = 28,       /* world team only: why this PE left (LEFT_*), 0 while it runs */
     ALGO_RD_DONE = 29,    /* recursive doubling: done reading the partner */
     ALGO_RD_FOLD = 30,    /* recursive doubling: a PE beyond the power of two folded in */
     ALGO_RD_RESULT = 31,  /* recursive doubling: the result for a folded PE */
@@ -35,6 +36,10 @@ _Static_assert(ALGO_STAGE_DONE >= ALGO_ROUNDS && ALGO_RD_DONE >= ALGO_ROUNDS &&
                    ALGO_RD_FOLD >= ALGO_ROUNDS && ALGO_RD_RESULT >= ALGO_ROUNDS &&
                    ALGO_FLAT_RELEASE >= ALGO_ROUNDS,
                "a named counter overlaps the rounds' counters");
+_Static_assert(ALGO_LEFT >= ALGO_ROUNDS && ALGO_LEFT != ALGO_STAGE_DONE &&
+                   ALGO_LEFT != ALGO_RD_DONE && ALGO_LEFT != ALGO_RD_FOLD &&
+                   ALGO_LEFT != ALGO_RD_RESULT && ALGO_LEFT != ALGO_FLAT_RELEASE,
+               "the left mark shares no counter");
 _Static_assert(ALGO_STAGE_DONE != ALGO_RD_DONE && ALGO_RD_DONE != ALGO_RD_FOLD &&
                    ALGO_RD_FOLD != ALGO_RD_RESULT && ALGO_STAGE_DONE != ALGO_FLAT_RELEASE,
                "only FLAT_RELEASE and RD_RESULT may share a counter");
@@ -115,14 +120,73 @@ static void counter_sleep(uint64_t *p, int pe)
     __atomic_fetch_and(p, ~TOKEN_SLEEPER, __ATOMIC_SEQ_CST);
 }
 
+/* Why a PE left, in its world team's ALGO_LEFT counter: set after a quiet, so
+ * that every token it sent before is visible wherever its mark is. */
+#define LEFT_COUNTER (SHOAL_SYNC_ALGO + ALGO_LEFT)
+enum { LEFT_NOT = 0, LEFT_FINALIZE = 1, LEFT_EXIT = 2 };
+
+void shoal_coll_mark_left(int by_exit)
+{
+    const shoal_pset_t *w = &shoal_team_world.pset;
+
+    __atomic_store_n((uint64_t *)local(w->sync_seg, shoal_pset_flag(w, LEFT_COUNTER)),
+                     by_exit ? LEFT_EXIT : LEFT_FINALIZE, __ATOMIC_SEQ_CST);
+}
+
+/* World PE pe's mark: a load where it is mapped, else a get (its UCX progress
+ * thread answers while it waits in shmem_finalize). */
+static uint64_t left_mark(int pe, const char *routine)
+{
+    const shoal_pset_t *w = &shoal_team_world.pset;
+    size_t off = shoal_pset_flag(w, LEFT_COUNTER);
+    const uint64_t *at = (const uint64_t *)shoal_direct(local(w->sync_seg, off), 8, pe);
+    uint64_t mark = 0;
+
+    if (at != NULL)
+        return __atomic_load_n(at, __ATOMIC_ACQUIRE);
+    shoal_core_get(&shoal_ctx_default, pe, w->sync_seg, off, &mark, 8, 0, routine);
+    return mark;
+}
+
+/* A collective that waits on a member (set index from, -1: any) that has gone
+ * to shmem_finalize or exit can never end: say so. A member seen gone at two
+ * looks a second apart while the token is still missing is the culprit (with
+ * from -1, one seen gone once may have finished this collective and left while
+ * the PE that releases this one was descheduled). The token is looked at after
+ * the mark: a member sends its last tokens before it leaves. Returns the world
+ * PE seen gone this time, or -1; suspect is the one seen at the previous look. */
+static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int suspect,
+                      const char *routine)
+{
+    int i, last = from >= 0 ? from : ps->size - 1;
+
+    for (i = from >= 0 ? from : 0; i <= last; i++) {
+        int pe = shoal_pset_pe(ps, i);
+        uint64_t mark = i == ps->me ? LEFT_NOT : left_mark(pe, routine);
+
+        if (mark == LEFT_NOT || (__atomic_load_n(p, __ATOMIC_ACQUIRE) & ~TOKEN_SLEEPER) != 0)
+            continue;
+        if (pe != suspect)
+            return pe;
+        shoal_fatal("%s: PE %d %s, so it cannot join this collective, which waits for it; "
+                    "every PE must call the same collectives before shmem_finalize",
+                    routine, pe,
+                    mark == LEFT_EXIT ? "exited without calling shmem_finalize"
+                                      : "called shmem_finalize");
+    }
+    return -1;
+}
+
 /* Waits for a token on this PE's counter at off, from set index from (-1: any
- * member). With SHOAL_CHECK_COLL a wait that lasts too long is a collective that
- * some PE never joined: say so instead of hanging. */
+ * member). A member that left (check_left) ends the job; with SHOAL_CHECK_COLL
+ * a wait that lasts too long is a collective that some PE never joined: say so
+ * instead of hanging. */
 static void counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine)
 {
     uint64_t *p = local(ps->sync_seg, off), old;
     int pe = shoal_pset_pe(ps, from >= 0 ? from : (ps->me + 1) % ps->size);
-    double start = 0, yield_start = 0;
+    double start = 0, yield_start = 0, left_checked = 0;
+    int suspect = -1;
     unsigned spins = 0;
 
     while ((__atomic_load_n(p, __ATOMIC_ACQUIRE) & ~TOKEN_SLEEPER) == 0) {
@@ -134,7 +198,15 @@ static void counter_take(const shoal_pset_t *ps, int from, size_t off, const cha
         } else {
             shoal_core_backoff(&spins);
         }
-        if (!shoal_g.settings.check_coll || (spins & 1023) != 0)
+        if ((spins & 1023) != 0)
+            continue;
+        if (left_checked == 0) {
+            left_checked = now_s();
+        } else if (now_s() - left_checked >= 1.0) {
+            suspect = check_left(ps, from, p, suspect, routine);
+            left_checked = now_s();
+        }
+        if (!shoal_g.settings.check_coll)
             continue;
         if (start == 0)
             start = now_s();
@@ -244,7 +316,7 @@ static void barrier_count(const shoal_pset_t *ps, const char *routine)
 
     flag_amo(ps, pe0, off, SHOAL_AMO_ADD, &one, &old, routine);
     if (old + 1 < (uint64_t)ps->size) {
-        token_take(ps, 0, FLAT_RELEASE, routine);
+        token_take(ps, -1, FLAT_RELEASE, routine); /* from the last to arrive */
         return;
     }
     flag_amo(ps, pe0, off, SHOAL_AMO_SET, &zero, NULL, routine);

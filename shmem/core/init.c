@@ -34,11 +34,12 @@ static void abort_job(int status, const char *message)
     shoal_rt_abort(status, message);
 }
 
+static void finalize(int by_exit);
+
 /* A program that ends without shmem_finalize. With status 0 (every PE returning
- * from main, say) the exit finalizes for it, collectively. With any other status
- * the PE is failing: a collective here would meet its peers' next collective and
- * leave them waiting for a PE that is gone, so it ends the job instead, with its
- * status, at once. */
+ * from main, say) the exit finalizes for it, collectively; a peer still waiting
+ * for it in a collective then ends the job (see shoal_coll_mark_left). With any
+ * other status the PE is failing: it ends the job at once, with its status. */
 static void exit_hook(int status)
 {
     char msg[128];
@@ -46,7 +47,7 @@ static void exit_hook(int status)
     if (!shoal_g.initialized)
         return;
     if (status == 0) {
-        shoal_core_finalize();
+        finalize(1);
         return;
     }
     snprintf(msg, sizeof(msg), "exit status %d before shmem_finalize; ending the job", status);
@@ -259,11 +260,23 @@ void shoal_core_init(int requested_thread_level, const char *routine)
 
 void shoal_core_finalize(void)
 {
+    finalize(0);
+}
+
+/* by_exit: the implicit finalize of a PE that exits with status 0 without it. */
+static void finalize(int by_exit)
+{
     if (!shoal_g.initialized)
         return;
     /* A PE whose kernel failed reports it instead of waiting in the barrier. */
     shoal_core_gpu_check();
-    shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_finalize");
+    /* PMIx's fence, not a barrier on the world team's counters: those would let a
+     * PE that is still in a collective count this PE's arrival as its own, return
+     * from it, and then wait forever. The mark makes such a PE end the job. */
+    shoal_core_quiet_all();
+    shoal_coll_mark_left(by_exit);
+    if (shoal_rt_barrier() != SHOAL_OK) /* said why; the launcher ends the job */
+        shoal_fatal("shmem_finalize: cannot synchronise with the other PEs");
     shoal_ctx_cleanup();
     shoal_g.direct_pes = 0;
     shoal_g.initialized = 0;

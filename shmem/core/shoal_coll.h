@@ -117,6 +117,9 @@ size_t shoal_team_slot_bytes(void);
 /* coll.c: every PE of ps calls these with the same arguments (sizes in bytes;
  * seg/off name symmetric buffers). */
 void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *routine);
+/* This PE leaves (by shmem_finalize, or by exit without it): its peers' waits in
+ * collectives that need it then end the job instead of hanging. After a quiet. */
+void shoal_coll_mark_left(int by_exit);
 void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                           size_t bytes, int root, int root_too, const char *routine);
 void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,

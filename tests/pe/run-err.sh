@@ -144,6 +144,12 @@ err_ctx_destroyed)
 err_team_foreign)
     pattern="shmem_team_my_pe: argument team is $hex, which is not a team that this PE made; expected SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED or a team from shmem_team_split_strided or shmem_team_split_2d"
     who="$last 1" ;;
+err_exit_zero)
+    pattern="shmem_barrier_all: PE $last exited without calling shmem_finalize, so it cannot join this collective, which waits for it; every PE must call the same collectives before shmem_finalize"
+    who="any" ;;
+err_finalize_early)
+    pattern="shmem_long_broadcast: PE $last called shmem_finalize, so it cannot join this collective, which waits for it; every PE must call the same collectives before shmem_finalize"
+    who="any" ;;
 *)
     echo "run-err.sh: no expected error for $name"; exit 99 ;;
 esac
