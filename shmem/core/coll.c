@@ -133,18 +133,27 @@ void shoal_coll_mark_left(int by_exit)
                      by_exit ? LEFT_EXIT : LEFT_FINALIZE, __ATOMIC_SEQ_CST);
 }
 
-/* World PE pe's mark: a load where it is mapped, else a get (its UCX progress
- * thread answers while it waits in shmem_finalize). */
-static uint64_t left_mark(int pe, const char *routine)
+/* World PE pe's mark: a load where it is mapped; else, when remote is set, a get
+ * (its UCX progress thread answers while it waits in shmem_finalize). A get that
+ * fails (the job is ending, that PE is dead) says nothing: LEFT_NOT. */
+static uint64_t left_mark(int pe, int remote)
 {
     const shoal_pset_t *w = &shoal_team_world.pset;
     size_t off = shoal_pset_flag(w, LEFT_COUNTER);
     const uint64_t *at = (const uint64_t *)shoal_direct(local(w->sync_seg, off), 8, pe);
-    uint64_t mark = 0;
+    const shoal_transport_ops_t *ops;
+    uint64_t mark = LEFT_NOT;
+    void *st;
 
     if (at != NULL)
         return __atomic_load_n(at, __ATOMIC_ACQUIRE);
-    shoal_core_get(&shoal_ctx_default, pe, w->sync_seg, off, &mark, 8, 0, routine);
+    if (!remote)
+        return LEFT_NOT;
+    shoal_log_mute(1);
+    ops = shoal_path(&shoal_ctx_default, pe, 0, &st);
+    if (ops->get(st, w->sync_seg, off, &mark, 8) != SHOAL_OK)
+        mark = LEFT_NOT;
+    shoal_log_mute(0);
     return mark;
 }
 
@@ -156,13 +165,13 @@ static uint64_t left_mark(int pe, const char *routine)
  * the mark: a member sends its last tokens before it leaves. Returns the world
  * PE seen gone this time, or -1; suspect is the one seen at the previous look. */
 static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int suspect,
-                      const char *routine)
+                      int remote, const char *routine)
 {
     int i, last = from >= 0 ? from : ps->size - 1;
 
     for (i = from >= 0 ? from : 0; i <= last; i++) {
         int pe = shoal_pset_pe(ps, i);
-        uint64_t mark = i == ps->me ? LEFT_NOT : left_mark(pe, routine);
+        uint64_t mark = i == ps->me ? LEFT_NOT : left_mark(pe, remote);
 
         if (mark == LEFT_NOT || (__atomic_load_n(p, __ATOMIC_ACQUIRE) & ~TOKEN_SLEEPER) != 0)
             continue;
@@ -185,7 +194,7 @@ static void counter_take(const shoal_pset_t *ps, int from, size_t off, const cha
 {
     uint64_t *p = local(ps->sync_seg, off), old;
     int pe = shoal_pset_pe(ps, from >= 0 ? from : (ps->me + 1) % ps->size);
-    double start = 0, yield_start = 0, left_checked = 0;
+    double start = 0, yield_start = 0, left_checked = 0, first_look = 0;
     int suspect = -1;
     unsigned spins = 0;
 
@@ -200,10 +209,13 @@ static void counter_take(const shoal_pset_t *ps, int from, size_t off, const cha
         }
         if ((spins & 1023) != 0)
             continue;
+        /* Marks of PEs on this node after a second; of the others, by a get, only
+         * after three: a job that ends for another reason is gone by then, and
+         * gets to its dead PEs would only add noise. */
         if (left_checked == 0) {
-            left_checked = now_s();
+            left_checked = first_look = now_s();
         } else if (now_s() - left_checked >= 1.0) {
-            suspect = check_left(ps, from, p, suspect, routine);
+            suspect = check_left(ps, from, p, suspect, now_s() - first_look >= 3.0, routine);
             left_checked = now_s();
         }
         if (!shoal_g.settings.check_coll)

@@ -42,10 +42,19 @@ static void log_vline(const char *fmt, va_list ap, char *out, size_t len)
     vsnprintf(out + n, len - n, fmt, ap);
 }
 
+static __thread int muted;
+
+void shoal_log_mute(int on)
+{
+    muted += on ? 1 : -1;
+}
+
 void shoal_log_vprint(int level, const char *fmt, va_list ap)
 {
     char line[1024];
 
+    if (muted > 0)
+        return;
     log_vline(fmt, ap, line, sizeof(line));
     fprintf(stderr, "%s\n", line);
     (void)level;

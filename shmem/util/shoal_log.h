@@ -19,6 +19,9 @@ typedef void (*shoal_log_abort_cb_t)(int status, const char *message);
 
 void shoal_log_set_pe(int pe);
 void shoal_log_set_abort_cb(shoal_log_abort_cb_t cb);
+/* on 1 / 0: this thread's log lines are dropped until the matching 0 (nests):
+ * for a probe whose failure is an answer, not an error. Fatal lines still print. */
+void shoal_log_mute(int on);
 void shoal_log_print(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void shoal_log_vprint(int level, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
