@@ -67,18 +67,18 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
     return 0;
 }
 
-static shoal_ctx_t *check_ctx(shmem_ctx_t ctx, const char *routine)
-{
-    shoal_check_init(routine);
-    return shoal_check_ctx(ctx, routine);
-}
-
+/* Fence and quiet on SHMEM_CTX_INVALID do nothing, as the spec says (a context
+ * whose creation failed has nothing outstanding); destroyed ones still end the job. */
 void shmem_ctx_fence(shmem_ctx_t ctx)
 {
-    shoal_core_fence(check_ctx(ctx, "shmem_ctx_fence"));
+    shoal_check_init("shmem_ctx_fence");
+    if (ctx != SHMEM_CTX_INVALID)
+        shoal_core_fence(shoal_check_ctx(ctx, "shmem_ctx_fence"));
 }
 
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
-    shoal_core_quiet(check_ctx(ctx, "shmem_ctx_quiet"));
+    shoal_check_init("shmem_ctx_quiet");
+    if (ctx != SHMEM_CTX_INVALID)
+        shoal_core_quiet(shoal_check_ctx(ctx, "shmem_ctx_quiet"));
 }

@@ -3,6 +3,7 @@
 #include "shoal_api.h"
 #include "shoal_check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 shmem_team_t SHMEM_TEAM_WORLD = (shmem_team_t)SHOAL_TEAM_WORLD_HANDLE;
@@ -73,6 +74,18 @@ static void check_out(const void *out, const char *routine, const char *arg)
                     arg);
 }
 
+/* A split that makes no team: every parent member returns -1 alike (they passed
+ * the same arguments), as the spec says; SHMEM_DEBUG says why, and so does
+ * SHOAL_CHECK_COLL, for which it is likely a bug. */
+static int split_refused(const char *routine, const char *why)
+{
+    if (shoal_g.settings.check_coll)
+        shoal_warn("%s: %s; no team made, returning -1", routine, why);
+    else
+        shoal_debug("%s: %s; no team made, returning -1", routine, why);
+    return -1;
+}
+
 static int contexts_of(const shmem_team_config_t *config, long mask)
 {
     return config != NULL && (mask & SHMEM_TEAM_NUM_CONTEXTS) ? config->num_contexts : 0;
@@ -84,8 +97,9 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
 {
     const char *routine = "shmem_team_split_strided";
     shoal_team_t *parent = split_parent(parent_team, routine), *out[1];
-    int n[1] = {0}, nctx[1] = {contexts_of(config, config_mask)}, *want[1], i, rc, outside;
+    int n[1] = {0}, nctx[1] = {contexts_of(config, config_mask)}, *want[1], i, rc;
     long long last;
+    char why[160];
 
     check_out(new_team, routine, "new_team");
     *new_team = SHMEM_TEAM_INVALID;
@@ -98,18 +112,15 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
                      (const uint64_t[]){(uint64_t)(int64_t)start, (uint64_t)(int64_t)stride,
                                         (uint64_t)(int64_t)size},
                      (const char *const[]){"start", "stride", "size"}, 3);
-    if (size < 1 || (stride == 0 && size > 1))
-        shoal_fatal("%s: arguments size %d and stride %d: expected size >= 1 and a non-zero "
-                    "stride (any stride when size is 1)",
-                    routine, size, stride);
+    /* An invalid or empty triplet is a failed split, in the spec's words. */
     last = start + (long long)(size - 1) * (size > 1 ? stride : 0);
-    /* The spec makes this a failed split; the debug setting makes it an error. */
-    outside = start < 0 || start >= parent->pset.size || last < 0 || last >= parent->pset.size;
-    if (outside && !shoal_g.settings.check_coll)
-        return -1;
-    if (outside)
-        shoal_fatal("%s: start %d, stride %d, size %d run past the parent team's PEs 0..%d",
-                    routine, start, stride, size, parent->pset.size - 1);
+    if (size < 1 || (stride == 0 && size > 1) || start < 0 || start >= parent->pset.size ||
+        last < 0 || last >= parent->pset.size) {
+        snprintf(why, sizeof(why),
+                 "start %d, stride %d, size %d name no team of the parent's PEs 0..%d", start,
+                 stride, size, parent->pset.size - 1);
+        return split_refused(routine, why);
+    }
     want[0] = malloc((size_t)size * sizeof(int));
     if (want[0] == NULL)
         shoal_fatal("%s: out of memory for %d PEs", routine, size);
@@ -142,7 +153,8 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     shoal_coll_check(&parent->pset, routine, (const uint64_t[]){(uint64_t)(int64_t)xrange},
                      (const char *const[]){"xrange"}, 1);
     if (xrange < 1)
-        shoal_fatal("%s: argument xrange is %d, expected 1 or more", routine, xrange);
+        return split_refused(routine, xrange == 0 ? "argument xrange is 0: no PE has an x"
+                                                  : "argument xrange is negative");
     size = parent->pset.size;
     me = parent->pset.me;
     if (xrange > size) /* one row holds every PE */

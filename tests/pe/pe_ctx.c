@@ -90,6 +90,10 @@ static void test_options(void)
     PE_CHECK(shmem_ctx_get_team(SHMEM_CTX_INVALID, &t) != 0 && t == SHMEM_TEAM_INVALID,
              "ctx_get_team(SHMEM_CTX_INVALID) gave %p, expected non-zero and SHMEM_TEAM_INVALID",
              (void *)t);
+    /* The spec: on SHMEM_CTX_INVALID, quiet, fence and destroy perform no operation. */
+    shmem_ctx_quiet(SHMEM_CTX_INVALID);
+    shmem_ctx_fence(SHMEM_CTX_INVALID);
+    shmem_ctx_destroy(SHMEM_CTX_INVALID);
     for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
         shmem_ctx_t ctx = SHMEM_CTX_INVALID;
         int rc = shmem_ctx_create(opts[i], &ctx);

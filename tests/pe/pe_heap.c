@@ -194,8 +194,9 @@ static void check_realloc(void)
 
 static void check_hints(void)
 {
+    /* unknown bits too: the spec has a hint that is of no use ignored */
     long hints[] = {0, SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE,
-                    SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE};
+                    SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE, 1L << 20, -1L};
     size_t h;
 
     for (h = 0; h < sizeof(hints) / sizeof(hints[0]); h++) {

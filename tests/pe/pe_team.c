@@ -196,12 +196,16 @@ static void check_config(void)
 }
 
 /* Failures that the specification says return non-zero and SHMEM_TEAM_INVALID on
- * every PE: an invalid parent, and a triplet that runs past the parent. */
+ * every PE (and that Shoal must not turn into the end of the job): an invalid
+ * parent, empty or invalid triplets, a triplet that runs past the parent, and a
+ * 2D split with xrange 0 or below. */
 static void check_failures(void)
 {
-    const char *check_coll = getenv("SHOAL_CHECK_COLL");
+    /* start, stride, size */
+    const int bad[][3] = {{0, 1, 0},  {0, 1, -1}, {-1, 1, 1}, {npes, 1, 1}, {0, 1, npes + 1},
+                          {1, -1, 3}, {0, 0, 2},  {npes - 1, 1, 2}};
     shmem_team_t t = SHMEM_TEAM_WORLD, x = SHMEM_TEAM_WORLD, y = SHMEM_TEAM_WORLD;
-    int rc;
+    int rc, i, xr;
 
     rc = shmem_team_split_strided(SHMEM_TEAM_INVALID, 0, 1, 1, NULL, 0, &t);
     PE_CHECK(rc != 0, "split_strided(INVALID parent) returned %d, expected non-zero", rc);
@@ -209,16 +213,19 @@ static void check_failures(void)
     rc = shmem_team_split_2d(SHMEM_TEAM_INVALID, 1, NULL, 0, &x, NULL, 0, &y);
     PE_CHECK(rc != 0 && x == SHMEM_TEAM_INVALID && y == SHMEM_TEAM_INVALID,
              "split_2d(INVALID parent) gave %p %p (returned %d)", (void *)x, (void *)y, rc);
-    /* With SHOAL_CHECK_COLL on, Shoal ends the job there instead (err_team_split). */
-    if (check_coll == NULL || strcmp(check_coll, "0") == 0 || check_coll[0] == '\0') {
+    for (i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
         t = SHMEM_TEAM_WORLD;
-        rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes + 1, NULL, 0, &t);
-        PE_CHECK(rc != 0, "split_strided(0, 1, n_pes + 1) returned %d, expected non-zero", rc);
-        PE_CHECK(t == SHMEM_TEAM_INVALID, "split_strided(0, 1, n_pes + 1) gave %p", (void *)t);
-        t = SHMEM_TEAM_WORLD;
-        rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, -1, 3, NULL, 0, &t);
+        rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, bad[i][0], bad[i][1], bad[i][2], NULL, 0,
+                                      &t);
         PE_CHECK(rc != 0 && t == SHMEM_TEAM_INVALID,
-                 "split_strided(1, -1, 3), below PE 0, returned %d and %p", rc, (void *)t);
+                 "split_strided(%d, %d, %d) returned %d and %p, expected non-zero and INVALID",
+                 bad[i][0], bad[i][1], bad[i][2], rc, (void *)t);
+    }
+    for (xr = 0; xr >= -3; xr -= 3) {
+        x = y = SHMEM_TEAM_WORLD;
+        rc = shmem_team_split_2d(SHMEM_TEAM_WORLD, xr, NULL, 0, &x, NULL, 0, &y);
+        PE_CHECK(rc != 0 && x == SHMEM_TEAM_INVALID && y == SHMEM_TEAM_INVALID,
+                 "split_2d(xrange %d) gave %p %p (returned %d)", xr, (void *)x, (void *)y, rc);
     }
     shmem_team_destroy(SHMEM_TEAM_INVALID); /* no operation */
     shmem_barrier_all();

@@ -87,10 +87,6 @@ err_malloc_mismatch)
     envs="SHOAL_CHECK_COLL=1"
     pattern="shmem_malloc: argument size is 72 on PE $last but 64 on PE 0 (index 0 of the team); every PE must pass the same value"
     who="$last 1" ;;
-err_team_split)
-    envs="SHOAL_CHECK_COLL=1"
-    pattern="shmem_team_split_strided: start 1, stride 1, size $ERR_PES run past the parent team's PEs 0\.\.$last"
-    who="any" ;;
 err_team_destroy_world)
     pattern="shmem_team_destroy: argument team is SHMEM_TEAM_WORLD, a predefined team, which cannot be destroyed"
     who="any" ;;
