@@ -72,8 +72,10 @@ static void collect(const shoal_pset_t *ps, void *dest, const void *source, size
     size_t all = shoal_check_bytes(bytes, (size_t)ps->size, routine);
     int dseg, sseg;
 
-    /* collect: only the start of dest is known here; the PEs' sizes say the rest. */
-    dseg = sym(dest, fixed ? all : 1, routine, "dest", &doff);
+    /* collect: only the start of dest is known here; the PEs' sizes say the rest.
+     * A PE that brings nothing may pass a null dest, as the spec's annex allows
+     * (NULL with a zero length): if others bring something, its dest was wrong. */
+    dseg = sym(dest, fixed ? all : dest == NULL && bytes == 0 ? 0 : 1, routine, "dest", &doff);
     sseg = sym(source, bytes, routine, "source", &soff);
     if (fixed)
         check_args(ps, routine, (const uint64_t[]){nelems}, names, 1);
