@@ -234,10 +234,9 @@ int shoal_rt_barrier(void)
     return SHOAL_OK;
 }
 
+/* status 0 is passed on: shmem_global_exit(0) ends the job successfully. */
 void shoal_rt_abort(int status, const char *message)
 {
-    if (status == 0)
-        status = 1;
     if (rt_active)
         PMIx_Abort(status, message, NULL, 0);
     _exit(status);

@@ -175,7 +175,7 @@ static int judge(shoal_job_t *job, int *after_finalize)
             fprintf(stderr, "oshrun: PE %d (pid %d) ended the job (status %d)\n",
                     job->abort_rank, (int)pe->pid, job->abort_status);
         pthread_mutex_unlock(&job->lock);
-        return (job->abort_status > 0 && job->abort_status < 256) ? job->abort_status : 1;
+        return (job->abort_status >= 0 && job->abort_status < 256) ? job->abort_status : 1;
     }
     for (int r = 0; r < job->np; r++) {
         shoal_pe_t *pe = &job->pes[r];
