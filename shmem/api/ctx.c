@@ -13,15 +13,24 @@ static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx,
     shoal_ctx_t *made;
     int status;
 
+    /* The spec gives these a return code: every failure is reported through it
+     * (SHMEM_DEBUG says why), never by ending the job. */
     shoal_check_init(routine);
     team = shoal_check_team_handle(team_handle, routine, "team");
-    if (ctx == NULL)
-        shoal_fatal("%s: argument ctx is NULL, expected the address of a shmem_ctx_t", routine);
+    if (ctx == NULL) {
+        shoal_debug("%s: argument ctx is NULL, expected the address of a shmem_ctx_t; "
+                    "returning -1",
+                    routine);
+        return -1;
+    }
     *ctx = SHMEM_CTX_INVALID;
-    if (options & ~CTX_OPTIONS)
-        shoal_fatal("%s: argument options is %#lx, expected SHMEM_CTX_PRIVATE, "
-                    "SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE or-ed together (or 0)",
+    if (options & ~CTX_OPTIONS) {
+        shoal_debug("%s: argument options is %#lx, expected SHMEM_CTX_PRIVATE, "
+                    "SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE or-ed together (or 0); "
+                    "returning -1",
                     routine, options);
+        return -1;
+    }
     if (team == NULL)
         return -1;
     status = shoal_ctx_create(team, options, &made);

@@ -79,7 +79,11 @@ void *shmem_ptr(const void *dest, int pe)
     int seg;
 
     shoal_check_init("shmem_ptr");
-    shoal_check_pe(pe, "shmem_ptr");
+    if (pe < 0 || pe >= shoal_g.n_pes) { /* the spec's answer for what cannot be reached */
+        shoal_debug("shmem_ptr: argument pe is %d, valid range 0..%d; returning NULL", pe,
+                    shoal_g.n_pes - 1);
+        return NULL;
+    }
     seg = shoal_seg_find(dest, &off);
     if (seg < 0)
         return NULL;

@@ -208,9 +208,12 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
 
     if (t == NULL)
         return NULL;
-    if (pe < 0 || pe >= t->pset.size)
-        shoal_fatal("shmem_team_ptr: argument pe is %d, valid range 0..%d (PEs of the team)", pe,
-                    t->pset.size - 1);
+    if (pe < 0 || pe >= t->pset.size) { /* as for what cannot be reached: NULL */
+        shoal_debug("shmem_team_ptr: argument pe is %d, valid range 0..%d (PEs of the team); "
+                    "returning NULL",
+                    pe, t->pset.size - 1);
+        return NULL;
+    }
     seg = shoal_seg_find(dest, &off);
     if (seg < 0)
         return NULL;

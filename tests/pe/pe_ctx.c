@@ -90,6 +90,20 @@ static void test_options(void)
     PE_CHECK(shmem_ctx_get_team(SHMEM_CTX_INVALID, &t) != 0 && t == SHMEM_TEAM_INVALID,
              "ctx_get_team(SHMEM_CTX_INVALID) gave %p, expected non-zero and SHMEM_TEAM_INVALID",
              (void *)t);
+    /* Options that are none of the three: a failed creation, not the end of the job. */
+    {
+        shmem_ctx_t bad = SHMEM_CTX_DEFAULT;
+        int rc = shmem_ctx_create(SHMEM_CTX_PRIVATE | 0x100, &bad);
+
+        PE_CHECK(rc != 0 && bad == SHMEM_CTX_INVALID,
+                 "ctx_create(PRIVATE | 0x100) returned %d and %p, expected non-zero and INVALID",
+                 rc, (void *)bad);
+        PE_CHECK(shmem_ctx_create(0, NULL) != 0, "%s", "ctx_create(0, NULL) returned 0");
+        bad = SHMEM_CTX_DEFAULT;
+        rc = shmem_team_create_ctx(SHMEM_TEAM_WORLD, -1L, &bad);
+        PE_CHECK(rc != 0 && bad == SHMEM_CTX_INVALID,
+                 "team_create_ctx(WORLD, -1) returned %d and %p", rc, (void *)bad);
+    }
     /* The spec: on SHMEM_CTX_INVALID, quiet, fence and destroy perform no operation. */
     shmem_ctx_quiet(SHMEM_CTX_INVALID);
     shmem_ctx_fence(SHMEM_CTX_INVALID);

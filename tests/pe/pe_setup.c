@@ -55,6 +55,11 @@ static void check_ptr(int me, int npes, int *heap)
              (void *)&global_var);
     PE_CHECK(shmem_ptr(&stack_var, me) == NULL, "shmem_ptr(stack) is %p, expected NULL",
              shmem_ptr(&stack_var, me));
+    /* PEs that do not exist cannot be reached: NULL, as the spec says, not an error. */
+    PE_CHECK(shmem_ptr(heap, -1) == NULL && shmem_ptr(heap, npes) == NULL, "%s",
+             "shmem_ptr to PE -1 or n_pes is not NULL");
+    PE_CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, heap, npes) == NULL, "%s",
+             "shmem_team_ptr to PE n_pes is not NULL");
     if (!pe_test_same_node(right)) {
         /* Another node: no load or store reaches it. */
         PE_CHECK(rh == NULL && rs == NULL,

@@ -93,9 +93,6 @@ err_team_destroy_world)
 err_ctx_invalid)
     pattern="shmem_ctx_int_p: argument ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context that shmem_ctx_create or shmem_team_create_ctx made"
     who="$last 1" ;;
-err_ctx_options)
-    pattern="shmem_ctx_create: argument options is 0x101, expected SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE or-ed together (or 0)"
-    who="any" ;;
 err_ctx_team_pe)
     pattern="shmem_ctx_int_p: argument pe is 1, valid range 0\.\.0 (PEs of the context's team)"
     who="$last 1" ;;
