@@ -3,8 +3,15 @@
  * ways to fail on purpose so that the launcher's handling of failures can be tested.
  *
  * Usage: pmix_client [--bytes N] [--nocollect] [--exit R:K] [--segv R] [--abort R:K]
- *                    [--hang R|all] [--nofinalize R]
+ *                    [--hang R|all] [--nofinalize R] [--intruder-after R]
+ *                    [--wait-before-init R:PATH]
+ *        pmix_client --intruder [ENVFILE]
+ * --intruder-after R: rank R, once connected, runs a copy of itself with --intruder in its own
+ * environment. --wait-before-init R:PATH: rank R writes its PMIX_* variables to PATH.env and
+ * waits for PATH.go before it connects. --intruder: connect as the PE the environment (or
+ * ENVFILE, as PATH.env) names, then call PMIx_Abort; oshrun must refuse it.
  * Exit: 0 all checks passed, 99 a check failed (with a line saying which and both values). */
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <pmix.h>
 
@@ -87,6 +95,88 @@ static int mode_hits(const char *arg, int *k)
     return 1;
 }
 
+/* Pretends to be a PE that is not its own: connects with a PE's identity and aborts the job
+ * in its name. alarm: whatever the server does, it must not outlive the test. */
+static int intruder(const char *envfile)
+{
+    char line[4096];
+    pmix_status_t rc;
+    FILE *f;
+
+    alarm(3);
+    if (envfile != NULL) {
+        f = fopen(envfile, "r");
+        if (f == NULL) {
+            fprintf(stderr, "pmix_client: intruder: cannot open %s: %s\n", envfile,
+                    strerror(errno));
+            return 99;
+        }
+        while (fgets(line, sizeof(line), f) != NULL) {
+            line[strcspn(line, "\n")] = '\0';
+            if (strchr(line, '=') != NULL) {
+                putenv(strdup(line));
+            }
+        }
+        fclose(f);
+    }
+    /* Its client library would otherwise join the job's shared-memory store (gds ds21) on
+     * its own, before the server has a say, and spoil the PEs' lookups in it: no launcher
+     * can stop a process that writes the job's files, and that is not what is tested here. */
+    setenv("PMIX_MCA_gds", "hash", 1);
+    rc = PMIx_Init(&me, NULL, 0);
+    fprintf(stderr, "pmix_client: intruder (pid %d) as rank %s: PMIx_Init: %s\n", (int)getpid(),
+            getenv("PMIX_RANK") != NULL ? getenv("PMIX_RANK") : "?", PMIx_Error_string(rc));
+    rc = PMIx_Abort(7, "intruder abort", NULL, 0);
+    fprintf(stderr, "pmix_client: intruder: PMIx_Abort: %s\n", PMIx_Error_string(rc));
+    return 0;
+}
+
+/* Before connecting: hand this PE's PMIx identity to an outside process, wait until told. */
+static void wait_before_init(const char *arg)
+{
+    extern char **environ;
+    const char *colon = strchr(arg, ':'), *rank = getenv("PMIX_RANK");
+    char path[4096], tmp[4096];
+    FILE *f;
+
+    if (colon == NULL || rank == NULL || atoi(arg) != atoi(rank)) {
+        return;
+    }
+    snprintf(tmp, sizeof(tmp), "%s.env.tmp", colon + 1);
+    snprintf(path, sizeof(path), "%s.env", colon + 1);
+    f = fopen(tmp, "w");
+    for (char **e = environ; f != NULL && *e != NULL; e++) {
+        if (strncmp(*e, "PMIX_", 5) == 0) {
+            fprintf(f, "%s\n", *e);
+        }
+    }
+    if (f == NULL || fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "pmix_client: cannot write %s: %s\n", path, strerror(errno));
+        exit(99);
+    }
+    snprintf(path, sizeof(path), "%s.go", colon + 1);
+    for (int i = 0; i < 400 && access(path, F_OK) != 0; i++) {
+        usleep(50000);
+    }
+}
+
+/* Runs "argv[0] --intruder" with this PE's environment and waits for it. */
+static void run_intruder(const char *self)
+{
+    pid_t pid = fork();
+    int st;
+
+    if (pid == 0) {
+        execl(self, self, "--intruder", (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+        fprintf(stderr, "pmix_client: rank %u: cannot run the intruder: %s\n", me.rank,
+                strerror(errno));
+        exit(99);
+    }
+}
+
 int main(int argc, char **argv)
 {
     size_t bytes = 512;
@@ -99,6 +189,13 @@ int main(int argc, char **argv)
     char host[256], buf[4096];
     long size;
 
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--intruder") == 0) {
+            return intruder(i + 1 < argc ? argv[i + 1] : NULL);
+        } else if (strcmp(argv[i], "--wait-before-init") == 0 && i + 1 < argc) {
+            wait_before_init(argv[i + 1]);
+        }
+    }
     check_rc("PMIx_Init", PMIx_Init(&me, NULL, 0));
     PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
     for (int i = 1; i < argc; i++) {
@@ -183,6 +280,8 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(a, "--nofinalize") == 0 && mode_hits(arg, NULL)) {
             exit(0);
+        } else if (strcmp(a, "--intruder-after") == 0 && mode_hits(arg, NULL)) {
+            run_intruder(argv[0]);
         }
     }
 

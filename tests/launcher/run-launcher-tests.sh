@@ -1,7 +1,8 @@
 #!/bin/sh
 # shellcheck disable=SC2016 # single-quoted $VARs below are for the PEs' shells
 # Checks oshrun against a PMIx client: wire-up data exchange, exit status and failure
-# handling, timeouts, option errors, and that no PE outlives its job. Builds nothing.
+# handling, timeouts, option errors, that no PE outlives its job, who may connect to the PMIx
+# server, and oshrun's directory. Builds nothing.
 # Usage: run-launcher-tests.sh [OSHRUN [PMIX_CLIENT]]  (or env OSHRUN=..., PMIX_CLIENT=...)
 # Exit: 0 all passed, 1 something failed, 77 the programs are missing.
 
@@ -25,6 +26,15 @@ fail() { echo "FAIL $1: $2"; failed=1; sed 's/^/    /' "$TMP/err" 2>/dev/null | 
 # run_cmd NAME EXPECTED_STATUS STDERR_REGEX MAX_SECONDS -- command...
 # Runs the command (oshrun, perhaps under env) and checks its status, its one oshrun line
 # when a regex is given, its time, and that no PE outlives it.
+
+# The PEs of ours still alive: zombies are not (a PE whose oshrun was SIGKILLed is
+# reparented to init, which in some containers never reaps it).
+live_clients() {
+    for p in $(pgrep -x "$CLIENT_NAME"); do
+        [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" = Z ] || echo "$p"
+    done
+}
+
 run_cmd() {
     name=$1 want=$2 regex=$3 max=$4
     shift 5
@@ -40,10 +50,10 @@ run_cmd() {
         fail "$name" "expected exactly one oshrun line on stderr"
     elif [ "$took" -gt "$max" ]; then
         fail "$name" "took ${took}s, limit ${max}s"
-    elif pgrep -x "$CLIENT_NAME" >/dev/null 2>&1; then
+    elif [ -n "$(live_clients)" ]; then
         sleep 1
-        if pgrep -x "$CLIENT_NAME" >/dev/null 2>&1; then
-            fail "$name" "PEs left behind: $(pgrep -x "$CLIENT_NAME" | tr '\n' ' ')"
+        if [ -n "$(live_clients)" ]; then
+            fail "$name" "PEs left behind: $(live_clients | tr '\n' ' ')"
             pkill -KILL -x "$CLIENT_NAME"
         else
             pass "$name"
@@ -60,7 +70,7 @@ run() {
     run_cmd "$run_name" "$run_want" "$run_regex" "$run_max" -- "$OSHRUN" "$@"
 }
 
-if pgrep -x "$CLIENT_NAME" >/dev/null 2>&1; then
+if [ -n "$(live_clients)" ]; then
     echo "note: $CLIENT_NAME already running elsewhere; the orphan checks may misfire"
 fi
 
@@ -89,13 +99,96 @@ run "signal-death" 139 "^oshrun: PE 1 \(pid [0-9]+\) killed by signal 11 .*endin
     -- --timeout 20 -np 4 "$CLIENT" --segv 1
 run "abort" 5 "^oshrun: PE 3 \(pid [0-9]+\) called abort \(status 5\): test abort$" 10 \
     -- --timeout 20 -np 4 "$CLIENT" --abort 3:5
-run "abort-status-0" 1 "called abort \(status 0\)" 10 -- --timeout 20 -np 2 "$CLIENT" --abort 0:0
+# An abort with status 0 ends the job with 0, as shmem_global_exit(0) must (and as mpirun does).
+run "abort-status-0" 0 "called abort \(status 0\)" 10 -- --timeout 20 -np 2 "$CLIENT" --abort 0:0
 run "no-finalize" 1 "^oshrun: PE 1 \(pid [0-9]+\) exited without finalizing" 10 \
     -- --timeout 20 -np 2 "$CLIENT" --nofinalize 1
 run "timeout" 124 "^oshrun: job timed out after 1 s; ending the job$" 10 \
     -- --timeout 1 -np 4 "$CLIENT" --hang 2
 run "timeout-ignores-sigterm" 124 "timed out" 10 \
     -- --timeout 1 -np 2 sh -c 'trap "" TERM; while :; do sleep 1; done'
+
+# A PMIx connection is taken once per PE, and only from the PE's process or one it started:
+# anyone else who connects with a PE's identity (from its environment) is refused, so a
+# PMIx_Abort it sends neither ends the job nor is blamed on the PE.
+# ... a process the PE started, after the PE connected
+run "intruder-after-connect" 0 "" 15 -- --timeout 20 -np 2 "$CLIENT" --intruder-after 1
+if grep -q "called abort" "$TMP/err" ||
+    ! grep -q "^oshrun: refused a second PMIx connection from PE 1 " "$TMP/err"; then
+    fail "intruder-after-connect" "the intruder was not refused"
+fi
+# ... but a PE may connect from a process it started (a wrapper script, strace -f)
+run "pmix-under-wrapper" 0 "" 10 -- --timeout 10 -np 2 sh -c '"$0" && true' "$CLIENT"
+# ... an outside process, before the PE connected
+rm -f "$TMP/intr.env" "$TMP/intr.go"
+"$OSHRUN" --timeout 20 -np 2 "$CLIENT" --wait-before-init "1:$TMP/intr" \
+    >"$TMP/out" 2>"$TMP/err" </dev/null &
+pid=$!
+for _ in $(seq 100); do
+    [ -f "$TMP/intr.env" ] && break
+    sleep 0.1
+done
+"$CLIENT" --intruder "$TMP/intr.env" >"$TMP/intr.out" 2>&1
+touch "$TMP/intr.go"
+wait $pid
+got=$?
+if [ $got != 0 ] || grep -q "called abort" "$TMP/err" ||
+    ! grep -q "^oshrun: refused a PMIx connection from outside the PEs" "$TMP/err"; then
+    fail "intruder-before-connect" "exit status $got, expected 0 and the intruder refused"
+    sed 's/^/    /' "$TMP/intr.out"
+else
+    pass "intruder-before-connect"
+fi
+
+# oshrun's directory (under TMPDIR) outlives an oshrun killed by SIGKILL, and the next oshrun
+# removes it; a live oshrun's directory, one from another host and one without an owner stay.
+tdir=$TMP/td
+mkdir "$tdir" "$tdir/oshrun.noownr" "$tdir/oshrun.elsewh" || exit 1
+echo "1 1 no-such-host.invalid pid:[1]" >"$tdir/oshrun.elsewh/pid"
+# new_dir: the directory that appeared in $tdir since the last call (an oshrun's, once PMIx
+# has put its files in it)
+printf '%s\n' "$tdir"/* >"$TMP/dirs"
+new_dir() {
+    for _ in $(seq 100); do
+        for d in "$tdir"/oshrun.*; do
+            if ! grep -qxF "$d" "$TMP/dirs" &&
+                [ -n "$(find "$d" -maxdepth 2 -name 'pmix*' 2>/dev/null)" ]; then
+                echo "$d" >>"$TMP/dirs"
+                echo "$d"
+                return
+            fi
+        done
+        sleep 0.1
+    done
+}
+TMPDIR=$tdir "$OSHRUN" --timeout 30 -np 1 "$CLIENT" --hang all >/dev/null 2>&1 </dev/null &
+killed=$!
+killed_dir=$(new_dir)
+kill -KILL $killed
+wait $killed 2>/dev/null
+if [ -z "$killed_dir" ] || [ ! -d "$killed_dir" ]; then
+    fail "tmpdir-stale" "the oshrun killed by SIGKILL left no directory in $tdir to find"
+fi
+TMPDIR=$tdir "$OSHRUN" --timeout 30 -np 1 "$CLIENT" --hang all >/dev/null 2>&1 </dev/null &
+live=$!
+live_dir=$(new_dir)
+TMPDIR=$tdir "$OSHRUN" --timeout 10 -np 1 true
+if [ -z "$killed_dir" ] || [ -z "$live_dir" ]; then
+    fail "tmpdir-stale" "oshrun made no directory in $tdir"
+elif [ -d "$killed_dir" ]; then
+    fail "tmpdir-stale" "the killed oshrun's $killed_dir is still there"
+elif [ ! -d "$live_dir" ] || [ ! -d "$tdir/oshrun.noownr" ] || [ ! -d "$tdir/oshrun.elsewh" ]; then
+    fail "tmpdir-stale" "a directory that is not stale was removed: $(cd "$tdir" && echo *)"
+else
+    pass "tmpdir-stale"
+fi
+kill -TERM $live
+wait $live 2>/dev/null
+if [ -d "$live_dir" ]; then
+    fail "tmpdir-removed" "oshrun left $live_dir behind after SIGTERM"
+else
+    pass "tmpdir-removed"
+fi
 
 # SIGTERM to oshrun is passed on and the job ends
 "$OSHRUN" -np 3 --timeout 30 "$CLIENT" --hang all >/dev/null 2>"$TMP/err" </dev/null &
@@ -106,7 +199,7 @@ wait $pid
 got=$?
 if [ $got != 143 ] || ! grep -q "received signal 15" "$TMP/err"; then
     fail "sigterm-forwarded" "exit status $got, expected 143"
-elif pgrep -x "$CLIENT_NAME" >/dev/null 2>&1; then
+elif [ -n "$(live_clients)" ]; then
     fail "sigterm-forwarded" "PEs left behind"
     pkill -KILL -x "$CLIENT_NAME"
 else

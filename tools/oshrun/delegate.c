@@ -106,7 +106,7 @@ static char *find_launcher(const shoal_job_t *job, const char **kind_out)
 static int runtime_setting(const char *assign)
 {
     return strncmp(assign, "SHMEM_", 6) == 0 || strncmp(assign, "SHOAL_", 6) == 0 ||
-           strncmp(assign, "UCX_", 4) == 0;
+           strncmp(assign, "UCX_", 4) == 0 || strncmp(assign, "SMA_", 4) == 0;
 }
 
 /* The variables to forward, as a malloc'd NAME=VALUE array (NULL when out of memory):

@@ -7,10 +7,12 @@
 #include "config.h"
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,32 +374,6 @@ static char **base_env(void)
     return env;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static int make_tmpdir(shoal_job_t *job)
-{
-    const char *base = getenv("TMPDIR");
-
-    /* PMIx puts Unix sockets here: keep the path well short of sun_path's 108 bytes */
-    if (base == NULL || base[0] != '/' || strlen(base) > 48) {
-        base = "/tmp";
-    }
-    snprintf(job->tmpdir, sizeof(job->tmpdir), "%s/oshrun.XXXXXX", base);
-    if (mkdtemp(job->tmpdir) == NULL) {
-        fprintf(stderr, "oshrun: cannot create a directory in %s: %s\n", base, strerror(errno));
-        job->tmpdir[0] = '\0';
-        return -1;
-    }
-    return 0;
-}
-
 /* After a failed start: end whatever was forked, without a message of its own. */
 static void end_partial_job(shoal_job_t *job)
 {
@@ -455,7 +431,7 @@ int main(int argc, char **argv)
     }
     /* before PMIx starts its threads, so that they inherit the blocked mask */
     shoal_oshrun_procs_block_signals();
-    if (make_tmpdir(&job) != 0) {
+    if (shoal_oshrun_tmpdir_make(&job) != 0) {
         goto err_fds;
     }
     if (shoal_oshrun_server_init(&job) != 0) {
@@ -469,10 +445,11 @@ int main(int argc, char **argv)
         goto err_server;
     }
     status = shoal_oshrun_procs_wait(&job);
-    if (status != 0) {
-        /* PMIx's teardown is not safe after lost clients (see server.c): the PEs are all
-         * reaped, so remove our files and leave without it */
-        nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (status != 0 || job.abort_rank >= 0 || !shoal_oshrun_server_can_cleanup(&job)) {
+        /* PMIx's teardown is not safe after lost or refused clients (see server.c), an
+         * abort with status 0 (shmem_global_exit(0)) included: the PEs are all reaped, so
+         * remove our files and leave without it */
+        shoal_oshrun_tmpdir_remove(&job);
         fflush(NULL);
         _exit(status);
     }
@@ -480,7 +457,7 @@ int main(int argc, char **argv)
 err_server:
     shoal_oshrun_server_cleanup(&job);
 err_tmpdir:
-    nftw(job.tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    shoal_oshrun_tmpdir_remove(&job);
 err_fds:
     for (int r = 0; job.pes != NULL && r < job.np; r++) {
         if (job.pes[r].errpipe >= 0) {

@@ -16,6 +16,7 @@ typedef struct shoal_pe {
     pid_t pid;     /* 0 until forked */
     pid_t pgid;    /* group to signal; 0: signal pid alone (rank 0 reading a tty) */
     int errpipe;   /* read end: child writes errno there when exec fails; -1 when done */
+    int pending;   /* a PMIx connection from its processes, accepted, not yet announced */
     int connected; /* PMIx client_connected seen (written under job lock) */
     int finalized; /* PMIx client_finalized seen (written under job lock) */
     int reaped;    /* waitpid returned it */
@@ -64,6 +65,8 @@ typedef struct shoal_job {
 int shoal_oshrun_server_init(shoal_job_t *job);
 int shoal_oshrun_server_register(shoal_job_t *job);
 int shoal_oshrun_server_setup_fork(shoal_job_t *job, int rank, char ***env);
+/* 0 when PMIx's teardown is unsafe (a connection was refused): _exit instead */
+int shoal_oshrun_server_can_cleanup(shoal_job_t *job);
 void shoal_oshrun_server_cleanup(shoal_job_t *job);
 
 /* main.c, also for delegate.c */
@@ -81,6 +84,14 @@ void shoal_oshrun_procs_block_signals(void);
 int shoal_oshrun_procs_spawn(shoal_job_t *job);
 int shoal_oshrun_procs_wait(shoal_job_t *job);
 void shoal_oshrun_procs_kill(shoal_job_t *job, int sig);
+/* The rank of the PE whose process, or one it started, holds the far end of the TCP
+ * connection sd (accepted from loopback); -1 if none, -2 if that cannot be told (not TCP,
+ * no /proc). */
+int shoal_oshrun_conn_owner(shoal_job_t *job, int sd);
+
+/* tmpdir.c: job->tmpdir made (after sweeping stale ones; 0 or -1), and removed. */
+int shoal_oshrun_tmpdir_make(shoal_job_t *job);
+void shoal_oshrun_tmpdir_remove(shoal_job_t *job);
 
 /* main.c */
 char **shoal_oshrun_env_dup(char **env);

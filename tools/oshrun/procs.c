@@ -6,6 +6,7 @@
 #include "config.h"
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -13,10 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #ifdef __linux__
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
 #include <sys/prctl.h>
 #endif
 
@@ -108,10 +115,14 @@ int shoal_oshrun_procs_spawn(shoal_job_t *job)
             return -1;
         }
         pe->pgid = (r == 0 && !rank0_own_group) ? 0 : -1;
+        /* The PMIx thread checks a connection against pid: have it set before the child can
+         * connect. The child never touches the lock it inherits held. */
+        pthread_mutex_lock(&job->lock);
         pe->pid = fork();
         if (pe->pid == 0) {
             child_exec(job, r, env, fds[1], parent);
         }
+        pthread_mutex_unlock(&job->lock);
         close(fds[1]);
         shoal_oshrun_env_free(env);
         if (pe->pid < 0) {

@@ -1,15 +1,18 @@
 /* oshrun's embedded PMIx server: one namespace, every rank on this node. Its callbacks run on
  * the PMIx progress thread, so they only record what happened under job->lock and wake the
  * main thread; they never signal, reap or exit themselves. */
+#define _GNU_SOURCE /* accept4 */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 #include <pmix.h>
 #include <pmix_server.h>
@@ -17,6 +20,7 @@
 #include "oshrun.h"
 
 static shoal_job_t *the_job; /* the callbacks get no user pointer */
+static int refused;          /* connections refused: PMIx's teardown hangs after one */
 
 /* Waits for a number of pmix_op_cbfunc_t completions. */
 typedef struct {
@@ -48,16 +52,97 @@ static shoal_pe_t *pe_of(const pmix_proc_t *proc)
     return &the_job->pes[proc->rank];
 }
 
+static int vetting; /* accept below is in use: connections are traced to their PE */
+
+/* Whether PMIx may have the connection sd: its far end must be held by a PE's process, or by
+ * one that it started (a PE may run under strace -f or a script), and that PE must have no
+ * connection yet. Runs on PMIx's listener thread, before PMIx reads a byte of sd. */
+static int vet(int sd)
+{
+    int rank = shoal_oshrun_conn_owner(the_job, sd), taken = 0;
+    pid_t pid = 0;
+
+    if (rank == -2) {
+        return 1; /* not TCP: a transport this check does not know, let PMIx judge */
+    }
+    pthread_mutex_lock(&the_job->lock);
+    vetting = 1;
+    if (rank >= 0) {
+        shoal_pe_t *pe = &the_job->pes[rank];
+
+        pid = pe->pid;
+        taken = !pe->connected && !pe->pending;
+        pe->pending |= taken;
+    }
+    pthread_mutex_unlock(&the_job->lock);
+    if (rank >= 0 && !taken) {
+        fprintf(stderr,
+                "oshrun: refused a second PMIx connection from PE %d (pid %d) or its children\n",
+                rank, (int)pid);
+    } else if (rank < 0) {
+        fprintf(stderr,
+                "oshrun: refused a PMIx connection from outside the PEs and their children\n");
+    }
+    return taken;
+}
+
+/* PMIx 4.2 says nothing of who connects (its client_connected has only the rank the client
+ * claims, and its listener hook is never called), and refusing in client_connected frees
+ * PMIx's record of the rank while it is still in use. So oshrun takes the place of accept():
+ * a definition in the executable is found before libc's by the dynamic linker, also for
+ * libpmix's listener thread, and a refused connection is closed before PMIx reads it. */
+__attribute__((visibility("default"))) int accept(int fd, __SOCKADDR_ARG addr,
+                                                  socklen_t *__restrict len)
+{
+    for (;;) {
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int sd = accept4(fd, addr, len, 0);
+
+        if (sd < 0 || the_job == NULL || vet(sd)) {
+            return sd;
+        }
+        close(sd);
+        /* the next one, if it is there: PMIx's listener must not block here */
+        if (poll(&pfd, 1, 0) != 1) {
+            errno = EAGAIN;
+            return -1;
+        }
+    }
+}
+
+/* PMIx_ERROR_LOG prints any other status: oshrun says why itself */
+#ifdef PMIX_ERR_SILENT
+#define REFUSED PMIX_ERR_SILENT
+#else
+#define REFUSED PMIX_ERR_NOT_SUPPORTED
+#endif
+
+/* The connection was vetted in accept() for the PE whose process holds it; here it claims a
+ * rank, which must be that PE's. A mismatch (a PE connecting as another) is refused, though
+ * PMIx 4.2 is then unsafe to tear down (see shoal_oshrun_server_can_cleanup). */
 static pmix_status_t client_connected(const pmix_proc_t *proc, void *server_object,
                                       pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     shoal_pe_t *pe = pe_of(proc);
+    int ok;
 
     (void)server_object;
-    if (pe != NULL) {
-        pthread_mutex_lock(&the_job->lock);
+    if (pe == NULL) {
+        return REFUSED; /* not reached: PMIx refuses ranks it was not told of */
+    }
+    pthread_mutex_lock(&the_job->lock);
+    ok = !pe->connected && (!vetting || pe->pending > 0);
+    if (ok) {
         pe->connected = 1;
-        pthread_mutex_unlock(&the_job->lock);
+        pe->pending = 0;
+    } else {
+        refused++;
+    }
+    pthread_mutex_unlock(&the_job->lock);
+    if (!ok) {
+        fprintf(stderr, "oshrun: refused a PMIx connection as PE %u: it came from another PE\n",
+                proc->rank);
+        return REFUSED;
     }
     if (cbfunc != NULL) {
         cbfunc(PMIX_SUCCESS, cbdata);
@@ -65,11 +150,26 @@ static pmix_status_t client_connected(const pmix_proc_t *proc, void *server_obje
     return PMIX_SUCCESS;
 }
 
+/* Whether proc is a PE whose connection was taken: only it can speak for the PE. */
+static shoal_pe_t *connected_pe(const pmix_proc_t *proc)
+{
+    shoal_pe_t *pe = pe_of(proc);
+    int connected;
+
+    if (pe == NULL) {
+        return NULL;
+    }
+    pthread_mutex_lock(&the_job->lock);
+    connected = pe->connected;
+    pthread_mutex_unlock(&the_job->lock);
+    return connected ? pe : NULL;
+}
+
 /* Recorded before the client is released, so it is visible before the PE can exit. */
 static pmix_status_t client_finalized(const pmix_proc_t *proc, void *server_object,
                                       pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-    shoal_pe_t *pe = pe_of(proc);
+    shoal_pe_t *pe = connected_pe(proc);
 
     (void)server_object;
     if (pe != NULL) {
@@ -91,7 +191,7 @@ static pmix_status_t client_abort(const pmix_proc_t *proc, void *server_object, 
     (void)server_object;
     (void)procs;
     (void)nprocs;
-    if (pe_of(proc) != NULL) {
+    if (connected_pe(proc) != NULL) {
         pthread_mutex_lock(&the_job->lock);
         if (the_job->abort_rank < 0) {
             the_job->abort_rank = (int)proc->rank;
@@ -323,8 +423,19 @@ int shoal_oshrun_server_setup_fork(shoal_job_t *job, int rank, char ***env)
     return 0;
 }
 
+int shoal_oshrun_server_can_cleanup(shoal_job_t *job)
+{
+    int n;
+
+    pthread_mutex_lock(&job->lock);
+    n = refused;
+    pthread_mutex_unlock(&job->lock);
+    return n == 0;
+}
+
 /* PMIx 4.2's teardown crashes now and then after clients were lost without finalizing
- * (a few runs in a hundred), so after a failed job the caller skips this and _exits. */
+ * (a few runs in a hundred), and hangs after a refused connection, so the caller skips this
+ * and _exits after a failed job or when shoal_oshrun_server_can_cleanup says no. */
 void shoal_oshrun_server_cleanup(shoal_job_t *job)
 {
     (void)job;
