@@ -57,7 +57,8 @@ fail=0
 
 # 1. a page, real or link, for every exported OpenSHMEM routine
 syms=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TWi]$/ { sub(/@.*/, "", $3); print $3 }' |
-       grep -E '^(shmem_[a-z0-9_]+|_my_pe|_num_pes|start_pes)$' | sort -u)
+       grep -E '^(shmem_[a-z0-9_]+|_my_pe|_num_pes|start_pes|shmalloc|shfree|shrealloc|shmemalign)$' |
+       sort -u)
 if [ -z "$syms" ]; then
     echo "check-man: $lib exports no shmem_* routine" >&2
     exit 1

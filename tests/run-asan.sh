@@ -1,9 +1,10 @@
 #!/bin/sh
 # CI's AddressSanitizer + UndefinedBehaviorSanitizer job: configure a second build
 # tree with --enable-asan (library, oshrun and tests instrumented), then run the
-# unit tests, every tests/pe program at 2 and 4 PEs over both transports, and
-# every error test at 2 PEs. Fails on any test failure and on any sanitizer
-# report (leaks included, but for the suppressions in tests/asan.supp).
+# unit tests, every tests/pe program at 2 and 4 PEs over both transports, every
+# error test at 2 PEs, and the argument fuzzer for ASAN_FUZZ_SEEDS seeds (200).
+# Fails on any test failure and on any sanitizer report (leaks included, but for
+# the suppressions in tests/asan.supp).
 # Never touches build/, the normal tree.
 # Usage: tests/run-asan.sh [BUILDDIR] (default ./build-asan); ASAN_PE_TESTS and
 # ASAN_ERR_TESTS pick the programs (default: all of them).
@@ -49,11 +50,13 @@ make -C tests/unit check > unit.out 2>&1 || rc=1
 # shellcheck disable=SC2086 # lists of words
 PE_COUNTS="2 4" PE_TRANSPORTS="auto ucx" make -C tests/pe check TESTS="$pe_tests $err_tests" \
     check_PROGRAMS="$pe_tests $err_tests" > check.out 2>&1 || rc=1
+# The fuzzer finds what no test calls (a leak at finalize, a crash on a bad argument).
+FUZZ_LAST=${ASAN_FUZZ_SEEDS:-200} make -C tests/fuzz check > fuzz.out 2>&1 || rc=1
 
 # Reports can come from a process whose status the harness did not see (a PE
 # that ended through _exit): look for them in every log.
 reports=0
-for log in tests/unit/*.log tests/pe/*.log; do
+for log in tests/unit/*.log tests/pe/*.log tests/fuzz/*.log; do
     [ -f "$log" ] || continue
     case $log in */test-suite.log) continue ;; esac
     n=$(grep -cE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log")
@@ -64,8 +67,9 @@ for log in tests/unit/*.log tests/pe/*.log; do
     reports=$((reports + n))
 done
 [ "$reports" -eq 0 ] || rc=1
-grep -hoE '^(PASS|FAIL|SKIP|ERROR|XPASS):' unit.out check.out | sort | uniq -c
-grep -hE '^(FAIL|ERROR|XPASS):' unit.out check.out
+grep -hoE '^(PASS|FAIL|SKIP|ERROR|XPASS):' unit.out check.out fuzz.out | sort | uniq -c
+grep -hE '^(FAIL|ERROR|XPASS):' unit.out check.out fuzz.out
+grep -h '^run-fuzz:' tests/fuzz/run-fuzz.log 2>/dev/null
 end=$(date +%s)
 echo "run-asan: $reports sanitizer reports; build $((built - start))s, tests $((end - built))s"
 [ $rc -eq 0 ] && echo "run-asan: passed" || echo "run-asan: FAILED"

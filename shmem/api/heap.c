@@ -137,7 +137,9 @@ void *shmem_realloc(void *ptr, size_t size)
 
     if (ptr == NULL)
         return heap_alloc(size, SHOAL_HEAP_MIN_ALIGN, "shmem_realloc");
-    if (size == 0) {
+    if (size == 0) { /* a free, but a wrong ptr is reported as this routine's */
+        shoal_check_init("shmem_realloc");
+        heap_block(ptr, "shmem_realloc");
         shmem_free(ptr);
         return NULL;
     }

@@ -38,9 +38,11 @@ size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *ind
     shoal_check_init(routine);
     check_cmp(cmp, routine);
     if (nelems > 0) {
-        /* Others update the ivars remotely: they must be symmetric. */
+        /* Others update the ivars remotely: they must be symmetric, and aligned, as
+         * the atomic loads of the wait need. */
         shoal_check_symmetric(ivars, shoal_check_bytes(nelems, elem_size, routine), routine,
                               sel == SHOAL_SEL_ONE ? "ivar" : "ivars", &off);
+        shoal_check_aligned(ivars, elem_size, routine, sel == SHOAL_SEL_ONE ? "ivar" : "ivars");
         if (sel == SHOAL_SEL_SOME && indices == NULL)
             shoal_fatal("%s: argument indices is NULL, expected an array of nelems (%zu) "
                         "size_t",
@@ -76,6 +78,7 @@ void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *sourc
                     routine, sig_op);
     if (bytes > 0)
         seg = shoal_check_symmetric(dest, bytes, routine, "dest", &off);
+    shoal_check_local(source, bytes, routine, "source");
     sig_seg = check_sig_addr(sig_addr, routine, &sig_off);
     shoal_core_put_signal(c, pe, seg, off, source, bytes, sig_seg, sig_off, signal,
                           sig_op == SHMEM_SIGNAL_ADD, nbi, routine);

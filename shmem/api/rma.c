@@ -28,6 +28,7 @@ static void rma_contig(shmem_ctx_t ctx, int put, int nbi, void *dest, const void
 
     if (bytes == 0)
         return;
+    shoal_check_local(put ? source : dest, bytes, routine, put ? "source" : "dest");
     if (put)
         shoal_core_put(c, pe, seg, off, source, bytes, nbi, routine);
     else
@@ -77,6 +78,7 @@ void shoal_api_iput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t d
     span = strided_span(dst, nelems, elem_size, routine, "dst");
     strided_span(sst, nelems, elem_size, routine, "sst");
     seg = rma_prepare(ctx, dest, span, &pe, routine, "dest", &off, &c);
+    shoal_check_local(source, nelems * elem_size, routine, "source");
     if (nelems > 0)
         shoal_core_iput(c, pe, seg, off, source, dst, sst, nelems, elem_size, routine);
 }
@@ -93,6 +95,7 @@ void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t d
     strided_span(dst, nelems, elem_size, routine, "dst");
     span = strided_span(sst, nelems, elem_size, routine, "sst");
     seg = rma_prepare(ctx, source, span, &pe, routine, "source", &off, &c);
+    shoal_check_local(dest, nelems * elem_size, routine, "dest");
     if (nelems > 0)
         shoal_core_iget(c, pe, seg, off, dest, dst, sst, nelems, elem_size, routine);
 }

@@ -44,7 +44,8 @@ static inline void shoal_api_rma(shmem_ctx_t ctx, int put, int nbi, void *dest,
 {
     char *remote = shoal_api_direct(ctx, put ? dest : source, nelems, elem_size, pe);
 
-    if (__builtin_expect(remote == NULL, 0))
+    /* A null local buffer takes the checked path, which reports it (cost: a compare). */
+    if (__builtin_expect(remote == NULL || (put ? source : dest) == NULL, 0))
         (put ? shoal_api_put_checked : shoal_api_get_checked)(ctx, dest, source, nelems,
                                                               elem_size, pe, nbi, routine);
     else if (put)
@@ -144,7 +145,8 @@ static inline void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void 
                                         const char *routine)
 {
     char *to = shoal_api_direct(ctx, dest, nelems, elem_size, pe);
-    char *sig = to != NULL && shoal_g.direct_amo && ((uintptr_t)sig_addr & 7) == 0 &&
+    char *sig = to != NULL && source != NULL && shoal_g.direct_amo &&
+                        ((uintptr_t)sig_addr & 7) == 0 &&
                         (sig_op == SHMEM_SIGNAL_SET || sig_op == SHMEM_SIGNAL_ADD)
                     ? shoal_api_direct(ctx, sig_addr, 1, sizeof(uint64_t), pe)
                     : NULL;

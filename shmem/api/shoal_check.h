@@ -93,6 +93,17 @@ static inline const shoal_pset_t *shoal_check_team(shmem_team_t handle, const ch
     return &team->pset;
 }
 
+/* The local side of a transfer of bytes > 0 must exist: a null one would crash in
+ * memcpy (or in UCX) instead of saying which argument it was. */
+static inline void shoal_check_local(const void *local, size_t bytes, const char *routine,
+                                     const char *arg)
+{
+    if (__builtin_expect(local == NULL && bytes > 0, 0))
+        shoal_fatal("%s: argument %s is NULL, but the call moves %zu bytes; expected a local "
+                    "buffer of that size",
+                    routine, arg, bytes);
+}
+
 /* nelems * elem_size, or the end of the job when it overflows. */
 static inline size_t shoal_check_bytes(size_t nelems, size_t elem_size, const char *routine)
 {

@@ -99,6 +99,18 @@ void *shoal_handle_find(const shoal_handles_t *t, uintptr_t h, shoal_handle_stat
     return NULL;
 }
 
+void shoal_handle_each(shoal_handles_t *t, uint32_t first, void (*fn)(void *obj))
+{
+    uint32_t i;
+
+    for (i = first; i < t->used; i++) {
+        void *obj = entry(t, i)->obj;
+
+        if (obj != NULL)
+            fn(obj);
+    }
+}
+
 void shoal_handle_cleanup(shoal_handles_t *t)
 {
     int i;

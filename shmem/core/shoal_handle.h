@@ -51,6 +51,9 @@ int shoal_handle_add(shoal_handles_t *t, void *obj, uintptr_t *h_out);
 void shoal_handle_remove(shoal_handles_t *t, uintptr_t h);
 /* The object h names, or NULL and the reason in *state_out. Cost: a few loads. */
 void *shoal_handle_find(const shoal_handles_t *t, uintptr_t h, shoal_handle_state_t *state_out);
+/* Calls fn on the object of every live entry from index first on; fn may remove
+ * its handle. Not while other threads add or remove (shmem_finalize). */
+void shoal_handle_each(shoal_handles_t *t, uint32_t first, void (*fn)(void *obj));
 /* Frees the chunks; every handle of t is then foreign. */
 void shoal_handle_cleanup(shoal_handles_t *t);
 

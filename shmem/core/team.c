@@ -133,11 +133,24 @@ int shoal_team_setup(int local_size)
     return status;
 }
 
+/* A team the program left alive at shmem_finalize, which destroys every team: no
+ * drain (no PE runs a collective any more), only its memory. */
+static void team_free(void *obj)
+{
+    shoal_team_t *t = obj;
+
+    shoal_handle_remove(&handles, t->handle);
+    team_release(t);
+    free(t);
+}
+
 void shoal_team_cleanup(void)
 {
+    shoal_handle_each(&handles, 2, team_free); /* after WORLD and SHARED */
     team_release(&shoal_team_world);
     team_release(&shoal_team_shared);
     shoal_handle_cleanup(&handles);
+    slots_free = 0;
 }
 
 shoal_team_t *shoal_team_find(uintptr_t handle, shoal_handle_state_t *state_out)

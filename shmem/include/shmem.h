@@ -104,6 +104,21 @@ void shmem_info_get_name(char *name);
 void start_pes(int npes);
 int _my_pe(void);
 int _num_pes(void);
+void *shmalloc(size_t size);
+void shfree(void *ptr);
+void *shrealloc(void *ptr, size_t size);
+void *shmemalign(size_t alignment, size_t size);
+
+/* Deprecated cache management: no-ops, memory is coherent (shmem_cache(3)) */
+void shmem_clear_cache_inv(void);
+void shmem_set_cache_inv(void);
+void shmem_clear_cache_line_inv(void *dest);
+void shmem_set_cache_line_inv(void *dest);
+void shmem_udcflush(void);
+void shmem_udcflush_line(void *dest);
+
+/* Profiling control (shmem_pcontrol(3)) */
+void shmem_pcontrol(const int level, ...);
 
 /* Memory management */
 void *shmem_malloc(size_t size);

@@ -6,6 +6,13 @@
 
 #include "shmem.h"
 
+/* _Complex is a GNU extension in C++: say so, for -pedantic. */
+#if defined(__cplusplus) && defined(__GNUC__)
+#define SHOAL_COMPLEX_EXT __extension__
+#else
+#define SHOAL_COMPLEX_EXT
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -2624,11 +2631,11 @@ int shmem_uint64_sum_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *s
 int shmem_size_sum_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
 int shmem_ptrdiff_sum_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
                              size_t nreduce);
-#ifndef __cplusplus /* C only: C++ has no _Complex */
-int shmem_complexd_sum_reduce(shmem_team_t team, double _Complex *dest,
-                              const double _Complex *source, size_t nreduce);
-int shmem_complexf_sum_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source,
-                              size_t nreduce);
+#if !defined(__cplusplus) || defined(__GNUC__) /* _Complex: C, or C++ with GNU extensions */
+SHOAL_COMPLEX_EXT int shmem_complexd_sum_reduce(shmem_team_t team, double _Complex *dest,
+                                                const double _Complex *source, size_t nreduce);
+SHOAL_COMPLEX_EXT int shmem_complexf_sum_reduce(shmem_team_t team, float _Complex *dest,
+                                                const float _Complex *source, size_t nreduce);
 #endif
 
 /* shmem_TYPENAME_sum_to_all (man page shmem_sum_reduce) */
@@ -2647,13 +2654,14 @@ void shmem_long_sum_to_all(long *dest, const long *source, int nreduce, int PE_s
                            int logPE_stride, int PE_size, long *pWrk, long *pSync);
 void shmem_longlong_sum_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
                                int logPE_stride, int PE_size, long long *pWrk, long *pSync);
-#ifndef __cplusplus /* C only: C++ has no _Complex */
-void shmem_complexd_sum_to_all(double _Complex *dest, const double _Complex *source, int nreduce,
-                               int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk,
-                               long *pSync);
-void shmem_complexf_sum_to_all(float _Complex *dest, const float _Complex *source, int nreduce,
-                               int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk,
-                               long *pSync);
+#if !defined(__cplusplus) || defined(__GNUC__) /* _Complex: C, or C++ with GNU extensions */
+SHOAL_COMPLEX_EXT void shmem_complexd_sum_to_all(double _Complex *dest,
+                                                 const double _Complex *source, int nreduce,
+                                                 int PE_start, int logPE_stride, int PE_size,
+                                                 double _Complex *pWrk, long *pSync);
+SHOAL_COMPLEX_EXT void shmem_complexf_sum_to_all(float _Complex *dest, const float _Complex *source,
+                                                 int nreduce, int PE_start, int logPE_stride,
+                                                 int PE_size, float _Complex *pWrk, long *pSync);
 #endif
 
 /* shmem_TYPENAME_prod_reduce (man page shmem_prod_reduce) */
@@ -2697,11 +2705,11 @@ int shmem_uint64_prod_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *
 int shmem_size_prod_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce);
 int shmem_ptrdiff_prod_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
                               size_t nreduce);
-#ifndef __cplusplus /* C only: C++ has no _Complex */
-int shmem_complexd_prod_reduce(shmem_team_t team, double _Complex *dest,
-                               const double _Complex *source, size_t nreduce);
-int shmem_complexf_prod_reduce(shmem_team_t team, float _Complex *dest,
-                               const float _Complex *source, size_t nreduce);
+#if !defined(__cplusplus) || defined(__GNUC__) /* _Complex: C, or C++ with GNU extensions */
+SHOAL_COMPLEX_EXT int shmem_complexd_prod_reduce(shmem_team_t team, double _Complex *dest,
+                                                 const double _Complex *source, size_t nreduce);
+SHOAL_COMPLEX_EXT int shmem_complexf_prod_reduce(shmem_team_t team, float _Complex *dest,
+                                                 const float _Complex *source, size_t nreduce);
 #endif
 
 /* shmem_TYPENAME_prod_to_all (man page shmem_prod_reduce) */
@@ -2720,13 +2728,15 @@ void shmem_long_prod_to_all(long *dest, const long *source, int nreduce, int PE_
                             int logPE_stride, int PE_size, long *pWrk, long *pSync);
 void shmem_longlong_prod_to_all(long long *dest, const long long *source, int nreduce, int PE_start,
                                 int logPE_stride, int PE_size, long long *pWrk, long *pSync);
-#ifndef __cplusplus /* C only: C++ has no _Complex */
-void shmem_complexd_prod_to_all(double _Complex *dest, const double _Complex *source, int nreduce,
-                                int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk,
-                                long *pSync);
-void shmem_complexf_prod_to_all(float _Complex *dest, const float _Complex *source, int nreduce,
-                                int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk,
-                                long *pSync);
+#if !defined(__cplusplus) || defined(__GNUC__) /* _Complex: C, or C++ with GNU extensions */
+SHOAL_COMPLEX_EXT void shmem_complexd_prod_to_all(double _Complex *dest,
+                                                  const double _Complex *source, int nreduce,
+                                                  int PE_start, int logPE_stride, int PE_size,
+                                                  double _Complex *pWrk, long *pSync);
+SHOAL_COMPLEX_EXT void shmem_complexf_prod_to_all(float _Complex *dest,
+                                                  const float _Complex *source, int nreduce,
+                                                  int PE_start, int logPE_stride, int PE_size,
+                                                  float _Complex *pWrk, long *pSync);
 #endif
 
 #ifdef __cplusplus

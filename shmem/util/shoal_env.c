@@ -133,22 +133,48 @@ static const char *env_getenv(const char *name)
     return getenv(name);
 }
 
+/* The SMA_ names OpenSHMEM 1.4 deprecated and 1.5 still lists (spec annex, "SMA_*
+ * Environment Variables"): each is read when its SHMEM_ name is unset. */
+static const char *const sma_names[][2] = {
+    {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE"},
+    {"SHMEM_DEBUG", "SMA_DEBUG"},
+    {"SHMEM_INFO", "SMA_INFO"},
+    {"SHMEM_VERSION", "SMA_VERSION"},
+};
+
+/* The value of name, else of its deprecated SMA_ name; *used is the one read. */
+static const char *env_lookup(shoal_env_get_cb_t get, const char *name, const char **used)
+{
+    const char *value = get(name);
+    size_t i;
+
+    *used = name;
+    for (i = 0; value == NULL && i < sizeof(sma_names) / sizeof(sma_names[0]); i++) {
+        if (strcmp(name, sma_names[i][0]) == 0) {
+            value = get(sma_names[i][1]);
+            if (value != NULL)
+                *used = sma_names[i][1];
+        }
+    }
+    return value;
+}
+
 int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_settings_t *out)
 {
     shoal_settings_t s;
-    const char *value;
+    const char *value, *used;
 
     memset(&s, 0, sizeof(s));
     if (get == NULL)
         get = env_getenv;
-#define ENV_PARSE(name, kind, field, dflt, help)                                           \
-    value = get(#name);                                                                    \
-    if (value == NULL)                                                                     \
-        value = dflt;                                                                      \
-    if (shoal_env_parse_##kind(value, &s.field) != 0) {                                    \
-        snprintf(err, errlen, "environment variable %s is '%s'; expected %s", #name, value, \
-                 EXPECT_##kind);                                                           \
-        return SHOAL_ERR_INVALID_ARG;                                                      \
+#define ENV_PARSE(name, kind, field, dflt, help)                                          \
+    value = env_lookup(get, #name, &used);                                                \
+    if (value == NULL)                                                                    \
+        value = dflt;                                                                     \
+    if (shoal_env_parse_##kind(value, &s.field) != 0) {                                   \
+        snprintf(err, errlen, "environment variable %s is '%s'; expected %s", used, value, \
+                 EXPECT_##kind);                                                          \
+        return SHOAL_ERR_INVALID_ARG;                                                     \
     }
     SHOAL_ENV_TABLE(ENV_PARSE)
 #undef ENV_PARSE

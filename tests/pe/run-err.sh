@@ -143,6 +143,12 @@ err_exit_zero)
 err_finalize_early)
     pattern="shmem_long_broadcast: PE $last called shmem_finalize, so it cannot join this collective, which waits for it; every PE must call the same collectives before shmem_finalize"
     who="any" ;;
+err_local_null)
+    pattern="shmem_int_put: argument source is NULL, but the call moves 16 bytes; expected a local buffer of that size"
+    who="$last 1" ;;
+err_realloc_zero)
+    pattern="shmem_realloc: argument ptr is $hex, which is not a block from shmem_malloc (or it was freed already)"
+    who="any" ;;
 *)
     echo "run-err.sh: no expected error for $name"; exit 99 ;;
 esac

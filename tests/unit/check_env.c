@@ -148,6 +148,36 @@ START_TEST(test_error_line_names_variable_value_and_forms)
 }
 END_TEST
 
+/* The deprecated SMA_ names are read when the SHMEM_ ones are unset, lose to
+ * them when both are set, and are named in the error line when theirs is bad. */
+START_TEST(test_sma_names)
+{
+    shoal_settings_t s;
+    char err[256];
+
+    fake_set(0, "SMA_SYMMETRIC_SIZE", "64M");
+    fake_set(1, "SMA_DEBUG", "1");
+    fake_set(2, "SMA_INFO", "1");
+    fake_set(3, "SMA_VERSION", "1");
+    ck_assert_int_eq(shoal_env_parse(fake_get, err, sizeof(err), &s), SHOAL_OK);
+    ck_assert_uint_eq(s.symmetric_size, 64u << 20);
+    ck_assert_int_eq(s.debug, 1);
+    ck_assert_int_eq(s.info, 1);
+    ck_assert_int_eq(s.version, 1);
+    fake_set(4, "SHMEM_SYMMETRIC_SIZE", "2M");
+    fake_set(5, "SHMEM_DEBUG", "0");
+    ck_assert_int_eq(shoal_env_parse(fake_get, err, sizeof(err), &s), SHOAL_OK);
+    ck_assert_uint_eq(s.symmetric_size, 2u << 20);
+    ck_assert_int_eq(s.debug, 0);
+    fake_set(0, "SMA_SYMMETRIC_SIZE", "lots");
+    ck_assert_int_eq(shoal_env_parse(fake_get, err, sizeof(err), &s), SHOAL_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(err, "SMA_SYMMETRIC_SIZE is 'lots'"));
+    fake_set(0, "SMA_TRANSPORT", "bogus"); /* only the four spec names have SMA_ forms */
+    ck_assert_int_eq(shoal_env_parse(fake_get, err, sizeof(err), &s), SHOAL_OK);
+    ck_assert_int_eq(s.transport, SHOAL_TRANSPORT_AUTO);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("env");
@@ -160,6 +190,7 @@ int main(void)
     tcase_add_test(tc, test_defaults);
     tcase_add_test(tc, test_values_are_read);
     tcase_add_test(tc, test_error_line_names_variable_value_and_forms);
+    tcase_add_test(tc, test_sma_names);
     suite_add_tcase(s, tc);
     return check_main_run(s);
 }

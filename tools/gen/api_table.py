@@ -99,8 +99,9 @@ TYPES = [
      _RMA + " amo_std amo_ext amo_bit " + _TEAM_INT + " p2p"),
     ("size_t", "size", None, 0, False, _RMA + " amo_std amo_ext " + _TEAM_INT + " p2p"),
     ("ptrdiff_t", "ptrdiff", None, 1, False, _RMA + " amo_std amo_ext " + _TEAM_ALL + " p2p"),
-    # Reduction-only types (never RMA): C only, there is no _Complex in C++, so
-    # the generated header declares their routines for C alone.
+    # Reduction-only types (never RMA). ISO C++ has no _Complex: the generated
+    # header declares their routines for C, and for C++ compilers that take
+    # _Complex as an extension (those defining __GNUC__: g++, clang++, nvcc).
     ("double _Complex", "complexd", None, None, True, "red_arith toall_arith"),
     ("float _Complex", "complexf", None, None, True, "red_arith toall_arith"),
 ]
@@ -634,10 +635,24 @@ UNTYPED = [
      False),
     ("void", "shmem_info_get_name", "char *name", "shmem_info_get_name", False),
     ("void", "start_pes", "int npes", "start_pes", True),
+    # Profiling control (spec section "OpenSHMEM Profiling Interface")
+    ("void", "shmem_pcontrol", "const int level, ...", "shmem_pcontrol", False),
+    # Cache management, deprecated in 1.3 and still listed (spec: shmem_cache.tex)
+    ("void", "shmem_clear_cache_inv", "void", "shmem_cache", True),
+    ("void", "shmem_set_cache_inv", "void", "shmem_cache", True),
+    ("void", "shmem_clear_cache_line_inv", "void *dest", "shmem_cache", True),
+    ("void", "shmem_set_cache_line_inv", "void *dest", "shmem_cache", True),
+    ("void", "shmem_udcflush", "void", "shmem_cache", True),
+    ("void", "shmem_udcflush_line", "void *dest", "shmem_cache", True),
     ("void *", "shmem_malloc", "size_t size", "shmem_malloc", False),
     ("void", "shmem_free", "void *ptr", "shmem_malloc", False),
     ("void *", "shmem_realloc", "void *ptr, size_t size", "shmem_malloc", False),
     ("void *", "shmem_align", "size_t alignment, size_t size", "shmem_malloc", False),
+    # The pre-1.2 names of the four above (spec annex, deprecation table)
+    ("void *", "shmalloc", "size_t size", "shmem_malloc", True),
+    ("void", "shfree", "void *ptr", "shmem_malloc", True),
+    ("void *", "shrealloc", "void *ptr, size_t size", "shmem_malloc", True),
+    ("void *", "shmemalign", "size_t alignment, size_t size", "shmem_malloc", True),
     ("void *", "shmem_calloc", "size_t count, size_t size", "shmem_calloc", False),
     ("void *", "shmem_malloc_with_hints", "size_t size, long hints",
      "shmem_malloc_with_hints", False),

@@ -34,6 +34,16 @@ PAGES_AM = "man/man3/pages.am"
 C11_GUARD = ("#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L"
              " && !defined(__cplusplus)")
 WIDTH = 100
+# The complex routines take _Complex, which ISO C++ lacks: they are declared for
+# C and for the C++ compilers that take it as an extension (g++, clang++, nvcc:
+# all define __GNUC__), where __extension__ keeps -pedantic quiet.
+COMPLEX_GUARD = ("#if !defined(__cplusplus) || defined(__GNUC__)"
+                 " /* _Complex: C, or C++ with GNU extensions */")
+COMPLEX_EXT = "SHOAL_COMPLEX_EXT"
+COMPLEX_EXT_DEF = ["/* _Complex is a GNU extension in C++: say so, for -pedantic. */",
+                   "#if defined(__cplusplus) && defined(__GNUC__)",
+                   "#define %s __extension__" % COMPLEX_EXT, "#else",
+                   "#define %s" % COMPLEX_EXT, "#endif"]
 FLOATING = ("float", "double", "long double")
 # What a reduction passes as its shoal_dt_t, and the KIND the test lists give,
 # for each kind of arithmetic.
@@ -67,8 +77,9 @@ class Type:
         else:
             sys.exit("api_table: %s: not complex, floating or char, and no signed column"
                      % self.ctype)
-        # C++ has no _Complex: such routines are declared for C only.
-        self.c_only = self.kind == "c"
+        # ISO C++ has no _Complex: such routines are declared where the
+        # compiler takes it (COMPLEX_GUARD).
+        self.complex = self.kind == "c"
 
 
 class Routine:
@@ -82,7 +93,7 @@ class Routine:
         self.key = key              # TYPENAME, or SIZE for sized forms
         self.ty = ty                # the Type (None for sized forms)
         self.signed = ty.signed if ty else None
-        self.c_only = bool(ty and ty.c_only)
+        self.complex = bool(ty and ty.complex)
         self.ret = subst_type(row["ret"], ctype)
         self.params = subst_type(row["params"], ctype)
         self.decl_name = name       # parenthesized where a C11 macro has the same name
@@ -294,14 +305,13 @@ def select_macro(row):
     return "SHOAL_SELECT_" + ("ctx_" if row["ctx"] else "") + op
 
 
-def c_only_guarded(rs, line_of):
-    """The lines of rs, with runs of C-only (complex) routines in #ifndef __cplusplus."""
+def complex_guarded(rs, line_of):
+    """The lines of rs, with runs of complex routines under COMPLEX_GUARD."""
     out, inside = [], False
     for r in rs:
-        if r.c_only != inside:
-            out.append("#ifndef __cplusplus /* C only: C++ has no _Complex */" if r.c_only
-                       else "#endif")
-            inside = r.c_only
+        if r.complex != inside:
+            out.append(COMPLEX_GUARD if r.complex else "#endif")
+            inside = r.complex
         out.extend(line_of(r))
     if inside:
         out.append("#endif")
@@ -318,15 +328,18 @@ def gen_header(api, path, info):
            " * Included at the end of %s; including it alone pulls that in first. */"
            % info["base"],
            "#ifndef %s" % g, "#define %s" % g, "",
-           '#include "%s"' % info["base"], "",
-           "#ifdef __cplusplus", 'extern "C" {', "#endif"]
+           '#include "%s"' % info["base"], ""]
+    if any(r.complex and r.row["header"] == path for r in api.routines):
+        out += COMPLEX_EXT_DEF + [""]
+    out += ["#ifdef __cplusplus", 'extern "C" {', "#endif"]
     for row, rs in api.by_row:
         if row["header"] != path:
             continue
         out.append("")
         pattern = row["name"].replace("{", "").replace("}", "")
         out.append("/* %s (man page %s) */" % (pattern, row["page"]))
-        out.extend(c_only_guarded(rs, lambda r: wrap(r.proto() + ";")))
+        out.extend(complex_guarded(rs, lambda r: wrap((COMPLEX_EXT + " " if r.complex else "")
+                                                      + r.proto() + ";")))
     out += ["", "#ifdef __cplusplus", "}", "#endif", ""]
     out.append("/* C11 type-generic forms. SHOAL_SELECT_<op>(x) yields the function the")
     out.append(" * call resolves to, so tests can compare it. Only distinct C types may")
