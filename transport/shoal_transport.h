@@ -1,5 +1,6 @@
 /* The small ops table behind which each peer's transport sits. The core picks
- * one table per peer at connect time; `state` is the transport's own per-peer
+ * two tables per peer at connect time, one for RMA and one for AMOs (they differ
+ * where the atomicity domain needs it); `state` is the transport's own per-peer
  * object. Segments are named by index (heap, data) and addressed by offset. */
 #ifndef SHOAL_TRANSPORT_H
 #define SHOAL_TRANSPORT_H

@@ -28,7 +28,8 @@ typedef struct shoal_peer {
     const shoal_transport_ops_t *ops; /* NULL until first use connects it */
     void *state;                      /* the transport's per-peer object */
     /* AMOs may take another path than RMA: all AMOs of a job must be atomic with
-     * each other, so a job that spans nodes sends every AMO through UCX. */
+     * each other, so a job that spans nodes sends every AMO through UCX, unless
+     * UCX's own AMOs are CPU atomics (TCP, UCX_ATOMIC_MODE=cpu; see amo_ucx). */
     const shoal_transport_ops_t *amo_ops;
     void *amo_state;
     int where; /* SHOAL_PEER_*: whether it runs on this node, once looked up */
@@ -48,7 +49,8 @@ typedef struct shoal_state {
     shoal_peer_t *peers;
     shoal_ucx_t *ucx;
     shoal_ucx_worker_t *ucx_main; /* the default context's worker */
-    int amo_ucx;   /* every AMO goes through UCX (the job spans nodes) */
+    int amo_ucx;   /* every AMO goes through UCX (the job spans nodes and UCX's AMOs
+                    * are not CPU atomics: shoal_ucx_cpu_atomics) */
     /* The direct path, which RMA and AMOs on the default context try first: per
      * segment, each PE's copy as mapped here (NULL until connected, and where only
      * UCX reaches it). direct_pes is n_pes while it may be taken (initialised,

@@ -1,4 +1,5 @@
-/* Other-node transport over UCP: puts, gets and flushes on one worker per PE.
+/* The UCP transport: other-node peers (and every peer with SHOAL_TRANSPORT=ucx);
+ * a main worker per PE that peers connect to, and one more per context.
  * The only part of Shoal that includes <ucp/api/ucp.h>; callers see opaque types. */
 #ifndef SHOAL_UCX_H
 #define SHOAL_UCX_H
