@@ -31,9 +31,6 @@ typedef struct shoal_transport_ops {
     int (*get)(void *state, int seg, size_t off, void *dst, size_t len);
     int (*put_nbi)(void *state, int seg, size_t off, const void *src, size_t len);
     int (*get_nbi)(void *state, int seg, size_t off, void *dst, size_t len);
-    /* An 8-byte store that lands after every earlier put to this peer and before
-     * any later one: the synchronisation flags use it. */
-    int (*put_flag)(void *state, int seg, size_t off, uint64_t value);
     /* op on the size-byte value at (seg, off): operand and compare as the op needs,
      * fetch (NULL for none) receives the old value; with nbi, by quiet. */
     int (*amo)(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,

@@ -23,16 +23,6 @@ static int count_locked(const shoal_team_t *team)
     return n;
 }
 
-int shoal_ctx_count(const shoal_team_t *team)
-{
-    int n;
-
-    pthread_mutex_lock(&ctx_lock);
-    n = count_locked(team);
-    pthread_mutex_unlock(&ctx_lock);
-    return n;
-}
-
 static int track(shoal_ctx_t *ctx)
 {
     if (nlive == maxlive) {

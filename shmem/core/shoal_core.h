@@ -189,8 +189,6 @@ int shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out);
 void shoal_ctx_destroy(shoal_ctx_t *ctx);
 void shoal_ctx_cleanup(void);
 void shoal_ctx_destroy_team(const shoal_team_t *team);
-/* How many contexts were made from team and are alive. */
-int shoal_ctx_count(const shoal_team_t *team);
 /* Registers the default context (first in the table): after shoal_team_setup. */
 int shoal_ctx_setup(void);
 /* The context or team a program's handle names, or NULL and why. */

@@ -158,14 +158,6 @@ static int shm_get(void *state, int seg, size_t off, void *dst, size_t len)
     return SHOAL_OK;
 }
 
-static int shm_put_flag(void *state, int seg, size_t off, uint64_t value)
-{
-    shoal_shm_peer_t *peer = state;
-
-    __atomic_store_n((uint64_t *)(peer->base[seg] + off), value, __ATOMIC_RELEASE);
-    return SHOAL_OK;
-}
-
 static int shm_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
                    const void *operand, const void *compare, void *fetch, int nbi)
 {
@@ -188,7 +180,6 @@ const shoal_transport_ops_t shoal_shm_ops = {
     .get = shm_get,
     .put_nbi = shm_put,
     .get_nbi = shm_get,
-    .put_flag = shm_put_flag,
     .amo = shm_amo,
     .ptr = shm_ptr,
 };

@@ -610,20 +610,6 @@ static int ucx_get_nbi(void *state, int seg, size_t off, void *dst, size_t len)
     return rma(state, 0, 1, seg, off, dst, len);
 }
 
-/* The flag follows earlier puts (fence before) and precedes later ones (fence after). */
-static int ucx_put_flag(void *state, int seg, size_t off, uint64_t value)
-{
-    ucx_peer_t *peer = state;
-    int status;
-
-    pthread_mutex_lock(&peer->w->lock);
-    ucp_worker_fence(peer->w->worker);
-    status = rma_locked(peer, 1, 0, seg, off, &value, sizeof(value));
-    ucp_worker_fence(peer->w->worker);
-    pthread_mutex_unlock(&peer->w->lock);
-    return status;
-}
-
 static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
                    const void *operand, const void *compare, void *fetch, int nbi);
 
@@ -710,7 +696,6 @@ const shoal_transport_ops_t shoal_ucx_ops = {
     .get = ucx_get,
     .put_nbi = ucx_put_nbi,
     .get_nbi = ucx_get_nbi,
-    .put_flag = ucx_put_flag,
     .amo = ucx_amo,
     .ptr = ucx_ptr,
 };
