@@ -116,6 +116,26 @@ static int oversubscribed(int local)
            local > CPU_COUNT(&set);
 }
 
+/* A SHMEM_*, SHOAL_* or SMA_* variable Shoal does not read is most likely a typo
+ * (SHMEM_SYMETRIC_SIZE): say so, once, from PE 0 (every PE has the same list, as
+ * a rule; the others say it with SHMEM_DEBUG). */
+static void warn_unknown_settings(const char *routine)
+{
+    char name[128], near[64];
+    int n = shoal_env_unknown(NULL, name, sizeof(name), near, sizeof(near));
+
+    if (n == 0)
+        return;
+    if (shoal_g.my_pe == 0)
+        shoal_warn("%s: environment variable %s is not a setting of Shoal's and is ignored%s%s%s "
+                   "(%d such variable%s; SHMEM_INFO=1 lists the settings)",
+                   routine, name, near[0] ? "; did you mean " : "", near, near[0] ? "?" : "", n,
+                   n > 1 ? "s" : "");
+    else
+        shoal_debug("%s: %d unknown SHMEM_/SHOAL_/SMA_ variables, the first %s", routine, n,
+                    name);
+}
+
 /* Whether waits for collective tokens may sleep on a futex: only where every PE
  * of the job may, because a sender wakes a sleeper only if it sleeps too (it
  * otherwise sends its token without looking for one), and a sleeper nobody wakes
@@ -172,6 +192,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (status != SHOAL_OK)
         fail(routine, "connecting to the launcher", status);
     shoal_log_set_pe(shoal_g.my_pe);
+    warn_unknown_settings(routine);
     if (shoal_g.n_pes > SHOAL_COLL_MAX_PES)
         shoal_fatal("%s: the job has %d PEs; Shoal's collectives count rounds for up to %d",
                     routine, shoal_g.n_pes, SHOAL_COLL_MAX_PES);

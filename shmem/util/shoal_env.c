@@ -228,6 +228,79 @@ void shoal_env_print(FILE *f, const shoal_settings_t *s)
 #undef ENV_PRINT
 }
 
+/* Names in the table, and their SMA_ aliases. */
+static const char *const known_names[] = {
+#define ENV_NAME(name, kind, field, dflt, help) #name,
+    SHOAL_ENV_TABLE(ENV_NAME)
+#undef ENV_NAME
+    "SMA_SYMMETRIC_SIZE", "SMA_DEBUG", "SMA_INFO", "SMA_VERSION",
+};
+
+#define N_KNOWN (sizeof(known_names) / sizeof(known_names[0]))
+
+/* Edit distance of a and b, up to 4 (anything larger counts as 4): enough to tell
+ * a typo from another name. */
+static size_t distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    size_t row[64], i, j;
+
+    if (na >= 64 || nb >= 64)
+        return 4;
+    for (j = 0; j <= nb; j++)
+        row[j] = j;
+    for (i = 1; i <= na; i++) {
+        size_t diag = row[0], up;
+
+        row[0] = i;
+        for (j = 1; j <= nb; j++) {
+            up = row[j];
+            row[j] = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < row[j])
+                row[j] = up + 1;
+            if (row[j - 1] + 1 < row[j])
+                row[j] = row[j - 1] + 1;
+            diag = up;
+        }
+    }
+    return row[nb] < 4 ? row[nb] : 4;
+}
+
+int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near,
+                      size_t nearlen)
+{
+    extern char **environ;
+    int count = 0;
+
+    if (env == NULL)
+        env = environ;
+    for (; env != NULL && *env != NULL; env++) {
+        const char *e = *env, *eq = strchr(e, '=');
+        size_t len = eq != NULL ? (size_t)(eq - e) : strlen(e), i, best = 4, d;
+        const char *best_name = "";
+        int known = 0;
+
+        if (strncmp(e, "SHMEM_", 6) != 0 && strncmp(e, "SHOAL_", 6) != 0 &&
+            strncmp(e, "SMA_", 4) != 0)
+            continue;
+        for (i = 0; i < N_KNOWN && !known; i++) {
+            known = strlen(known_names[i]) == len && strncmp(known_names[i], e, len) == 0;
+            d = distance(e, len, known_names[i], strlen(known_names[i]));
+            if (d < best) {
+                best = d;
+                best_name = known_names[i];
+            }
+        }
+        if (known)
+            continue;
+        /* the first one, or the first that looks like a typo of a known name */
+        if (count++ == 0 || (near[0] == '\0' && best_name[0] != '\0')) {
+            snprintf(name, namelen, "%.*s", (int)len, e);
+            snprintf(near, nearlen, "%s", best_name);
+        }
+    }
+    return count;
+}
+
 int shoal_env_launched_by_pmix(void)
 {
     return getenv("PMIX_NAMESPACE") != NULL && getenv("PMIX_RANK") != NULL;

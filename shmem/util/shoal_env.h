@@ -67,6 +67,14 @@ typedef const char *(*shoal_env_get_cb_t)(const char *name);
 int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_settings_t *out);
 void shoal_env_print(FILE *stream, const shoal_settings_t *settings);
 
+/* A variable of env (NAME=VALUE strings, NULL-terminated; environ when NULL)
+ * named SHMEM_*, SHOAL_* or SMA_* that Shoal does not read (the first that is
+ * within 3 edits of a known name, else the first), copied to name, with that
+ * known name (or "") in near.
+ * Returns how many such variables there are. A typo is otherwise silently ignored. */
+int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near,
+                      size_t nearlen);
+
 /* Whether a PMIx server started this process (it leaves its namespace behind). */
 int shoal_env_launched_by_pmix(void);
 

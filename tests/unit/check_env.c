@@ -150,6 +150,24 @@ END_TEST
 
 /* The deprecated SMA_ names are read when the SHMEM_ ones are unset, lose to
  * them when both are set, and are named in the error line when theirs is bad. */
+START_TEST(test_unknown_names)
+{
+    char *env[] = {"PATH=/bin", "SHOAL_FROBNICATE=1", "SHMEM_SYMETRIC_SIZE=1G",
+                   "SHOAL_TRANSPORT=ucx", "SMA_DEBUG=1", "SHMEM_INFO", NULL};
+    char *clean[] = {"SHMEM_SYMMETRIC_SIZE=1G", "SHOAL_SLEEP=0", "HOME=/", NULL};
+    char name[64], near[64];
+
+    ck_assert_int_eq(shoal_env_unknown(env, name, sizeof(name), near, sizeof(near)), 2);
+    ck_assert_str_eq(name, "SHMEM_SYMETRIC_SIZE"); /* the typo first, though later */
+    ck_assert_str_eq(near, "SHMEM_SYMMETRIC_SIZE");
+    env[2] = "SHOAL_FROBNICATE=2";
+    ck_assert_int_eq(shoal_env_unknown(env, name, sizeof(name), near, sizeof(near)), 2);
+    ck_assert_str_eq(name, "SHOAL_FROBNICATE");
+    ck_assert_str_eq(near, ""); /* nothing close: no suggestion */
+    ck_assert_int_eq(shoal_env_unknown(clean, name, sizeof(name), near, sizeof(near)), 0);
+}
+END_TEST
+
 START_TEST(test_sma_names)
 {
     shoal_settings_t s;
@@ -191,6 +209,7 @@ int main(void)
     tcase_add_test(tc, test_values_are_read);
     tcase_add_test(tc, test_error_line_names_variable_value_and_forms);
     tcase_add_test(tc, test_sma_names);
+    tcase_add_test(tc, test_unknown_names);
     suite_add_tcase(s, tc);
     return check_main_run(s);
 }
