@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,25 +160,62 @@ static const char *env_lookup(shoal_env_get_cb_t get, const char *name, const ch
     return value;
 }
 
+/* One parser per kind, taking the field's address untyped so that the table can
+ * be a loop (a macro that returns would hide the return). */
+#define KIND_PARSER(kind, type)                                    \
+    static int parse_at_##kind(const char *text, void *field)      \
+    {                                                              \
+        return shoal_env_parse_##kind(text, (type *)field);        \
+    }                                                              \
+    static inline type *field_of_##kind(type *field)               \
+    {                                                              \
+        return field;                                              \
+    }
+KIND_PARSER(size, size_t)
+KIND_PARSER(count, size_t)
+KIND_PARSER(bool, int)
+KIND_PARSER(transport, int)
+KIND_PARSER(bcast, int)
+KIND_PARSER(reduce, int)
+#undef KIND_PARSER
+
+typedef struct env_entry {
+    const char *name, *dflt, *expect;
+    int (*parse)(const char *text, void *field);
+    size_t offset;
+} env_entry_t;
+
+/* field_of_KIND checks, at compile time, that the field has its kind's type. */
+static const env_entry_t entries[] = {
+#define ENV_ENTRY(name, kind, field, dflt, help)                                            \
+    {#name, dflt, EXPECT_##kind, parse_at_##kind,                                           \
+     offsetof(shoal_settings_t, field) +                                                     \
+         0 * sizeof(field_of_##kind(&((shoal_settings_t *)0)->field))},
+    SHOAL_ENV_TABLE(ENV_ENTRY)
+#undef ENV_ENTRY
+};
+
 int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_settings_t *out)
 {
     shoal_settings_t s;
     const char *value, *used;
+    size_t i;
 
     memset(&s, 0, sizeof(s));
     if (get == NULL)
         get = env_getenv;
-#define ENV_PARSE(name, kind, field, dflt, help)                                          \
-    value = env_lookup(get, #name, &used);                                                \
-    if (value == NULL)                                                                    \
-        value = dflt;                                                                     \
-    if (shoal_env_parse_##kind(value, &s.field) != 0) {                                   \
-        snprintf(err, errlen, "environment variable %s is '%s'; expected %s", used, value, \
-                 EXPECT_##kind);                                                          \
-        return SHOAL_ERR_INVALID_ARG;                                                     \
+    for (i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
+        const env_entry_t *e = &entries[i];
+
+        value = env_lookup(get, e->name, &used);
+        if (value == NULL)
+            value = e->dflt;
+        if (e->parse(value, (char *)&s + e->offset) != 0) {
+            snprintf(err, errlen, "environment variable %s is '%s'; expected %s", used, value,
+                     e->expect);
+            return SHOAL_ERR_INVALID_ARG;
+        }
     }
-    SHOAL_ENV_TABLE(ENV_PARSE)
-#undef ENV_PARSE
     *out = s;
     return SHOAL_OK;
 }
