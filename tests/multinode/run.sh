@@ -19,7 +19,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd) || exit 1
 [ $# -gt 0 ] && shift
-tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//') pe_rma_nopie}
+# pe_global_exit and pe_sleep are driven by their scripts (global-exit.sh,
+# pe_sleep-agree.sh), with arguments and settings of their own.
+tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//' |
+    grep -vx 'pe_global_exit\|pe_sleep') pe_rma_nopie}
 : "${MN_TIMEOUT:=180}"
 : "${MN_LAYOUTS:=2:4:node:mpirun 3:5:slot:oshrun}"
 : "${MN_SCENARIOS:=yes}"
