@@ -12,6 +12,7 @@
 static void warn_failed(size_t size, size_t align, const char *routine)
 {
     const shoal_heap_t *heap = &shoal_g.heap;
+    size_t largest = shoal_heap_largest_free(heap);
 
     if (align > SHOAL_HEAP_BASE_ALIGN)
         shoal_warn("%s: cannot place %zu bytes at a multiple of %zu bytes: the symmetric heap "
@@ -21,16 +22,16 @@ static void warn_failed(size_t size, size_t align, const char *routine)
         shoal_warn("%s: cannot allocate %zu bytes: larger than the whole symmetric heap "
                    "(SHMEM_SYMMETRIC_SIZE is %zu bytes); returning NULL",
                    routine, size, heap->capacity);
-    else if (align > SHOAL_HEAP_MIN_ALIGN && shoal_heap_largest_free(heap) >= size)
+    else if (align > SHOAL_HEAP_MIN_ALIGN && largest >= size)
         shoal_warn("%s: cannot place %zu bytes at a multiple of %zu bytes: no free range of "
                    "the %zu-byte symmetric heap starts at one (the largest free range, %zu "
                    "bytes, would hold it unaligned); returning NULL",
-                   routine, size, align, heap->capacity, shoal_heap_largest_free(heap));
+                   routine, size, align, heap->capacity, largest);
     else
         shoal_warn("%s: cannot allocate %zu bytes: %zu of %zu symmetric heap bytes are in "
                    "use (largest free range %zu bytes); returning NULL; raise "
                    "SHMEM_SYMMETRIC_SIZE",
-                   routine, size, heap->in_use, heap->capacity, shoal_heap_largest_free(heap));
+                   routine, size, heap->in_use, heap->capacity, largest);
 }
 
 /* Sizes the heap can never hold (2^63, SIZE_MAX, a negative int passed as size_t)

@@ -17,9 +17,10 @@
 /* The algorithms' counters: index SHOAL_SYNC_ALGO + n of a team's flags, after
  * the barrier's. Rounds of the binomial tree and of recursive doubling take one
  * each from 0 (a round per bit of a PE index, so up to 2^ALGO_ROUNDS PEs); the
- * rest one each. FLAT_RELEASE and RD_RESULT share a counter on purpose: the flat
- * algorithms run only on one node up to FLAT_MAX PEs, and every collective ends
- * with a barrier, so no token of one is ever pending when the other starts. */
+ * rest one each. FLAT_RELEASE and RD_RESULT share a counter on purpose: each is
+ * sent to a PE only once that PE is inside the collective that takes it (a
+ * release after it arrived, a result after it folded in), and taken before that
+ * collective returns, so no token of one is ever pending when the other waits. */
 enum {
     ALGO_ROUNDS = 27, /* shmem_init refuses jobs of more than SHOAL_COLL_MAX_PES */
     ALGO_STAGE_DONE = 27, /* staged broadcast: readers done with the root's staging area */

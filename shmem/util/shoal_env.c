@@ -143,6 +143,8 @@ static const char *const sma_names[][2] = {
     {"SHMEM_VERSION", "SMA_VERSION"},
 };
 
+#define N_SMA (sizeof(sma_names) / sizeof(sma_names[0]))
+
 /* The value of name, else of its deprecated SMA_ name; *used is the one read. */
 static const char *env_lookup(shoal_env_get_cb_t get, const char *name, const char **used)
 {
@@ -150,7 +152,7 @@ static const char *env_lookup(shoal_env_get_cb_t get, const char *name, const ch
     size_t i;
 
     *used = name;
-    for (i = 0; value == NULL && i < sizeof(sma_names) / sizeof(sma_names[0]); i++) {
+    for (i = 0; value == NULL && i < N_SMA; i++) {
         if (strcmp(name, sma_names[i][0]) == 0) {
             value = get(sma_names[i][1]);
             if (value != NULL)
@@ -195,6 +197,8 @@ static const env_entry_t entries[] = {
 #undef ENV_ENTRY
 };
 
+#define N_ENTRIES (sizeof(entries) / sizeof(entries[0]))
+
 int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_settings_t *out)
 {
     shoal_settings_t s;
@@ -204,7 +208,7 @@ int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_sett
     memset(&s, 0, sizeof(s));
     if (get == NULL)
         get = env_getenv;
-    for (i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
+    for (i = 0; i < N_ENTRIES; i++) {
         const env_entry_t *e = &entries[i];
 
         value = env_lookup(get, e->name, &used);
@@ -266,15 +270,13 @@ void shoal_env_print(FILE *f, const shoal_settings_t *s)
 #undef ENV_PRINT
 }
 
-/* Names in the table, and their SMA_ aliases. */
-static const char *const known_names[] = {
-#define ENV_NAME(name, kind, field, dflt, help) #name,
-    SHOAL_ENV_TABLE(ENV_NAME)
-#undef ENV_NAME
-    "SMA_SYMMETRIC_SIZE", "SMA_DEBUG", "SMA_INFO", "SMA_VERSION",
-};
+#define N_KNOWN (N_ENTRIES + N_SMA)
 
-#define N_KNOWN (sizeof(known_names) / sizeof(known_names[0]))
+/* Known name i: the table's, then their SMA_ aliases. */
+static const char *known_name(size_t i)
+{
+    return i < N_ENTRIES ? entries[i].name : sma_names[i - N_ENTRIES][1];
+}
 
 /* Edit distance of a and b, up to 4 (anything larger counts as 4): enough to tell
  * a typo from another name. */
@@ -321,11 +323,13 @@ int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near,
             strncmp(e, "SMA_", 4) != 0)
             continue;
         for (i = 0; i < N_KNOWN && !known; i++) {
-            known = strlen(known_names[i]) == len && strncmp(known_names[i], e, len) == 0;
-            d = distance(e, len, known_names[i], strlen(known_names[i]));
+            const char *k = known_name(i);
+
+            known = strlen(k) == len && strncmp(k, e, len) == 0;
+            d = distance(e, len, k, strlen(k));
             if (d < best) {
                 best = d;
-                best_name = known_names[i];
+                best_name = k;
             }
         }
         if (known)

@@ -384,6 +384,17 @@ err:
     return SHOAL_ERR_TRANSPORT;
 }
 
+/* Frees a kept request that has completed with st, and its bounce buffer. */
+static int release_kept(struct kept *k, ucs_status_t st)
+{
+    ucp_request_free(k->req);
+    free(k->bounce);
+    if (st == UCS_OK)
+        return SHOAL_OK;
+    shoal_error("UCX: a non-blocking operation failed: %s", ucs_status_string(st));
+    return SHOAL_ERR_TRANSPORT;
+}
+
 /* Frees the kept requests that have completed (and their bounce buffers), so
  * that a long run of puts without a quiet holds only what is in flight. */
 static int reap_completed(shoal_ucx_worker_t *w)
@@ -394,16 +405,10 @@ static int reap_completed(shoal_ucx_worker_t *w)
     for (i = w->head; i < w->npending; i++) {
         ucs_status_t st = ucp_request_check_status(w->pending[i].req);
 
-        if (st == UCS_INPROGRESS) {
+        if (st == UCS_INPROGRESS)
             w->pending[j++] = w->pending[i];
-            continue;
-        }
-        if (st != UCS_OK) {
-            shoal_error("UCX: a non-blocking operation failed: %s", ucs_status_string(st));
+        else if (release_kept(&w->pending[i], st) != SHOAL_OK)
             status = SHOAL_ERR_TRANSPORT;
-        }
-        ucp_request_free(w->pending[i].req);
-        free(w->pending[i].bounce);
     }
     w->head = 0;
     w->npending = j;
@@ -431,12 +436,8 @@ static int complete_kept(shoal_ucx_worker_t *w, unsigned long upto)
             }
             continue;
         }
-        if (st != UCS_OK) {
-            shoal_error("UCX: a non-blocking operation failed: %s", ucs_status_string(st));
+        if (release_kept(k, st) != SHOAL_OK)
             status = SHOAL_ERR_TRANSPORT;
-        }
-        ucp_request_free(k->req);
-        free(k->bounce);
         w->head++;
     }
     if (w->head == w->npending)
