@@ -3,13 +3,18 @@
 tools/gen/shoal_gen.py turns it into prototypes, wrappers, _Generic selections,
 man page synopses and the typed lists the tests loop over. Edit this file, then
 run `python3 tools/gen/shoal_gen.py` (or `make regen`) and commit the outputs.
-Plain data only: no imports, no logic beyond building the lists.
+Data only: rows are made by the constructors of api_rows.py (_row, _amo,
+_dev below), and this file holds no logic beyond building the lists.
 
 Adding a family later means adding rows to ROUTINES, plus a SOURCES entry
 when the rows go to a new file. The GPU routines (nvshmem_* on the device,
 nvshmemx_*_on_stream on the host) are twins of host rows: a row's dev and
 stream keys say how its twin calls the GPU engine (GPU_ROUTINES, at the end).
 """
+
+import functools
+
+import api_rows
 
 # ---------------------------------------------------------------------------
 # Type families: the columns of TYPES. Each names a set of types the spec
@@ -219,7 +224,7 @@ SOURCES = {
 #            not void the wrapper declares `TYPE val`, passes &val in args,
 #            and returns it.
 #   ctx      name of the shmem_ctx_t parameter, or None for default-ctx forms.
-#            The ctx rows are made from the default-ctx ones below (_ctx_form).
+#            The ctx rows are made from the default-ctx ones below (with_ctx_forms).
 #   generic  name of the C11 type-generic macro (typed rows only), or None.
 #            At most two rows per name: one without ctx and its ctx twin, in
 #            which case the macro takes both arities and picks by whether its
@@ -239,37 +244,23 @@ SOURCES = {
 #   op       the routine's operation as the unit tests name it; default: the
 #            generic name without "shmem_", else the core without "shoal_api_".
 #            ctx rows get "ctx_" in front (ctx_put, ctx_atomic_fetch_add).
-#   dev      the row's nvshmem_ device twin, made by _dev(), or None for none;
+#   dev      the row's nvshmem_ device twin, made by _dev (api_rows.dev), or None;
 #            stream: the args of its nvshmemx_..._on_stream host twin, or None.
 #            See GPU_ROUTINES at the end.
 # In args, TYPE is replaced as in params, {signed} is the type's signed
 # column, and literal braces are doubled (`&(TYPE){{1}}`).
 # ---------------------------------------------------------------------------
+# A host row goes to shoal_typed.h, and to rma_put.c unless it names its source.
 _RMA_OUT = {"header": "shmem/include/shoal_typed.h", "source": "shmem/api/gen/rma_put.c"}
 _GET = {"source": "shmem/api/gen/rma_get.c"}
-
-
-def _row(**kw):
-    row = {"ctx": None, "generic": None, "select": None, "const_ok": False, "mem": False,
-           "ret_call": False, "core_ret": None, "only": None, "deprecated": False,
-           "op": None, "dev": None, "stream": None}
-    row.update(_RMA_OUT)
-    row.update(kw)
-    return row
-
+_row = functools.partial(api_rows.row, **_RMA_OUT)
+_amo = functools.partial(api_rows.amo, **_RMA_OUT)
+_dev = api_rows.dev
 
 _CONTIG = "TYPE *dest, const TYPE *source, size_t nelems, int pe"
 _CONTIG_ARGS = "{ctx}, dest, source, nelems, {size}, pe, {routine}"
 _STRIDED = "TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe"
 _STRIDED_ARGS = "{ctx}, dest, source, dst, sst, nelems, {size}, pe, {routine}"
-
-
-def _dev(core, args, locals=()):
-    """A row's device twin: one call to core (gpu/device/shoal_device.cuh) with
-    args, as a row's args but with no {ctx}. locals: declarations before the
-    call, formatted like args (C++ has no compound literals to pass instead)."""
-    return {"core": core, "args": args, "locals": list(locals)}
-
 
 # A blocking copy completes an _nbi one too: the device twins of the _nbi rows
 # make the same call as the blocking ones.
@@ -328,27 +319,11 @@ ROUTINES = [
 # Atomic memory operations. Every wrapper is one shoal_api_amo call:
 #   (ctx, op, dest, operand, compare, fetch, size, pe, nbi, routine)
 # inc and fetch_inc are ADD with an operand of 1; fetch_nbi forms pass the
-# caller's fetch pointer and nbi=1 (fetch is written by the next quiet).
+# caller's fetch pointer and nbi=1 (fetch is written by the next quiet). _amo
+# (api_rows.amo) makes a row from the arguments that differ, and its device
+# twin where NVSHMEM has one (not for _nbi AMOs, nor for deprecated names).
 # ---------------------------------------------------------------------------
-def _amo(name, over, op, ret, params, operand="NULL", compare="NULL", fetch=None, nbi=0,
-         dest="dest", **kw):
-    if fetch is None:
-        fetch = "&val" if ret != "void" else "NULL"
-    args = "{ctx}, %s, %s, %s, %s, %s, {size}, pe, %d, {routine}" % (
-        op, dest, operand, compare, fetch, nbi)
-    # The device twin (NVSHMEM has no _nbi AMOs, nor the deprecated names).
-    if not nbi and not kw.get("deprecated"):
-        one = operand == _ONE
-        kw["dev"] = _dev("shoal_dev_amo", "%s, %s, %s, %s, %s, {size}, pe, {routine}" % (
-            op, dest, "&one" if one else operand, compare, fetch),
-            ["const TYPE one = 1;"] if one else [])
-    if "generic" in kw and "select" not in kw:
-        kw["select"] = params.split(",")[0].split("*")[-1]
-    return _row(name=name, over=over, ret=ret, params=params, core="shoal_api_amo", args=args,
-                **kw)
-
-
-_ONE = "&(TYPE){{1}}"
+_ONE = api_rows.ONE
 _STD = {"source": "shmem/api/gen/amo_std.c"}
 _EXT = {"source": "shmem/api/gen/amo_ext.c"}
 _BIT = {"source": "shmem/api/gen/amo_bit.c"}
@@ -537,17 +512,7 @@ _CTX_SOURCE = {
     "shmem/api/gen/amo_bit.c": "shmem/api/gen/ctx_amo_bit.c",
     "shmem/api/gen/signal.c": "shmem/api/gen/ctx_signal.c",
 }
-
-
-def _ctx_form(row):
-    return dict(row, name=row["name"].replace("shmem_", "shmem_ctx_", 1),
-                params="shmem_ctx_t ctx, " + row["params"], ctx="ctx",
-                source=_CTX_SOURCE[row["source"]])
-
-
-ROUTINES = [r for row in ROUTINES
-            for r in ([row, _ctx_form(row)] if "{ctx}" in row["args"] and not row["deprecated"]
-                      else [row])]
+ROUTINES = api_rows.with_ctx_forms(ROUTINES, _CTX_SOURCE)
 
 # ---------------------------------------------------------------------------
 # Team collectives (OpenSHMEM 1.5): each wrapper is one shoal_api_* call in
@@ -780,7 +745,7 @@ TEST_LISTS_KIND = [
 # return type, one call into the GPU engine with no logic. No C11 names.
 #   twin     the host row it mirrors (None for a routine with no typed host
 #            row); its op is the twin's op.
-#   locals   declarations the wrapper makes before the call (see _dev).
+#   locals   declarations the wrapper makes before the call (see api_rows.dev).
 # NVSHMEM's type lists differ from the host's in two places (_DEV_OVER): its
 # RMA routines leave out long double, and its deprecated nvshmem_TYPENAME_wait
 # takes every point-to-point type.
@@ -826,32 +791,13 @@ _DEV_SOURCE = {
 _DEV_OVER = {"rma": "dev_rma", "depr_wait": "p2p"}
 _GPU = {"generic": None, "select": None, "const_ok": False, "ctx": None, "dev": None,
         "stream": None, "header": GPU_HEADER["path"]}
-
-
-def _device_form(row):
-    return dict(row, **_GPU, name=row["name"].replace("shmem_", "nvshmem_", 1), twin=row,
-                device=True, over=_DEV_OVER.get(row["over"], row["over"]),
-                core=row["dev"]["core"], args=row["dev"]["args"], locals=row["dev"]["locals"],
-                source=_DEV_SOURCE[row["source"]])
-
-
-def _stream_form(row):
-    return dict(row, **_GPU, name=row["name"].replace("shmem_", "nvshmemx_", 1) + "_on_stream",
-                twin=row, device=False, over=_DEV_OVER.get(row["over"], row["over"]),
-                params=row["params"] + ", cudaStream_t stream", ret="void", ret_call=False,
-                core="shoal_gpu_wait_on_stream", args=row["stream"], locals=[],
-                source="gpu/host/gen/stream.cu")
-
-
-_TWINS = [row for row in ROUTINES if not row["ctx"]]
-GPU_ROUTINES = ([_device_form(row) for row in _TWINS if row["dev"]]
-                + [_stream_form(row) for row in _TWINS if row["stream"]]
-                + [
+_STREAM_SOURCE = "gpu/host/gen/stream.cu"
+GPU_ROUTINES = api_rows.gpu_twins(ROUTINES, _GPU, _DEV_SOURCE, _DEV_OVER, _STREAM_SOURCE) + [
     # The untyped shmem_signal_wait_until has no typed row to mirror.
     _row(**dict(_GPU, name="nvshmemx_signal_wait_until_on_stream", over="p2p", only="uint64",
                 ret="void", params="TYPE *sig_addr, int cmp, TYPE cmp_value, cudaStream_t stream",
                 core="shoal_gpu_wait_on_stream",
                 args="sig_addr, cmp, &cmp_value, {size}, {signed}, stream, {routine}",
                 op="signal_wait_until", page="shmem_signal_wait_until", twin=None,
-                device=False, locals=[], source="gpu/host/gen/stream.cu")),
-])
+                device=False, locals=[], source=_STREAM_SOURCE)),
+]

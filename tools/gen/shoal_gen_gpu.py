@@ -5,12 +5,14 @@ builds the table (Api) and calls generate() here. Writes the declarations
 (gpu/include/nvshmem_typed.h), the device and stream wrappers (gpu/*/gen/*.cu),
 the compile check that calls them all (tests/gpu/gen/all_routines.cu), the
 tables the host-only unit test reads (tests/gen/shoal_gpu_tables.h) and the
-GPU parts of the man page synopses.
+GPU parts of the man page synopses. The text it shares with the host half
+(banner, wrappers, line wrapping) comes from c_emit.py: it must never import
+shoal_gen.py, which imports it.
 """
 
 import re
 
-import shoal_gen as g
+from c_emit import BANNER, subst_type, wrap, wrapper, xmacro
 
 
 def device_proto(r):
@@ -19,7 +21,7 @@ def device_proto(r):
 
 def gen_header(api):
     info = api.t.GPU_HEADER
-    out = ["/* %s */" % g.BANNER,
+    out = ["/* %s */" % BANNER,
            "/* %s - %s" % (info["path"].split("/")[-1], info["what"]),
            " * Included at the end of %s; including it alone pulls that in first." % info["base"],
            " * The device routines are declared for nvcc (__CUDACC__), the stream forms",
@@ -36,7 +38,7 @@ def gen_header(api):
             pattern = row["name"].replace("{", "").replace("}", "")
             out += ["", "/* %s (man page %s) */" % (pattern, row["page"])]
             for r in rs:
-                out += g.wrap(device_proto(r) + ";")
+                out += wrap(device_proto(r) + ";")
     out += ["", "#ifdef __cplusplus", "}", "#endif", "", "#endif /* %s */" % info["guard"], ""]
     return "\n".join(out)
 
@@ -44,7 +46,7 @@ def gen_header(api):
 def gen_source(api, path, info):
     rows = [(row, rs) for row, rs in api.gpu_by_row if row["source"] == path]
     cores = sorted({row["core"] for row, _ in rows})
-    out = ["/* %s */" % g.BANNER,
+    out = ["/* %s */" % BANNER,
            "/* %s - %s" % (path.split("/")[-1], info["what"]),
            " * One call into %s each; nothing may be added here. */" % ", ".join(cores), ""]
     out += ['#include "%s"' % inc for inc in info["includes"]]
@@ -52,7 +54,7 @@ def gen_source(api, path, info):
     for row, rs in rows:
         for r in rs:
             out.append("")
-            out.extend(g.wrapper(r, "__device__ " if row["device"] else ""))
+            out.extend(wrapper(r, "__device__ " if row["device"] else ""))
     out += ["", '} /* extern "C" */', ""]
     return "\n".join(out)
 
@@ -75,7 +77,7 @@ def test_arg(ptype, name):
 
 def test_call(r):
     args = [test_arg(*parse_param(p)) for p in r.params.split(",")]
-    return g.wrap("    %s(%s);" % (r.name, ", ".join(args)))
+    return wrap("    %s(%s);" % (r.name, ", ".join(args)))
 
 
 def gen_test(api):
@@ -87,7 +89,7 @@ def gen_test(api):
             kernels.append(("shoal_test_" + path.split("/")[-1].split(".")[0], path, rs))
     streams = [r for row, rs in api.gpu_by_row if not row["device"] for r in rs]
     ndev = sum(len(rs) for _, _, rs in kernels)
-    out = ["/* %s */" % g.BANNER,
+    out = ["/* %s */" % BANNER,
            "/* all_routines.cu - every generated GPU routine for every type: the kernels call",
            " * each nvshmem_ device routine, shoal_test_streams each nvshmemx_ stream form,",
            " * so building it (nvcc -rdc=true, linked with the GPU library) checks each",
@@ -131,7 +133,7 @@ def gen_test(api):
 
 
 def gen_tables(api):
-    out = ["/* %s */" % g.BANNER,
+    out = ["/* %s */" % BANNER,
            "/* shoal_gpu_tables.h - the API table's GPU rows as C tables, for host-only unit",
            " * tests (no CUDA): every nvshmem_ device routine and nvshmemx_ stream form with",
            " * the host routine it mirrors, and each device routine's prototype as an",
@@ -157,12 +159,12 @@ def gen_tables(api):
             out.append('     %s, %d, %d, "%s",' % (r.size_expr, r.signed if r.uses_signed() else -1,
                                                   int(not row["device"]), r.ret))
             out.append('     "%s",' % r.params)
-            out.append('     "%s"},' % g.subst_type(twin_params, r.ctype))
+            out.append('     "%s"},' % subst_type(twin_params, r.ctype))
     out += ["};", "#define SHOAL_GPU_ROUTINE_INFO_COUNT %d" % len(api.gpu_routines), ""]
     twins = [r for row, rs in api.gpu_by_row if row["device"] for r in rs if r.twin]
-    out += g.xmacro("SHOAL_GPU_DEVICE_TWINS",
-                    ["%s, %s, %s, (%s)" % (r.name, r.twin, r.ret, r.params) for r in twins],
-                    "X(ROUTINE, TWIN, RET, (PARAMS)): each device routine with a host twin")
+    out += xmacro("SHOAL_GPU_DEVICE_TWINS",
+                  ["%s, %s, %s, (%s)" % (r.name, r.twin, r.ret, r.params) for r in twins],
+                  "X(ROUTINE, TWIN, RET, (PARAMS)): each device routine with a host twin")
     out += ["#define SHOAL_GPU_DEVICE_TWINS_COUNT %d" % len(twins), "",
             "#endif /* SHOAL_TEST_GPU_TABLES_H */", ""]
     return "\n".join(out)
