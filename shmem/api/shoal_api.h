@@ -10,7 +10,6 @@
 #include "shmem.h"
 #include "shoal_coll.h"
 #include "shoal_core.h"
-#include "shoal_shm.h"
 #include "shoal_transport.h"
 #include "shoal_wait.h"
 
@@ -23,35 +22,18 @@ void shoal_api_put_checked(shmem_ctx_t ctx, void *dest, const void *source, size
 void shoal_api_get_checked(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                            size_t elem_size, int pe, int nbi, const char *routine);
 
-/* The direct path: on the default context, to a PE whose segment is mapped here, a
- * put or get is the copy itself (no call, no look-up beyond shoal_direct) and an
- * AMO is one CPU atomic. Everything else, errors included, takes the checked path. */
-static inline char *shoal_api_direct(shmem_ctx_t ctx, const void *addr, size_t nelems,
-                                     size_t elem_size, int pe)
-{
-    size_t bytes;
-
-    if ((uintptr_t)ctx != SHOAL_CTX_DEFAULT_HANDLE || __builtin_mul_overflow(nelems, elem_size, &bytes))
-        return NULL;
-    return shoal_direct(addr, bytes, pe);
-}
-
-/* A contiguous put (put set) or get, blocking or not (nbi): a non-blocking transfer
- * on the direct path completes at once, as a blocking one. */
+/* A contiguous put (put set) or get, blocking or not (nbi): the core's direct path
+ * first (shoal_core_try_rma), where a non-blocking transfer completes at once, as a
+ * blocking one; else the checked path. */
 static inline void shoal_api_rma(shmem_ctx_t ctx, int put, int nbi, void *dest,
                                  const void *source, size_t nelems, size_t elem_size, int pe,
                                  const char *routine)
 {
-    char *remote = shoal_api_direct(ctx, put ? dest : source, nelems, elem_size, pe);
-
-    /* A null local buffer takes the checked path, which reports it (cost: a compare). */
-    if (__builtin_expect(remote == NULL || (put ? source : dest) == NULL, 0))
+    if (__builtin_expect(!shoal_core_try_rma((uintptr_t)ctx, put, dest, source, nelems,
+                                             elem_size, pe),
+                         0))
         (put ? shoal_api_put_checked : shoal_api_get_checked)(ctx, dest, source, nelems,
                                                               elem_size, pe, nbi, routine);
-    else if (put)
-        memcpy(remote, source, nelems * elem_size);
-    else
-        memcpy(dest, remote, nelems * elem_size);
 }
 
 static inline void shoal_api_put(shmem_ctx_t ctx, void *dest, const void *source,
@@ -112,13 +94,9 @@ static inline void shoal_api_amo(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest,
                                  const void *operand, const void *compare, void *fetch,
                                  size_t elem_size, int pe, int nbi, const char *routine)
 {
-    char *at = shoal_g.direct_amo && ((uintptr_t)dest & (elem_size - 1)) == 0
-                   ? shoal_api_direct(ctx, dest, 1, elem_size, pe)
-                   : NULL;
-
-    if (__builtin_expect(at != NULL, 1))
-        shoal_shm_amo_at(at, op, elem_size, operand, compare, fetch);
-    else
+    if (__builtin_expect(!shoal_core_try_amo((uintptr_t)ctx, op, dest, operand, compare, fetch,
+                                             elem_size, pe),
+                         0))
         shoal_api_amo_checked(ctx, op, dest, operand, compare, fetch, elem_size, pe, nbi,
                               routine);
 }
@@ -138,28 +116,20 @@ void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *sourc
                                   uint64_t signal, int sig_op, int pe, int nbi,
                                   const char *routine);
 
-/* On the direct path: the copy, a release fence, and the signal's one atomic. */
+/* On the direct path (shoal_core_try_put_signal): the copy, a release fence, and the
+ * signal's one atomic. Other signal operations take the checked path, which names them. */
 static inline void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void *source,
                                         size_t nelems, size_t elem_size, uint64_t *sig_addr,
                                         uint64_t signal, int sig_op, int pe, int nbi,
                                         const char *routine)
 {
-    char *to = shoal_api_direct(ctx, dest, nelems, elem_size, pe);
-    char *sig = to != NULL && source != NULL && shoal_g.direct_amo &&
-                        ((uintptr_t)sig_addr & 7) == 0 &&
-                        (sig_op == SHMEM_SIGNAL_SET || sig_op == SHMEM_SIGNAL_ADD)
-                    ? shoal_api_direct(ctx, sig_addr, 1, sizeof(uint64_t), pe)
-                    : NULL;
-
-    if (__builtin_expect(sig != NULL, 1)) {
-        memcpy(to, source, nelems * elem_size);
-        shoal_shm_fence();
-        shoal_shm_amo_at(sig, sig_op == SHMEM_SIGNAL_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET,
-                         sizeof(uint64_t), &signal, NULL, NULL);
-    } else {
+    if (__builtin_expect((sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) ||
+                             !shoal_core_try_put_signal((uintptr_t)ctx, dest, source, nelems,
+                                                        elem_size, sig_addr, signal,
+                                                        sig_op == SHMEM_SIGNAL_ADD, pe),
+                         0))
         shoal_api_put_signal_checked(ctx, dest, source, nelems, elem_size, sig_addr, signal,
                                      sig_op, pe, nbi, routine);
-    }
 }
 
 /* Team collectives. Sizes are in elements of elem_size bytes; PE numbers are the

@@ -6,7 +6,6 @@
  * Data moves by pulls (broadcast, reductions: the source is read where it is)
  * or pushes into the destination, which the spec requires to be ready. */
 #include "shoal_core.h"
-#include "shoal_shm.h"
 #include "shoal_status.h"
 
 #include <sched.h>
@@ -67,7 +66,7 @@ static double now_s(void)
 static void flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_op_t op,
                      const uint64_t *operand, uint64_t *fetch, const char *routine)
 {
-    char *p = shoal_g.direct_amo ? shoal_direct(local(ps->sync_seg, off), 8, pe) : NULL;
+    char *p = shoal_g.direct_amo ? shoal_core_direct(local(ps->sync_seg, off), 8, pe) : NULL;
 
     if (p != NULL)
         shoal_shm_amo_at(p, op, sizeof(uint64_t), operand, NULL, fetch);
@@ -76,23 +75,15 @@ static void flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_op_t 
                        NULL, fetch, 0, routine);
 }
 
-/* Tokens. A sender adds one to a counter of the receiver; the receiver waits for
- * it to be non-zero and takes one back. On a node with more PEs than cores the
- * waiter yields, and after SLEEP_AFTER_S of yielding sleeps until the sender wakes
- * it: a yield does not always give the core away (the scheduler may find the
- * PE we wait for not yet due, and keep us spinning for a whole time slice), and
- * a sleep does, but waking a sleeper costs tens of microseconds here. A sleeper
- * first sets TOKEN_SLEEPER in its counter; a sender that sees it wakes it. The
- * tokens are in the counter's low half, the word the futex looks at. */
-#define TOKEN_SLEEPER ((uint64_t)1 << 63)
+/* Tokens (shoal_shm.h: a sender adds one to a counter of the receiver, which
+ * waits for it to be non-zero and takes one back). On a node with more PEs than
+ * cores the waiter yields, and after SLEEP_AFTER_S of yielding sleeps until the
+ * sender wakes it: a yield does not always give the core away (the scheduler may
+ * find the PE we wait for not yet due, and keep us spinning for a whole time
+ * slice), and a sleep does, but waking a sleeper costs tens of microseconds here. */
 #define SLEEP_AFTER_S 1e-3 /* 64 KiB alltoalls on 8 PEs wait hundreds of us in a
                               * healthy run: sleeping then made them slower */
 #define SLEEP_MAX_NS 2000000L /* bounds the cost of a wake-up that cannot come */
-
-static const uint32_t *token_word(const uint64_t *counter)
-{
-    return (const uint32_t *)counter + (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-}
 
 /* One token to the counter at off of index to. */
 static void counter_send(const shoal_pset_t *ps, int to, size_t off, const char *routine)
@@ -101,24 +92,21 @@ static void counter_send(const shoal_pset_t *ps, int to, size_t off, const char 
     uint64_t *p = NULL;
 
     if (shoal_g.sleep_waits)
-        p = (uint64_t *)shoal_direct(local(ps->sync_seg, off), 8, pe);
+        p = (uint64_t *)shoal_core_direct(local(ps->sync_seg, off), 8, pe);
     if (p == NULL)
         flag_amo(ps, pe, off, SHOAL_AMO_ADD, &one, NULL, routine);
-    else if (__atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST) & TOKEN_SLEEPER)
-        shoal_core_wake(token_word(p));
+    else
+        shoal_shm_token_send(p);
 }
 
 /* Sleeps on this PE's counter p (sleep_waits is set), when the sender (world PE
  * pe) would wake it: its token goes by CPU atomic. */
 static void counter_sleep(uint64_t *p, int pe)
 {
-    if (shoal_direct(p, 8, pe) == NULL) {
+    if (shoal_core_direct(p, 8, pe) == NULL)
         sched_yield();
-        return;
-    }
-    if ((__atomic_fetch_or(p, TOKEN_SLEEPER, __ATOMIC_SEQ_CST) & ~TOKEN_SLEEPER) == 0)
-        shoal_core_sleep(token_word(p), 0, SLEEP_MAX_NS);
-    __atomic_fetch_and(p, ~TOKEN_SLEEPER, __ATOMIC_SEQ_CST);
+    else
+        shoal_shm_token_sleep(p, SLEEP_MAX_NS);
 }
 
 /* Why a PE left, in its world team's ALGO_LEFT counter: set after a quiet, so
@@ -141,13 +129,15 @@ static uint64_t left_mark(int pe, int remote)
 {
     const shoal_pset_t *w = &shoal_team_world.pset;
     size_t off = shoal_pset_flag(w, LEFT_COUNTER);
-    const uint64_t *at = (const uint64_t *)shoal_direct(local(w->sync_seg, off), 8, pe);
+    const uint64_t *at = (const uint64_t *)shoal_core_direct(local(w->sync_seg, off), 8, pe);
     const shoal_transport_ops_t *ops;
     uint64_t mark = LEFT_NOT;
     void *st;
 
-    if (at != NULL)
-        return __atomic_load_n(at, __ATOMIC_ACQUIRE);
+    if (at != NULL) {
+        shoal_shm_amo_at((void *)at, SHOAL_AMO_FETCH, sizeof(mark), NULL, NULL, &mark);
+        return mark;
+    }
     if (!remote)
         return LEFT_NOT;
     shoal_log_mute(1);
@@ -174,7 +164,7 @@ static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int s
         int pe = shoal_pset_pe(ps, i);
         uint64_t mark = i == ps->me ? LEFT_NOT : left_mark(pe, remote);
 
-        if (mark == LEFT_NOT || (__atomic_load_n(p, __ATOMIC_ACQUIRE) & ~TOKEN_SLEEPER) != 0)
+        if (mark == LEFT_NOT || shoal_shm_token_count(p) != 0)
             continue;
         if (pe != suspect)
             return pe;
@@ -199,7 +189,7 @@ static void counter_take(const shoal_pset_t *ps, int from, size_t off, const cha
     int suspect = -1;
     unsigned spins = 0;
 
-    while ((__atomic_load_n(p, __ATOMIC_ACQUIRE) & ~TOKEN_SLEEPER) == 0) {
+    while (shoal_shm_token_count(p) == 0) {
         if (shoal_g.sleep_waits && spins > 0 && yield_start == 0)
             yield_start = now_s();
         if (yield_start != 0 && now_s() - yield_start > SLEEP_AFTER_S) {
@@ -253,7 +243,7 @@ static void coll_put(const shoal_pset_t *ps, int i, int seg, size_t off, const v
                      size_t bytes, const char *routine)
 {
     int pe = shoal_pset_pe(ps, i);
-    char *to = shoal_direct(local(seg, off), bytes, pe);
+    char *to = shoal_core_direct(local(seg, off), bytes, pe);
 
     if (to != NULL)
         memcpy(to, src, bytes);
@@ -265,7 +255,7 @@ static void coll_get(const shoal_pset_t *ps, int i, int seg, size_t off, void *d
                      size_t bytes, const char *routine)
 {
     int pe = shoal_pset_pe(ps, i);
-    const char *from = shoal_direct(local(seg, off), bytes, pe);
+    const char *from = shoal_core_direct(local(seg, off), bytes, pe);
 
     if (from != NULL)
         memcpy(dst, from, bytes);
@@ -541,7 +531,7 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
         if (dst == 1 && sst == 1) {
             shoal_core_put(&shoal_ctx_default, pe, dseg, to_off, from, nelems * elem_size, 1,
                            routine);
-        } else if (dst == 1 || shoal_segment_peer_local(pe)) {
+        } else if (dst == 1 || shoal_peer_is_local(pe)) {
             shoal_core_iput(&shoal_ctx_default, pe, dseg, to_off, from, dst, sst, nelems, elem_size,
                             routine);
         } else {
@@ -552,7 +542,7 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
         /* Each source is ready once its PE has entered. */
         shoal_coll_barrier(ps, 0, routine);
         for (i = 0; i < n; i++)
-            if (!shoal_segment_peer_local(shoal_pset_pe(ps, i)))
+            if (!shoal_peer_is_local(shoal_pset_pe(ps, i)))
                 shoal_core_iget(&shoal_ctx_default, shoal_pset_pe(ps, i), sseg,
                                 soff + (size_t)ps->me * sblock,
                                 local(dseg, doff + (size_t)i * dblock), dst, sst, nelems,

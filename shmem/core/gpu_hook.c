@@ -45,7 +45,7 @@ void shoal_core_gpu_init(char *summary, size_t len)
         .n_pes = shoal_g.n_pes,
         .heap_base = shoal_g.seg[SHOAL_SEG_HEAP].base,
         .heap_size = shoal_g.seg[SHOAL_SEG_HEAP].size,
-        .peer_heap = shoal_segment_peer_heap,
+        .peer_heap = shoal_peer_heap,
         .log = gpu_log,
         .fatal = gpu_fatal,
     };

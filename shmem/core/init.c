@@ -5,9 +5,9 @@
 #include "shmem.h"
 #include "shoal_core.h"
 #include "shoal_rt.h"
-#include "shoal_shm.h"
 #include "shoal_status.h"
 #include "shoal_ucx.h"
+#include "shoal_wireup.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -305,7 +305,7 @@ static void finalize(int by_exit)
     shoal_core_gpu_finalize(); /* it unregisters the peers' heaps we unmap next */
     /* No PE touches another's memory any more. Endpoints close with a flush that
      * may need the peer's worker, so every PE closes before any worker goes. */
-    shoal_peers_cleanup();
+    shoal_peer_cleanup();
     shoal_rt_barrier();
     shoal_segment_data_from_ucx();
     shoal_ucx_destroy(shoal_g.ucx);
@@ -317,9 +317,6 @@ static void finalize(int by_exit)
     free(shoal_g.direct[0]);
     shoal_g.direct[0] = shoal_g.direct[1] = NULL;
     shoal_heap_cleanup(&shoal_g.heap);
-    if (shoal_g.seg[SHOAL_SEG_HEAP].fd >= 0) /* else UCX allocated it, and freed it above */
-        shoal_shm_segment_detach(shoal_g.seg[SHOAL_SEG_HEAP].base,
-                                 shoal_g.seg[SHOAL_SEG_HEAP].size);
-    shoal_g.seg[SHOAL_SEG_HEAP] = (shoal_seg_t){.fd = -1};
+    shoal_segment_heap_cleanup(&shoal_g.seg[SHOAL_SEG_HEAP]);
     shoal_rt_finalize();
 }

@@ -34,7 +34,7 @@ void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, si
 }
 
 /* Strided forms move one element at a time, strides in elements; except through a
- * transport that sends a message per operation (UCX: its put_nbi and put differ),
+ * transport that sends a message per operation (SHOAL_CAP_MESSAGES),
  * where a contiguous destination takes the packed elements as one put, and a source
  * stride of up to SPAN_MAX_STRIDE elements is read as whole spans, gaps included
  * (bytes of the same remote allocation, between elements the caller named); each
@@ -70,7 +70,7 @@ void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *
     const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
     size_t i;
 
-    if (ops->put_nbi != ops->put && dst == 1 && sst >= 1 && nelems > 1 &&
+    if ((ops->caps & SHOAL_CAP_MESSAGES) && dst == 1 && sst >= 1 && nelems > 1 &&
         iput_packed(ops, st, pe, seg, off, src, sst, nelems, elem_size, routine))
         return;
     for (i = 0; i < nelems; i++) {
@@ -109,27 +109,21 @@ void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_bu
 {
     void *st;
     const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
-    size_t i;
 
-    if (ops->get_nbi != ops->get && nelems > 1 && sst >= 1 && sst <= SPAN_MAX_STRIDE &&
+    if ((ops->caps & SHOAL_CAP_MESSAGES) && nelems > 1 && sst >= 1 && sst <= SPAN_MAX_STRIDE &&
         iget_span(ops, st, pe, seg, off, dst_buf, dst, sst, nelems, elem_size, routine))
         return;
-    for (i = 0; i < nelems; i++) {
-        ptrdiff_t d = (ptrdiff_t)i * dst * (ptrdiff_t)elem_size;
-        ptrdiff_t s = (ptrdiff_t)i * sst * (ptrdiff_t)elem_size;
-
-        check_transport(ops->get_nbi(st, seg, off + s, dst_buf + d, elem_size), routine, pe);
-    }
-    if (ops->get_nbi != ops->get)
-        shoal_core_quiet(ctx);
+    check_transport(ops->iget(st, seg, off, sst * (ptrdiff_t)elem_size, dst_buf,
+                              dst * (ptrdiff_t)elem_size, nelems, elem_size),
+                    routine, pe);
 }
 
 void *shoal_core_ptr(int pe, int seg, size_t off)
 {
     shoal_peer_t *peer;
 
-    if (!shoal_segment_peer_local(pe))
+    if (!shoal_peer_is_local(pe))
         return NULL;
-    peer = shoal_peer(pe);
+    peer = shoal_peer_get(pe);
     return peer->ops->ptr(peer->state, seg, off);
 }

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "shoal_coll.h"
 #include "shoal_env.h"
@@ -14,6 +15,7 @@
 #include "shoal_handle.h"
 #include "shoal_heap.h"
 #include "shoal_log.h"
+#include "shoal_shm.h"
 #include "shoal_transport.h"
 #include "shoal_ucx.h"
 #include "shoal_wait.h"
@@ -107,7 +109,7 @@ static inline int shoal_seg_find(const void *addr, size_t *off_out)
  * take it; else NULL, and the caller takes the checked path (which also reports
  * every error: a bad PE, an address outside symmetric memory, before shmem_init).
  * Cost: about ten instructions, no call. */
-static inline char *shoal_direct(const void *addr, size_t len, int pe)
+static inline char *shoal_core_direct(const void *addr, size_t len, int pe)
 {
     uintptr_t off = (uintptr_t)addr - (uintptr_t)shoal_g.seg[SHOAL_SEG_HEAP].base;
     int seg = SHOAL_SEG_HEAP;
@@ -127,10 +129,81 @@ static inline char *shoal_direct(const void *addr, size_t len, int pe)
     return base != NULL ? base + off : NULL;
 }
 
+/* The fast paths the API's inline wrappers try first: on the default context
+ * (ctx is the program's handle), where shoal_core_direct maps the target, a put or
+ * get is the copy itself and an AMO one CPU atomic (shoal_shm.h). Each returns 1
+ * when it did the operation, 0 when the caller must take the checked path (which
+ * also reports every error). Inline, so that with sizes known at the call they
+ * compile to the copy or the one atomic instruction. */
+static inline char *shoal_core_direct_ctx(uintptr_t ctx, const void *addr, size_t nelems,
+                                          size_t elem_size, int pe)
+{
+    size_t bytes;
+
+    if (ctx != SHOAL_CTX_DEFAULT_HANDLE || __builtin_mul_overflow(nelems, elem_size, &bytes))
+        return NULL;
+    return shoal_core_direct(addr, bytes, pe);
+}
+
+/* A put (put set: dest remote) or get (source remote); a null local buffer takes
+ * the checked path, which reports it (cost: a compare). */
+static inline int shoal_core_try_rma(uintptr_t ctx, int put, void *dest, const void *source,
+                                     size_t nelems, size_t elem_size, int pe)
+{
+    char *remote = shoal_core_direct_ctx(ctx, put ? dest : source, nelems, elem_size, pe);
+
+    if (__builtin_expect(remote == NULL || (put ? source : dest) == NULL, 0))
+        return 0;
+    if (put)
+        memcpy(remote, source, nelems * elem_size);
+    else
+        memcpy(dest, remote, nelems * elem_size);
+    return 1;
+}
+
+/* op on the elem_size-byte (4 or 8) value at dest of pe; operand, compare and fetch
+ * as shoal_shm_amo_at takes them. Not where AMOs must go through UCX (amo_ucx),
+ * nor at a misaligned address. */
+static inline int shoal_core_try_amo(uintptr_t ctx, shoal_amo_op_t op, void *dest,
+                                     const void *operand, const void *compare, void *fetch,
+                                     size_t elem_size, int pe)
+{
+    char *at = shoal_g.direct_amo && ((uintptr_t)dest & (elem_size - 1)) == 0
+                   ? shoal_core_direct_ctx(ctx, dest, 1, elem_size, pe)
+                   : NULL;
+
+    if (__builtin_expect(at == NULL, 0))
+        return 0;
+    shoal_shm_amo_at(at, op, elem_size, operand, compare, fetch);
+    return 1;
+}
+
+/* Put with signal: the copy, a release fence, and the signal's one atomic (an add
+ * where sig_add is set, else a set). */
+static inline int shoal_core_try_put_signal(uintptr_t ctx, void *dest, const void *source,
+                                            size_t nelems, size_t elem_size,
+                                            uint64_t *sig_addr, uint64_t signal, int sig_add,
+                                            int pe)
+{
+    char *to = shoal_core_direct_ctx(ctx, dest, nelems, elem_size, pe);
+    char *sig = to != NULL && source != NULL && shoal_g.direct_amo &&
+                        ((uintptr_t)sig_addr & 7) == 0
+                    ? shoal_core_direct_ctx(ctx, sig_addr, 1, sizeof(uint64_t), pe)
+                    : NULL;
+
+    if (__builtin_expect(sig == NULL, 0))
+        return 0;
+    memcpy(to, source, nelems * elem_size);
+    shoal_shm_fence();
+    shoal_shm_amo_at(sig, sig_add ? SHOAL_AMO_ADD : SHOAL_AMO_SET, sizeof(uint64_t), &signal,
+                     NULL, NULL);
+    return 1;
+}
+
 void shoal_peer_connect(int pe);
 
 /* The peer, connected on first use. */
-static inline shoal_peer_t *shoal_peer(int pe)
+static inline shoal_peer_t *shoal_peer_get(int pe)
 {
     shoal_peer_t *peer = &shoal_g.peers[pe];
 
@@ -146,11 +219,11 @@ void *shoal_ctx_ucx_peer(shoal_ctx_t *ctx, int pe);
 static inline const shoal_transport_ops_t *shoal_path(shoal_ctx_t *ctx, int pe, int amo,
                                                        void **state_out)
 {
-    shoal_peer_t *peer = shoal_peer(pe);
+    shoal_peer_t *peer = shoal_peer_get(pe);
     const shoal_transport_ops_t *ops = amo ? peer->amo_ops : peer->ops;
 
     *state_out = amo ? peer->amo_state : peer->state;
-    if (__builtin_expect(ctx->worker != NULL, 0) && ops == &shoal_ucx_ops)
+    if (__builtin_expect(ctx->worker != NULL, 0) && (ops->caps & SHOAL_CAP_PER_CTX))
         *state_out = shoal_ctx_ucx_peer(ctx, pe);
     return ops;
 }
@@ -158,27 +231,25 @@ static inline const shoal_transport_ops_t *shoal_path(shoal_ctx_t *ctx, int pe, 
 /* segment.c */
 int shoal_segment_data_setup(shoal_seg_t *seg_out);
 int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out);
+void shoal_segment_heap_cleanup(shoal_seg_t *seg);
 /* SHOAL_TRANSPORT=ucx: global/static data into UCX's memory, and back. */
 void shoal_segment_data_to_ucx(void);
 void shoal_segment_data_from_ucx(void);
-int shoal_wireup_publish(void);
-void shoal_peers_cleanup(void);
+
+/* peer.c */
+void shoal_peer_cleanup(void);
 /* pe's heap as mapped here (mapping a same-node peer's now) and its size, or NULL
  * where pe is reached only through UCX; makes no UCX endpoint. */
-void *shoal_segment_peer_heap(int pe, size_t *size_out);
+void *shoal_peer_heap(int pe, size_t *size_out);
 /* Whether pe runs on this node (from its wire-up blob, once; connects nothing):
  * shmem_ptr to a PE on another node needs no endpoint to say NULL. */
-int shoal_segment_peer_local(int pe);
+int shoal_peer_is_local(int pe);
 /* A UCX endpoint to pe on worker w (for a context). */
 int shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
 
 /* sync.c */
 void shoal_core_progress(void);
 void shoal_core_backoff(unsigned *spins);
-/* Sleeps while the 32-bit word at word (shared memory) holds expect, until
- * shoal_core_wake on it, a signal or timeout_ns; wakes every sleeper on word. */
-void shoal_core_sleep(const void *word, uint32_t expect, long timeout_ns);
-void shoal_core_wake(const void *word);
 void shoal_core_quiet(shoal_ctx_t *ctx);
 void shoal_core_fence(shoal_ctx_t *ctx);
 /* Quiet on every context: barriers complete everything issued before them. */

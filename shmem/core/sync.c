@@ -2,18 +2,10 @@
  * drives UCX progress and backs off (pause, then yield) so that PEs sharing a
  * core do not starve each other. */
 #include "shoal_core.h"
-#include "shoal_shm.h"
 #include "shoal_status.h"
 #include "shoal_ucx.h"
 
-#include <limits.h>
 #include <sched.h>
-#include <time.h>
-#ifdef __linux__
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 void shoal_core_progress(void)
 {
@@ -62,30 +54,4 @@ void shoal_core_backoff(unsigned *spins)
         cpu_relax();
     else
         sched_yield();
-}
-
-
-/* Shared (not process-private) futexes: the word is in a mapping other PEs share,
- * so the kernel keys it by file and offset, whatever address each PE sees. */
-void shoal_core_sleep(const void *word, uint32_t expect, long timeout_ns)
-{
-#ifdef __linux__
-    struct timespec ts = {timeout_ns / 1000000000L, timeout_ns % 1000000000L};
-
-    syscall(SYS_futex, word, FUTEX_WAIT, expect, &ts, NULL, 0);
-#else
-    (void)word;
-    (void)expect;
-    (void)timeout_ns;
-    sched_yield();
-#endif
-}
-
-void shoal_core_wake(const void *word)
-{
-#ifdef __linux__
-    syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-#else
-    (void)word;
-#endif
 }

@@ -7,12 +7,26 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/futex.h>
+#endif
+
+/* A peer's segments as mapped here; own: this PE's (not unmapped at destroy). */
+typedef struct shm_peer {
+    char *base[SHOAL_SEG_COUNT];
+    size_t size[SHOAL_SEG_COUNT];
+    int own;
+} shm_peer_t;
 
 static int memfd_sized(const char *name, size_t size, int *fd_out)
 {
@@ -113,7 +127,7 @@ err_close:
     return SHOAL_ERR_SYSTEM;
 }
 
-int shoal_shm_segment_attach(pid_t pid, int fd, size_t size, void **addr_out)
+static int segment_attach(pid_t pid, int fd, size_t size, void **addr_out)
 {
     char path[64];
     void *addr;
@@ -141,10 +155,75 @@ void shoal_shm_segment_detach(void *addr, size_t size)
         munmap(addr, size);
 }
 
-/* The ops: a copy (cost: the memcpy itself) and, for flags, a release store. */
+int shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *size, char *const *own,
+                          void **state_out)
+{
+    shm_peer_t *peer = calloc(1, sizeof(*peer));
+    int seg, status = SHOAL_OK;
+
+    if (peer == NULL)
+        return SHOAL_ERR_NO_MEMORY;
+    peer->own = own != NULL;
+    for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
+        void *addr = own != NULL ? own[seg] : NULL;
+
+        if (own == NULL && size[seg] > 0) {
+            status = segment_attach(pid, fd[seg], size[seg], &addr);
+            if (status != SHOAL_OK)
+                goto err_detach;
+        }
+        peer->base[seg] = addr;
+        peer->size[seg] = size[seg];
+    }
+    *state_out = peer;
+    return SHOAL_OK;
+
+err_detach:
+    while (seg-- > 0)
+        shoal_shm_segment_detach(peer->base[seg], peer->size[seg]);
+    free(peer);
+    return status;
+}
+
+static void shm_destroy(void *state)
+{
+    shm_peer_t *peer = state;
+    int seg;
+
+    for (seg = 0; !peer->own && seg < SHOAL_SEG_COUNT; seg++)
+        shoal_shm_segment_detach(peer->base[seg], peer->size[seg]);
+    free(peer);
+}
+
+/* Shared (not process-private) futexes: the word is in a mapping other PEs share,
+ * so the kernel keys it by file and offset, whatever address each PE sees. */
+void shoal_shm_sleep(const void *word, uint32_t expect, long timeout_ns)
+{
+#ifdef __linux__
+    struct timespec ts = {timeout_ns / 1000000000L, timeout_ns % 1000000000L};
+
+    syscall(SYS_futex, word, FUTEX_WAIT, expect, &ts, NULL, 0);
+#else
+    (void)word;
+    (void)expect;
+    (void)timeout_ns;
+    sched_yield();
+#endif
+}
+
+void shoal_shm_wake(const void *word)
+{
+#ifdef __linux__
+    syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+#else
+    (void)word;
+#endif
+}
+
+/* The ops: a copy (cost: the memcpy itself) or one CPU atomic. */
 static int shm_put(void *state, int seg, size_t off, const void *src, size_t len)
 {
-    shoal_shm_peer_t *peer = state;
+    shm_peer_t *peer = state;
 
     memcpy(peer->base[seg] + off, src, len);
     return SHOAL_OK;
@@ -152,7 +231,7 @@ static int shm_put(void *state, int seg, size_t off, const void *src, size_t len
 
 static int shm_get(void *state, int seg, size_t off, void *dst, size_t len)
 {
-    shoal_shm_peer_t *peer = state;
+    shm_peer_t *peer = state;
 
     memcpy(dst, peer->base[seg] + off, len);
     return SHOAL_OK;
@@ -161,15 +240,27 @@ static int shm_get(void *state, int seg, size_t off, void *dst, size_t len)
 static int shm_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
                    const void *operand, const void *compare, void *fetch, int nbi)
 {
-    shoal_shm_peer_t *peer = state;
+    shm_peer_t *peer = state;
 
     shoal_shm_amo_at(peer->base[seg] + off, op, size, operand, compare, fetch);
     return SHOAL_OK;
 }
 
+static int shm_iget(void *state, int seg, size_t off, ptrdiff_t sst, char *dst,
+                    ptrdiff_t dst_stride, size_t nelems, size_t size)
+{
+    shm_peer_t *peer = state;
+    const char *src = peer->base[seg] + off;
+    size_t i;
+
+    for (i = 0; i < nelems; i++)
+        memcpy(dst + (ptrdiff_t)i * dst_stride, src + (ptrdiff_t)i * sst, size);
+    return SHOAL_OK;
+}
+
 static void *shm_ptr(void *state, int seg, size_t off)
 {
-    shoal_shm_peer_t *peer = state;
+    shm_peer_t *peer = state;
 
     return peer->base[seg] + off;
 }
@@ -181,5 +272,7 @@ const shoal_transport_ops_t shoal_shm_ops = {
     .put_nbi = shm_put,
     .get_nbi = shm_get,
     .amo = shm_amo,
+    .iget = shm_iget,
     .ptr = shm_ptr,
+    .destroy = shm_destroy,
 };

@@ -1,5 +1,8 @@
 /* Same-node transport: each PE's segments live in memfd files that peers on the
- * node map, so remote access is a load or store. Holds no global state. */
+ * node map, so remote access is a load or store. This header is the component's
+ * inline half, which the core's fast paths call: ordering, CPU atomics on mapped
+ * memory, and the collective tokens with their futex wake-up. Holds no global
+ * state; the core decides where it may be used (shoal_core_direct). */
 #ifndef SHOAL_SHM_H
 #define SHOAL_SHM_H
 
@@ -9,11 +12,6 @@
 #include <sys/types.h>
 
 #include "shoal_transport.h"
-
-typedef struct shoal_shm_peer {
-    char *base[SHOAL_SEG_COUNT];
-    size_t size[SHOAL_SEG_COUNT];
-} shoal_shm_peer_t;
 
 extern const shoal_transport_ops_t shoal_shm_ops;
 
@@ -27,9 +25,18 @@ int shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_o
 /* Copies size bytes between [base, base+size) and the start of file fd, into the
  * file when to_file is set, else out of it. Returns SHOAL_OK or SHOAL_ERR_SYSTEM. */
 int shoal_shm_file_copy(int fd, char *base, size_t size, int to_file);
-/* Maps a peer's segment, named by its pid and descriptor. */
-int shoal_shm_segment_attach(pid_t pid, int fd, size_t size, void **addr_out);
 void shoal_shm_segment_detach(void *addr, size_t size);
+
+/* A peer's state for shoal_shm_ops: its segments (descriptors fd, sizes size, in
+ * process pid) mapped here. own: this PE's own segments, used as they are (pid and
+ * fd unused); NULL for another PE. */
+int shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *size, char *const *own,
+                          void **state_out);
+
+/* Sleeps while the 32-bit word at word (shared memory) holds expect, until
+ * shoal_shm_wake on it, a signal or timeout_ns; wakes every sleeper on word. */
+void shoal_shm_sleep(const void *word, uint32_t expect, long timeout_ns);
+void shoal_shm_wake(const void *word);
 
 /* Store ordering for the direct path: fence orders, quiet completes. */
 static inline void shoal_shm_fence(void)
@@ -92,6 +99,40 @@ static inline void shoal_shm_amo_at(void *p, shoal_amo_op_t op, size_t size,
         if (fetch != NULL)
             memcpy(fetch, &old, 4);
     }
+}
+
+/* Collective tokens in a 64-bit counter mapped here: a sender adds one, the
+ * receiver waits for a non-zero count and takes one back. A receiver that sleeps
+ * first sets SHOAL_SHM_TOKEN_SLEEPER; a sender that sees it wakes the receiver.
+ * The count is in the counter's low half, the word the futex looks at. */
+#define SHOAL_SHM_TOKEN_SLEEPER ((uint64_t)1 << 63)
+
+static inline const uint32_t *shoal_shm_token_word(const uint64_t *counter)
+{
+    return (const uint32_t *)counter + (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+static inline void shoal_shm_token_send(uint64_t *counter)
+{
+    if (__atomic_fetch_add(counter, 1, __ATOMIC_SEQ_CST) & SHOAL_SHM_TOKEN_SLEEPER)
+        shoal_shm_wake(shoal_shm_token_word(counter));
+}
+
+/* The tokens waiting in counter (acquire: what the senders wrote before is seen). */
+static inline uint64_t shoal_shm_token_count(const uint64_t *counter)
+{
+    return __atomic_load_n(counter, __ATOMIC_ACQUIRE) & ~SHOAL_SHM_TOKEN_SLEEPER;
+}
+
+/* Sleeps on counter, up to timeout_ns, while it holds no token; every sender of
+ * its tokens must use shoal_shm_token_send (or it sleeps out the timeout). */
+static inline void shoal_shm_token_sleep(uint64_t *counter, long timeout_ns)
+{
+    uint64_t old = __atomic_fetch_or(counter, SHOAL_SHM_TOKEN_SLEEPER, __ATOMIC_SEQ_CST);
+
+    if ((old & ~SHOAL_SHM_TOKEN_SLEEPER) == 0)
+        shoal_shm_sleep(shoal_shm_token_word(counter), 0, timeout_ns);
+    __atomic_fetch_and(counter, ~SHOAL_SHM_TOKEN_SLEEPER, __ATOMIC_SEQ_CST);
 }
 
 #endif

@@ -684,6 +684,37 @@ static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t s
     return status;
 }
 
+/* A strided get: a batch of element gets issued, then exactly those requests
+ * completed (a quiet would also complete the context's other operations). */
+#define IGET_BATCH 64
+
+static int ucx_iget(void *state, int seg, size_t off, ptrdiff_t sst, char *dst,
+                    ptrdiff_t dst_stride, size_t nelems, size_t size)
+{
+    ucx_peer_t *peer = state;
+    ucp_request_param_t param = {.op_attr_mask = 0};
+    ucs_status_ptr_t req[IGET_BATCH];
+    int status = SHOAL_OK;
+    size_t done, n, i;
+
+    pthread_mutex_lock(&peer->w->lock);
+    peer->used = 1;
+    for (done = 0; done < nelems; done += n) {
+        n = nelems - done < IGET_BATCH ? nelems - done : IGET_BATCH;
+        for (i = 0; i < n; i++) {
+            ptrdiff_t at = (ptrdiff_t)(done + i);
+
+            req[i] = ucp_get_nbx(peer->ep, dst + at * dst_stride, size,
+                                 peer->base[seg] + off + at * sst, peer->rkey[seg], &param);
+        }
+        for (i = 0; i < n; i++)
+            if (request_wait(peer->w, req[i], "iget") != SHOAL_OK)
+                status = SHOAL_ERR_TRANSPORT;
+    }
+    pthread_mutex_unlock(&peer->w->lock);
+    return status;
+}
+
 static void *ucx_ptr(void *state, int seg, size_t off)
 {
     ucx_peer_t *peer = state;
@@ -693,12 +724,15 @@ static void *ucx_ptr(void *state, int seg, size_t off)
 
 const shoal_transport_ops_t shoal_ucx_ops = {
     .name = "ucx",
+    .caps = SHOAL_CAP_MESSAGES | SHOAL_CAP_PER_CTX,
     .put = ucx_put,
     .get = ucx_get,
     .put_nbi = ucx_put_nbi,
     .get_nbi = ucx_get_nbi,
     .amo = ucx_amo,
+    .iget = ucx_iget,
     .ptr = ucx_ptr,
+    .destroy = shoal_ucx_peer_destroy,
 };
 
 /* Whether operations were issued since the last quiet. Unlocked: a thread sees
