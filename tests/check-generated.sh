@@ -1,7 +1,9 @@
 #!/bin/sh
 # check-generated.sh - fails when the committed outputs of tools/gen/shoal_gen.py
 # (typed header, wrappers, GPU routines, test lists, man pages) differ from what
-# the API table makes now, or when a generated file is not among them.
+# the API table makes now, or when a generated file is not among them; and when
+# the settings tables of README.md and shmem_intro(3) differ from what
+# tools/gen/shoal_gen_env.py makes of shmem/util/shoal_env.h.
 # Usage: check-generated.sh [SRCDIR]. Exit 0 fresh, 1 stale, 77 skip.
 
 find_root() {
@@ -26,10 +28,13 @@ if ! command -v "$python" >/dev/null 2>&1; then
     exit 77
 fi
 
-"$python" "$root/tools/gen/shoal_gen.py" --check
+# The settings table first: it writes a man/src page that shoal_gen.py reads.
+"$python" "$root/tools/gen/shoal_gen_env.py" --check &&
+    "$python" "$root/tools/gen/shoal_gen.py" --check
 rc=$?
 if [ "$rc" -ne 0 ]; then
-    echo "check-generated: regenerate with: python3 tools/gen/shoal_gen.py (or make regen)" >&2
+    echo "check-generated: regenerate with: python3 tools/gen/shoal_gen_env.py &&" \
+        "python3 tools/gen/shoal_gen.py (or make regen)" >&2
     exit 1
 fi
 

@@ -234,13 +234,6 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         shoal_fatal("%s: cannot create a symmetric heap of %zu bytes (%m); set "
                     "SHMEM_SYMMETRIC_SIZE to a size this machine can map",
                     routine, shoal_g.settings.symmetric_size);
-    if (shoal_g.settings.check_coll_s == 0)
-        shoal_fatal("%s: environment variable SHOAL_CHECK_COLL_TIMEOUT is 0; expected a number "
-                    "of seconds from 1",
-                    routine);
-    if (shoal_g.settings.teams_max < 2 || shoal_g.settings.teams_max > 64)
-        shoal_fatal("%s: environment variable SHOAL_TEAMS_MAX is %zu; expected 2 to 64", routine,
-                    shoal_g.settings.teams_max);
     if (shoal_heap_init(&shoal_g.heap, shoal_g.settings.symmetric_size) != SHOAL_OK ||
         shoal_team_setup(local_size) != SHOAL_OK || shoal_ctx_setup() != SHOAL_OK)
         shoal_fatal("%s: SHMEM_SYMMETRIC_SIZE (%zu bytes) is too small for Shoal's own "

@@ -10,13 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define EXPECT_size "a number of bytes with an optional K, M, G or T suffix, e.g. 512M"
-#define EXPECT_count "a whole number, e.g. 1000"
-#define EXPECT_bool "one of 0, 1, yes, no, true, false, on, off"
-#define EXPECT_transport "one of auto, ucx"
-#define EXPECT_bcast "one of auto, flat, direct, binomial"
-#define EXPECT_reduce "one of auto, flat, doubling, ring, direct"
-
 int shoal_env_parse_size(const char *text, size_t *out)
 {
     unsigned long long value, mult = 1;
@@ -162,68 +155,6 @@ static const char *env_lookup(shoal_env_get_cb_t get, const char *name, const ch
     return value;
 }
 
-/* One parser per kind, taking the field's address untyped so that the table can
- * be a loop (a macro that returns would hide the return). */
-#define KIND_PARSER(kind, type)                                    \
-    static int parse_at_##kind(const char *text, void *field)      \
-    {                                                              \
-        return shoal_env_parse_##kind(text, (type *)field);        \
-    }                                                              \
-    static inline type *field_of_##kind(type *field)               \
-    {                                                              \
-        return field;                                              \
-    }
-KIND_PARSER(size, size_t)
-KIND_PARSER(count, size_t)
-KIND_PARSER(bool, int)
-KIND_PARSER(transport, int)
-KIND_PARSER(bcast, int)
-KIND_PARSER(reduce, int)
-#undef KIND_PARSER
-
-typedef struct env_entry {
-    const char *name, *dflt, *expect;
-    int (*parse)(const char *text, void *field);
-    size_t offset;
-} env_entry_t;
-
-/* field_of_KIND checks, at compile time, that the field has its kind's type. */
-static const env_entry_t entries[] = {
-#define ENV_ENTRY(name, kind, field, dflt, help)                                            \
-    {#name, dflt, EXPECT_##kind, parse_at_##kind,                                           \
-     offsetof(shoal_settings_t, field) +                                                     \
-         0 * sizeof(field_of_##kind(&((shoal_settings_t *)0)->field))},
-    SHOAL_ENV_TABLE(ENV_ENTRY)
-#undef ENV_ENTRY
-};
-
-#define N_ENTRIES (sizeof(entries) / sizeof(entries[0]))
-
-int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_settings_t *out)
-{
-    shoal_settings_t s;
-    const char *value, *used;
-    size_t i;
-
-    memset(&s, 0, sizeof(s));
-    if (get == NULL)
-        get = env_getenv;
-    for (i = 0; i < N_ENTRIES; i++) {
-        const env_entry_t *e = &entries[i];
-
-        value = env_lookup(get, e->name, &used);
-        if (value == NULL)
-            value = e->dflt;
-        if (e->parse(value, (char *)&s + e->offset) != 0) {
-            snprintf(err, errlen, "environment variable %s is '%s'; expected %s", used, value,
-                     e->expect);
-            return SHOAL_ERR_INVALID_ARG;
-        }
-    }
-    *out = s;
-    return SHOAL_OK;
-}
-
 static void print_size(FILE *f, size_t v)
 {
     fprintf(f, "%zu", v);
@@ -260,14 +191,190 @@ static void print_reduce(FILE *f, int v)
     print_choice(f, v, reduce_names, reduce_values, N_REDUCE);
 }
 
+/* One parser and one printer per kind, taking the field's address untyped so that
+ * the table can be a loop (a macro that returns would hide the return). */
+#define KIND_PARSER(kind, type, parser, ranged, what, form, example)                               \
+    static int parse_at_##kind(const char *text, void *field)                                      \
+    {                                                                                              \
+        return shoal_env_parse_##parser(text, (shoal_env_##kind##_t *)field);                      \
+    }                                                                                              \
+    static void print_at_##kind(FILE *f, const void *field)                                        \
+    {                                                                                              \
+        print_##parser(f, *(const shoal_env_##kind##_t *)field);                                   \
+    }
+SHOAL_ENV_KINDS(KIND_PARSER)
+#undef KIND_PARSER
+
+/* A kind's field type is what its parser writes, and a ranged kind's is a size_t
+ * (it is read as one to compare it with the bounds). */
+#define KIND_TYPE_CHECK(kind, type, parser, ranged, what, form, example)                           \
+    _Static_assert(_Generic(&shoal_env_parse_##parser,                                             \
+                            int (*)(const char *, shoal_env_##kind##_t *) : 1, default : 0),       \
+                   "the " #kind " kind's type is not what shoal_env_parse_" #parser " writes");    \
+    _Static_assert(!(ranged) || _Generic((shoal_env_##kind##_t)0, size_t : 1, default : 0),        \
+                   "the ranged " #kind " kind is not a size_t");
+SHOAL_ENV_KINDS(KIND_TYPE_CHECK)
+#undef KIND_TYPE_CHECK
+
+typedef struct env_kind {
+    int ranged, is_size; /* a size's bounds print with K, M, G or T */
+    const char *what, *form, *example;
+} env_kind_t;
+
+enum {
+#define KIND_ID(kind, type, parser, ranged, what, form, example) KIND_##kind,
+    SHOAL_ENV_KINDS(KIND_ID)
+#undef KIND_ID
+};
+
+static const env_kind_t kinds[] = {
+#define KIND_ROW(kind, type, parser, ranged, what, form, example)                                  \
+    [KIND_##kind] = {ranged, KIND_##kind == KIND_size, what, form, example},
+    SHOAL_ENV_KINDS(KIND_ROW)
+#undef KIND_ROW
+};
+
+static const char *const category_titles[] = {
+#define CATEGORY_TITLE(category, title) [SHOAL_ENV_CAT_##category] = title,
+    SHOAL_ENV_CATEGORIES(CATEGORY_TITLE)
+#undef CATEGORY_TITLE
+};
+
+/* A row's range as designated initialisers; no bound is 0 (the floor of a size_t)
+ * or SIZE_MAX. The row's token is pasted on: FROM_TO(2, 64) -> RANGE_FROM_TO(2, 64). */
+#define RANGE_FROM_TO(lo, hi) .min = (lo), .max = (hi)
+#define RANGE_FROM(lo) .min = (lo), .max = SIZE_MAX
+#define RANGE_UP_TO(hi) .min = 0, .max = (hi)
+#define RANGE_NONE .min = 0, .max = SIZE_MAX
+
+typedef struct env_entry {
+    const char *name, *dflt, *help;
+    int (*parse)(const char *text, void *field);
+    void (*print)(FILE *f, const void *field);
+    size_t offset;
+    int kind, category;
+    size_t min, max;
+} env_entry_t;
+
+static const env_entry_t entries[] = {
+#define ENV_ENTRY(name_, kind_, field_, dflt_, range_, category_, help_)                           \
+    {.name = #name_,                                                                               \
+     .dflt = dflt_,                                                                                \
+     .help = help_,                                                                                \
+     .parse = parse_at_##kind_,                                                                    \
+     .print = print_at_##kind_,                                                                    \
+     .offset = offsetof(shoal_settings_t, field_),                                                 \
+     .kind = KIND_##kind_,                                                                         \
+     .category = SHOAL_ENV_CAT_##category_,                                                        \
+     RANGE_##range_},
+    SHOAL_ENV_TABLE(ENV_ENTRY)
+#undef ENV_ENTRY
+};
+
+#define N_ENTRIES (sizeof(entries) / sizeof(entries[0]))
+
+/* A bound as the table means it: bytes with the largest suffix that divides them. */
+static void format_bound(char *buf, size_t len, size_t v, int is_size)
+{
+    int i = -1;
+
+    while (is_size && v != 0 && v % 1024 == 0 && i < 3) {
+        v /= 1024;
+        i++;
+    }
+    if (i >= 0)
+        snprintf(buf, len, "%zu%c", v, "KMGT"[i]);
+    else
+        snprintf(buf, len, "%zu", v);
+}
+
+/* The row's range: "from 2 to 64", "from 1", "up to 1000", or "" (none). */
+static void format_range(char *buf, size_t len, const env_entry_t *e)
+{
+    int is_size = kinds[e->kind].is_size;
+    char lo[32], hi[32];
+
+    format_bound(lo, sizeof(lo), e->min, is_size);
+    format_bound(hi, sizeof(hi), e->max, is_size);
+    if (!kinds[e->kind].ranged || (e->min == 0 && e->max == SIZE_MAX))
+        buf[0] = '\0';
+    else if (e->max == SIZE_MAX)
+        snprintf(buf, len, "from %s", lo);
+    else if (e->min == 0)
+        snprintf(buf, len, "up to %s", hi);
+    else
+        snprintf(buf, len, "from %s to %s", lo, hi);
+}
+
+/* What the row accepts: "a whole number from 2 to 64", or the kind's forms. */
+static void format_expected(char *buf, size_t len, const env_entry_t *e)
+{
+    const env_kind_t *k = &kinds[e->kind];
+    char range[80];
+
+    format_range(range, sizeof(range), e);
+    if (range[0] != '\0')
+        snprintf(buf, len, "%s%s %s", k->what, k->form, range);
+    else
+        snprintf(buf, len, "%s%s%s%s", k->what, k->form, k->example[0] ? ", e.g. " : "",
+                 k->example);
+}
+
+int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_settings_t *out)
+{
+    shoal_settings_t s;
+    const char *value, *used;
+    char expected[160];
+    size_t i;
+
+    memset(&s, 0, sizeof(s));
+    if (get == NULL)
+        get = env_getenv;
+    for (i = 0; i < N_ENTRIES; i++) {
+        const env_entry_t *e = &entries[i];
+        void *field = (char *)&s + e->offset;
+
+        value = env_lookup(get, e->name, &used);
+        if (value == NULL)
+            value = e->dflt;
+        if (e->parse(value, field) != 0) {
+            format_expected(expected, sizeof(expected), e);
+            snprintf(err, errlen, "environment variable %s is '%s'; expected %s", used, value,
+                     expected);
+            return SHOAL_ERR_INVALID_ARG;
+        }
+        /* The value is a number here, so it goes unquoted. */
+        if (kinds[e->kind].ranged && (*(size_t *)field < e->min || *(size_t *)field > e->max)) {
+            format_expected(expected, sizeof(expected), e);
+            snprintf(err, errlen, "environment variable %s is %s; expected %s", used, value,
+                     expected);
+            return SHOAL_ERR_INVALID_ARG;
+        }
+    }
+    *out = s;
+    return SHOAL_OK;
+}
+
+/* The settings by category, each with its default and range. */
 void shoal_env_print(FILE *f, const shoal_settings_t *s)
 {
-#define ENV_PRINT(name, kind, field, dflt, help) \
-    fprintf(f, "  %-24s = ", #name);             \
-    print_##kind(f, s->field);                   \
-    fprintf(f, "\t(default %s) %s\n", dflt, help);
-    SHOAL_ENV_TABLE(ENV_PRINT)
-#undef ENV_PRINT
+    char range[80];
+    size_t i;
+    int cat;
+
+    for (cat = 0; cat < SHOAL_ENV_CAT_COUNT; cat++) {
+        fprintf(f, " %s:\n", category_titles[cat]);
+        for (i = 0; i < N_ENTRIES; i++) {
+            const env_entry_t *e = &entries[i];
+
+            if (e->category != cat)
+                continue;
+            format_range(range, sizeof(range), e);
+            fprintf(f, "  %-24s = ", e->name);
+            e->print(f, (const char *)s + e->offset);
+            fprintf(f, "\t(default %s%s%s) %s\n", e->dflt, range[0] ? ", " : "", range, e->help);
+        }
+    }
 }
 
 #define N_KNOWN (N_ENTRIES + N_SMA)

@@ -12,58 +12,99 @@ enum { SHOAL_TRANSPORT_AUTO = 0, SHOAL_TRANSPORT_UCX = 1 };
 enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING, SHOAL_ALGO_DOUBLING,
        SHOAL_ALGO_FLAT };
 
-/* X(NAME, kind, field, default, help) - kind is size, count, bool, transport,
- * bcast or reduce. */
-#define SHOAL_ENV_TABLE(X)                                                                        \
-    X(SHMEM_SYMMETRIC_SIZE, size, symmetric_size, "256M",                                        \
-      "Bytes of symmetric heap per PE; K, M, G or T suffixes multiply by 1024 each step")        \
-    X(SHMEM_DEBUG, bool, debug, "0", "Print debugging messages from the library")               \
-    X(SHMEM_INFO, bool, info, "0", "Print the library version and every setting at start-up")   \
-    X(SHMEM_VERSION, bool, version, "0", "Print the library version at start-up")               \
-    X(SHOAL_TRANSPORT, transport, transport, "auto",                                             \
-      "auto: same-node peers by load/store, others by UCX; ucx: UCX for every peer")             \
-    X(SHOAL_CHECK, bool, check, "0",                                                             \
-      "Check every remote range against its allocation (costly; the segment check is always on)") \
-    X(SHOAL_PROGRESS_US, count, progress_us, "1000",                                              \
-      "Microseconds between UCX progress-thread passes, so a busy PE still serves its peers; 0: no thread") \
-    X(SHOAL_CHECK_COLL, bool, check_coll, "0",                                                   \
-      "Compare collective arguments across the team, and name a PE that never joins a collective") \
-    X(SHOAL_CHECK_COLL_TIMEOUT, count, check_coll_s, "10",                                       \
-      "Seconds a collective waits for a PE, with SHOAL_CHECK_COLL, before it names that PE")     \
-    X(SHOAL_TEAMS_MAX, count, teams_max, "64",                                                   \
-      "Teams that may exist at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included (2 to 64)") \
-    X(SHOAL_CTX_MAX, count, ctx_max, "256", "Contexts a PE may have at once, the default one aside") \
-    X(SHOAL_BCAST_ALGO, bcast, bcast_algo, "auto",                                               \
-      "Broadcast: flat (the root writes each PE), direct (every PE reads the root), binomial, auto")   \
-    X(SHOAL_REDUCE_ALGO, reduce, reduce_algo, "auto",                                            \
-      "Reductions: flat (one PE combines), doubling, ring (reduce-scatter, all-gather), direct, auto")      \
-    X(SHOAL_COLL_SMALL, size, coll_small, "8K",                                                  \
-      "Bytes up to which auto picks the small-array collectives (flat on one node)")              \
-    X(SHOAL_SLEEP, bool, sleep_waits, "1",                                                       \
-      "When a node runs more PEs than cores, collectives wait asleep (futex) instead of yielding")
+/* K(kind, field type, parser, ranged, what a value is, its form, an example) - the
+ * kinds a setting may have. A ranged kind is a size_t number that a row may bound;
+ * the error for a bad value reads "expected <what><form>, e.g. <example>", or
+ * "expected <what><form> from <min> to <max>" when the row has a range. */
+#define SHOAL_ENV_KINDS(K)                                                                        \
+    K(size, size_t, size, 1, "a number of bytes", " with an optional K, M, G or T suffix",       \
+      "512M")                                                                                     \
+    K(count, size_t, count, 1, "a whole number", "", "1000")                                      \
+    K(seconds, size_t, count, 1, "a number of seconds", "", "10")                                 \
+    K(usec, size_t, count, 1, "a number of microseconds", "", "1000")                             \
+    K(bool, int, bool, 0, "one of 0, 1, yes, no, true, false, on, off", "", "")                   \
+    K(transport, int, transport, 0, "one of auto, ucx", "", "")                                   \
+    K(bcast, int, bcast, 0, "one of auto, flat, direct, binomial", "", "")                        \
+    K(reduce, int, reduce, 0, "one of auto, flat, doubling, ring, direct", "", "")
 
+/* C(category, title) - the groups the settings are listed in (SHMEM_INFO, README,
+ * shmem_intro(3)), in this order. */
+#define SHOAL_ENV_CATEGORIES(C)                                                                   \
+    C(resources, "Resources")                                                                     \
+    C(transport, "Transport")                                                                     \
+    C(collectives, "Collectives")                                                                 \
+    C(checks, "Checks")                                                                           \
+    C(output, "Output")
+
+/* X(NAME, kind, field, default, range, category, help). range bounds a ranged
+ * kind: FROM_TO(min, max), FROM(min), UP_TO(max) (integer literals), or NONE.
+ * shoal_env.c enforces it; tools/gen/shoal_gen_env.py reads these rows to write
+ * the settings of README.md and shmem_intro(3), so keep one row per X(...) and
+ * each argument a literal. */
+#define SHOAL_ENV_TABLE(X)                                                                        \
+    X(SHMEM_SYMMETRIC_SIZE, size, symmetric_size, "256M", NONE, resources,                        \
+      "Bytes of symmetric heap per PE; K, M, G or T suffixes multiply by 1024 each step")         \
+    X(SHMEM_DEBUG, bool, debug, "0", NONE, output,                                                \
+      "Print debugging messages from the library")                                                \
+    X(SHMEM_INFO, bool, info, "0", NONE, output,                                                  \
+      "Print at start-up (PE 0) the library version, every setting, the transports and timings")  \
+    X(SHMEM_VERSION, bool, version, "0", NONE, output,                                            \
+      "Print the library version at start-up (PE 0)")                                             \
+    X(SHOAL_TRANSPORT, transport, transport, "auto", NONE, transport,                             \
+      "auto: same-node peers by load/store, others by UCX; ucx: UCX for every peer")              \
+    X(SHOAL_CHECK, bool, check, "0", NONE, checks,                                                \
+      "Check every remote range against its allocation (costly; the segment check is "            \
+      "always on)")                                                                               \
+    X(SHOAL_PROGRESS_US, usec, progress_us, "1000", UP_TO(4294967295), transport,                 \
+      "Microseconds between UCX progress-thread passes, so a busy PE still serves its "           \
+      "peers; 0: no thread")                                                                      \
+    X(SHOAL_CHECK_COLL, bool, check_coll, "0", NONE, checks,                                      \
+      "Compare collective arguments across the team, and name a PE that never joins a "           \
+      "collective")                                                                               \
+    X(SHOAL_CHECK_COLL_TIMEOUT, seconds, check_coll_s, "10", FROM(1), checks,                     \
+      "Seconds a collective waits for a PE, with SHOAL_CHECK_COLL, before it names that PE")      \
+    X(SHOAL_TEAMS_MAX, count, teams_max, "64", FROM_TO(2, 64), resources,                         \
+      "Teams that may exist at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included")            \
+    X(SHOAL_CTX_MAX, count, ctx_max, "256", NONE, resources,                                      \
+      "Contexts a PE may have at once, the default one aside")                                    \
+    X(SHOAL_BCAST_ALGO, bcast, bcast_algo, "auto", NONE, collectives,                             \
+      "Broadcast: flat (the root writes each PE), direct (every PE reads the root), "             \
+      "binomial, auto")                                                                           \
+    X(SHOAL_REDUCE_ALGO, reduce, reduce_algo, "auto", NONE, collectives,                          \
+      "Reductions: flat (one PE combines), doubling, ring (reduce-scatter, all-gather), "         \
+      "direct, auto")                                                                             \
+    X(SHOAL_COLL_SMALL, size, coll_small, "8K", NONE, collectives,                                \
+      "Bytes up to which auto picks the small-array collectives (flat on one node, else "         \
+      "direct broadcasts and doubling reductions)")                                               \
+    X(SHOAL_SLEEP, bool, sleep_waits, "1", NONE, collectives,                                     \
+      "When a node runs more PEs than cores, collectives wait asleep (futex) instead of "         \
+      "yielding")
+
+/* Each kind's field type: shoal_env_size_t, shoal_env_bool_t, ... */
+#define SHOAL_ENV_KIND_TYPE(kind, type, parser, ranged, what, form, example) \
+    typedef type shoal_env_##kind##_t;
+SHOAL_ENV_KINDS(SHOAL_ENV_KIND_TYPE)
+#undef SHOAL_ENV_KIND_TYPE
+
+enum {
+#define SHOAL_ENV_CATEGORY(category, title) SHOAL_ENV_CAT_##category,
+    SHOAL_ENV_CATEGORIES(SHOAL_ENV_CATEGORY)
+#undef SHOAL_ENV_CATEGORY
+    SHOAL_ENV_CAT_COUNT
+};
+
+/* The settings: one field per row, of its kind's type. */
 typedef struct shoal_settings {
-    size_t symmetric_size;
-    int debug;
-    int info;
-    int version;
-    int transport;
-    int check;
-    size_t progress_us;
-    int check_coll;
-    size_t check_coll_s;
-    size_t teams_max;
-    size_t ctx_max;
-    int bcast_algo;
-    int reduce_algo;
-    size_t coll_small;
-    int sleep_waits;
+#define SHOAL_ENV_FIELD(name, kind, field, dflt, range, category, help) shoal_env_##kind##_t field;
+    SHOAL_ENV_TABLE(SHOAL_ENV_FIELD)
+#undef SHOAL_ENV_FIELD
 } shoal_settings_t;
 
 typedef const char *(*shoal_env_get_cb_t)(const char *name);
 
-/* Fills out from get (getenv when NULL). On a bad value returns SHOAL_ERR_INVALID_ARG
- * and writes one line naming the variable, its value and the accepted forms to err. */
+/* Fills out from get (getenv when NULL). On a bad value, or a number outside its
+ * row's range, returns SHOAL_ERR_INVALID_ARG and writes one line naming the
+ * variable, its value and the accepted forms (with the range) to err. */
 int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_settings_t *out);
 void shoal_env_print(FILE *stream, const shoal_settings_t *settings);
 
