@@ -32,10 +32,10 @@ typedef enum shoal_dt {
 #define SHOAL_SYNC_FLAGS 64
 #define SHOAL_SYNC_ALGO 32
 #define SHOAL_SYNC_SCRATCH 8
-/* Tree and recursive-doubling rounds each have a counter (coll.c): 27 rounds. */
+/* Tree and recursive-doubling rounds each have a counter (shoal_coll_impl.h): 27 rounds. */
 #define SHOAL_COLL_MAX_PES (1 << 27)
 /* A team slot also holds, after the scratch, a staging area for small broadcasts
- * on one node and one "staged" counter per possible root (see coll.c). */
+ * on one node and one "staged" counter per possible root (see coll_bcast.c). */
 #define SHOAL_STAGE_ROOTS 32
 #define SHOAL_STAGE_BYTES 4096
 
@@ -50,7 +50,7 @@ typedef struct shoal_pset {
     size_t sync_stride;
     /* Teams only (0 and NULL for an active set): where the staged counters and
      * the staging area start, and how many readers of this PE's last staged
-     * broadcast have not yet said they are done (see coll.c). */
+     * broadcast have not yet said they are done (see coll_bcast.c). */
     size_t stage_off;
     int *stage_pending;
 } shoal_pset_t;
@@ -114,7 +114,7 @@ uint64_t shoal_team_and(shoal_team_t *team, uint64_t value, const char *routine)
 /* Bytes of a team slot: counters, scratch, staged counters, staging area. */
 size_t shoal_team_slot_bytes(void);
 
-/* coll.c: every PE of ps calls these with the same arguments (sizes in bytes;
+/* coll_*.c: every PE of ps calls these with the same arguments (sizes in bytes;
  * seg/off name symmetric buffers). */
 void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *routine);
 /* This PE leaves (by shmem_finalize, or by exit without it): its peers' waits in

@@ -1,0 +1,87 @@
+/* The barrier, and the flat gather and release that the other flat collectives
+ * wrap around their part. The root releases only after it has taken every
+ * arrival: a PE must never leave a token behind on a counter. */
+#include "shoal_coll_impl.h"
+
+/* Flat collectives, for sets of up to FLAT_MAX PEs all on this node: every index
+ * but the root signals the root on counter (its index) and waits on its release
+ * counter; the root takes every arrival, does its part (nothing, for a barrier),
+ * then releases each. A PE runs twice per collective, where dissemination needs
+ * log2(n) rounds in step: on a node with more PEs than cores, each round may wait
+ * for a PE to get a core back. Every token is taken before the root releases, so
+ * nothing is left on any counter when a PE moves on. */
+#define FLAT_RELEASE (SHOAL_SYNC_ALGO + ALGO_FLAT_RELEASE)
+
+/* Non-root: arrive, wait for the release. Returns whether this PE is the root,
+ * which then holds every arrival and must call shoal_coll_flat_release. */
+int shoal_coll_flat_gather(const shoal_pset_t *ps, int root, const char *routine)
+{
+    int i;
+
+    if (ps->me != root) {
+        shoal_coll_token_send(ps, root, ps->me, routine);
+        shoal_coll_token_take(ps, root, FLAT_RELEASE, routine);
+        return 0;
+    }
+    for (i = 0; i < ps->size; i++)
+        if (i != root)
+            shoal_coll_token_take(ps, i, i, routine);
+    return 1;
+}
+
+void shoal_coll_flat_release(const shoal_pset_t *ps, const char *routine)
+{
+    int i;
+
+    /* What the root wrote through UCX (a dest it does not map) lands before the
+     * release, which may go by a CPU atomic: nothing orders the two paths else. */
+    shoal_core_quiet(&shoal_ctx_default);
+
+    for (i = 0; i < ps->size; i++)
+        if (i != ps->me)
+            shoal_coll_token_send(ps, i, FLAT_RELEASE, routine);
+}
+
+static const uint64_t one = 1;
+
+/* A barrier on one node: every PE adds one to index 0's counter 0, and the PE that
+ * brings it to n resets it and releases every other PE. No PE waits for one
+ * particular PE to get a core back, as a gather at a root would. */
+static void barrier_count(const shoal_pset_t *ps, const char *routine)
+{
+    size_t off = shoal_pset_flag(ps, 0);
+    int pe0 = shoal_pset_pe(ps, 0);
+    uint64_t old, zero = 0;
+
+    shoal_coll_flag_amo(ps, pe0, off, SHOAL_AMO_ADD, &one, &old, routine);
+    if (old + 1 < (uint64_t)ps->size) {
+        shoal_coll_token_take(ps, -1, FLAT_RELEASE, routine); /* from the last to arrive */
+        return;
+    }
+    shoal_coll_flag_amo(ps, pe0, off, SHOAL_AMO_SET, &zero, NULL, routine);
+    shoal_coll_flat_release(ps, routine);
+}
+
+/* The barrier: on one node, by count (or, with SHOAL_CHECK_COLL, by a gather that
+ * can name a PE that never comes); else dissemination (in round k, signal index
+ * me+2^k and wait for me-2^k). */
+void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *routine)
+{
+    int n = ps->size, me = ps->me, k, d;
+
+    if (complete_puts)
+        shoal_core_quiet_all();
+    if (n > 2 && shoal_coll_flat_fits(n) && !shoal_g.settings.check_coll) {
+        barrier_count(ps, routine);
+        return;
+    }
+    if (n > 2 && shoal_coll_flat_fits(n)) {
+        if (shoal_coll_flat_gather(ps, 0, routine))
+            shoal_coll_flat_release(ps, routine);
+        return;
+    }
+    for (k = 0, d = 1; d < n; k++, d <<= 1) {
+        shoal_coll_token_send(ps, (me + d) % n, k, routine);
+        shoal_coll_token_take(ps, (me - d + n) % n, k, routine);
+    }
+}

@@ -1,0 +1,116 @@
+/* Broadcast: the choice among its algorithms (flat, staged, direct, binomial),
+ * and each of them. Only the staged form returns before its readers are done:
+ * its root must drain their answers before it reuses its staging area. */
+#include "shoal_coll_impl.h"
+
+static int bcast_algo(size_t bytes, int n)
+{
+    int algo = shoal_g.settings.bcast_algo;
+
+    if (algo == SHOAL_ALGO_FLAT && !shoal_coll_flat_fits(n))
+        algo = SHOAL_ALGO_AUTO;
+    if (algo != SHOAL_ALGO_AUTO)
+        return algo;
+    if (bytes <= shoal_g.settings.coll_small)
+        return shoal_coll_flat_fits(n) ? SHOAL_ALGO_FLAT : SHOAL_ALGO_DIRECT;
+    /* On one node every PE reading the root at once beats the tree's rounds
+     * (64 KiB on 8 PEs, 2 cores: 27-52 us against 67-90). */
+    return n > 4 && !shoal_coll_flat_fits(n) ? SHOAL_ALGO_TREE : SHOAL_ALGO_DIRECT;
+}
+
+/* Staged broadcast (a team on one node, small data): the root copies its source
+ * into its staging area, gives each reader a token on the staged counter of its
+ * index, and returns; each reader takes it, copies the staging area into its own
+ * dest, and gives the root a token back on STAGE_DONE. The root takes those
+ * only before it stages again (or when the team goes), so it never waits for
+ * readers to arrive, and nothing is written into a dest outside its PE's own
+ * call. A staged counter has one sender, the root of its index, so a reader
+ * takes the tokens of one root in the order that root sent them. */
+#define STAGE_DONE (SHOAL_SYNC_ALGO + ALGO_STAGE_DONE)
+
+static size_t stage_counter(const shoal_pset_t *ps, int root)
+{
+    return ps->stage_off + (size_t)root * ps->sync_stride;
+}
+
+void shoal_coll_stage_drain(const shoal_pset_t *ps, const char *routine)
+{
+    for (; *ps->stage_pending > 0; --*ps->stage_pending)
+        shoal_coll_token_take(ps, -1, STAGE_DONE, routine);
+}
+
+static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                         size_t bytes, int root, const char *routine)
+{
+    size_t stage = ps->stage_off + SHOAL_STAGE_ROOTS * ps->sync_stride;
+    int n = ps->size, i;
+
+    if (ps->me == root && n == 1)
+        return; /* root_too has done it all */
+    if (ps->me == root) {
+        shoal_coll_stage_drain(ps, routine);
+        memcpy(shoal_coll_local(ps->sync_seg, stage), shoal_coll_local(sseg, soff), bytes);
+        for (i = 0; i < n; i++)
+            if (i != root)
+                shoal_coll_counter_send(ps, i, stage_counter(ps, root), routine);
+        *ps->stage_pending = n - 1;
+        return;
+    }
+    shoal_coll_counter_take(ps, root, stage_counter(ps, root), routine);
+    shoal_coll_get(ps, root, ps->sync_seg, stage, shoal_coll_local(dseg, doff), bytes, routine);
+    shoal_coll_token_send(ps, root, STAGE_DONE, routine);
+}
+
+/* Direct: every PE reads the root. Binomial: index r (relative to the root) reads
+ * from r - 2^k, k its highest bit, once that PE says it has the data. root_too:
+ * the root's dest gets the data too (the team form; the active-set form leaves it). */
+void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                          size_t bytes, int root, int root_too, const char *routine)
+{
+    int n = ps->size, rel = (ps->me - root + n) % n, k, top = -1, i;
+    int algo = bcast_algo(bytes, n);
+
+    if (bytes > 0 && rel == 0 && root_too &&
+        shoal_coll_local(dseg, doff) != shoal_coll_local(sseg, soff))
+        memmove(shoal_coll_local(dseg, doff), shoal_coll_local(sseg, soff), bytes);
+    if (algo == SHOAL_ALGO_FLAT && ps->stage_pending != NULL && bytes <= SHOAL_STAGE_BYTES) {
+        bcast_staged(ps, dseg, doff, sseg, soff, bytes, root, routine);
+        return;
+    }
+    if (algo == SHOAL_ALGO_FLAT) {
+        /* The root pushes into each dest once that PE has arrived (it is ready). */
+        if (shoal_coll_flat_gather(ps, root, routine)) {
+            for (i = 0; i < n && bytes > 0; i++)
+                if (i != ps->me)
+                    shoal_coll_put(ps, i, dseg, doff, shoal_coll_local(sseg, soff), bytes, routine);
+            shoal_coll_flat_release(ps, routine);
+        }
+        return;
+    }
+    if (bytes == 0) {
+        /* nothing moves; the barrier below still keeps the PEs in step */
+    } else if (algo == SHOAL_ALGO_DIRECT) {
+        /* The root's source may be written just before the call: wait for it. */
+        shoal_coll_barrier(ps, 0, routine);
+        if (rel != 0)
+            shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, root), sseg, soff,
+                           shoal_coll_local(dseg, doff), bytes, 0, routine);
+    } else {
+        if (rel != 0) {
+            int parent;
+
+            top = 31 - __builtin_clz((unsigned)rel);
+            parent = (rel - (1 << top) + root) % n;
+            shoal_coll_token_take(ps, parent, SHOAL_SYNC_ALGO + top, routine);
+            if (parent == root)
+                shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, root), sseg, soff,
+                               shoal_coll_local(dseg, doff), bytes, 0, routine);
+            else
+                shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, parent), dseg, doff,
+                               shoal_coll_local(dseg, doff), bytes, 0, routine);
+        }
+        for (k = top + 1; k < ALGO_ROUNDS && rel + (1 << k) < n; k++)
+            shoal_coll_token_send(ps, (rel + (1 << k) + root) % n, SHOAL_SYNC_ALGO + k, routine);
+    }
+    shoal_coll_barrier(ps, 0, routine);
+}

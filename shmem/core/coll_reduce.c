@@ -1,0 +1,186 @@
+/* The reduction algorithms (flat, recursive doubling, direct, ring) and the
+ * choice among them; the arithmetic is reduce.c's. Operands are combined in index
+ * order, never in arrival order, so that every PE gets the same bits. */
+#include "shoal_coll_impl.h"
+
+#include <stdlib.h>
+
+static void combine(void *inout, const void *in, size_t count, shoal_red_op_t op,
+                    shoal_dt_t dt, size_t elem_size, const char *routine)
+{
+    if (shoal_reduce_combine(inout, in, count, op, dt, elem_size) != 0)
+        shoal_fatal("%s: this operator does not apply to %zu-byte elements of this kind",
+                    routine, elem_size);
+}
+
+/* acc = the elements [lo, lo+count) of every PE's source combined in index order,
+ * so every PE computes the same bits whatever the operator. */
+static void reduce_block(const shoal_pset_t *ps, int sseg, size_t soff, size_t lo, size_t count,
+                         shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, char *acc, char *in,
+                         const char *routine)
+{
+    size_t bytes = count * elem_size, at = soff + lo * elem_size;
+    int i;
+
+    for (i = 0; i < ps->size && bytes > 0; i++) {
+        char *into = i == 0 ? acc : in;
+
+        shoal_coll_get(ps, i, sseg, at, into, bytes, routine);
+        if (i > 0)
+            combine(acc, in, count, op, dt, elem_size, routine);
+    }
+}
+
+/* Recursive doubling's counters: a "ready" one per round (a later round's partner
+ * may signal before this round's has), one "done reading" (a PE only sends it to
+ * the partner it has just read, and that partner takes it before exposing again),
+ * and two for folding in the PEs beyond the largest power of two. */
+#define RD_DONE (SHOAL_SYNC_ALGO + ALGO_RD_DONE)
+#define RD_FOLD (SHOAL_SYNC_ALGO + ALGO_RD_FOLD)
+#define RD_RESULT (SHOAL_SYNC_ALGO + ALGO_RD_RESULT)
+
+/* The reduction algorithm for bytes per PE on n PEs: the setting, where it can
+ * serve n, else the automatic choice. */
+static int reduce_algo(size_t bytes, int n)
+{
+    int algo = shoal_g.settings.reduce_algo;
+    int doubling_fits = n < 2 || 31 - __builtin_clz((unsigned)n) <= ALGO_ROUNDS;
+
+    if ((algo == SHOAL_ALGO_FLAT && !shoal_coll_flat_fits(n)) ||
+        (algo == SHOAL_ALGO_DOUBLING && !doubling_fits))
+        algo = SHOAL_ALGO_AUTO;
+    if (algo != SHOAL_ALGO_AUTO)
+        return algo;
+    if (bytes <= shoal_g.settings.coll_small && shoal_coll_flat_fits(n))
+        return SHOAL_ALGO_FLAT;
+    /* Two PEs included: each then combines half, where doubling combines all
+     * (64 KiB on 2 PEs: 14 us against 44). */
+    if (n > 1 && (bytes > shoal_g.settings.coll_small || !doubling_fits))
+        return SHOAL_ALGO_RING;
+    return SHOAL_ALGO_DOUBLING;
+}
+
+/* Recursive doubling over the largest power of two p <= n: in round k, index i
+ * exposes its partial result in its dest, reads partner i ^ 2^k's, and combines
+ * the lower index's value with the higher's, so both partners compute the same
+ * bits. Indices p.. first hand their source to index - p and get the result back
+ * at the end. dest is the only buffer others read; the counters say when it holds
+ * what they want and when they are done with it. */
+static void reduce_doubling(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                            size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                            char *acc, char *in, const char *routine)
+{
+    int n = ps->size, me = ps->me, p = 1, k, partner = -1;
+    size_t bytes = count * elem_size;
+    char *dest = shoal_coll_local(dseg, doff);
+
+    while (p * 2 <= n)
+        p *= 2;
+    memcpy(acc, shoal_coll_local(sseg, soff), bytes);
+    if (me >= p) {
+        memcpy(dest, acc, bytes);
+        shoal_coll_token_send(ps, me - p, RD_FOLD, routine);
+        shoal_coll_token_take(ps, me - p, RD_RESULT, routine);
+        shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, me - p), dseg, doff, dest, bytes, 0,
+                       routine);
+        return;
+    }
+    if (me + p < n) {
+        shoal_coll_token_take(ps, me + p, RD_FOLD, routine);
+        shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, me + p), dseg, doff, in, bytes, 0,
+                       routine);
+        combine(acc, in, count, op, dt, elem_size, routine);
+    }
+    for (k = 0; (1 << k) < p; k++) {
+        if (partner >= 0)
+            shoal_coll_token_take(ps, partner, RD_DONE, routine);
+        partner = me ^ (1 << k);
+        memcpy(dest, acc, bytes);
+        shoal_coll_token_send(ps, partner, SHOAL_SYNC_ALGO + k, routine);
+        shoal_coll_token_take(ps, partner, SHOAL_SYNC_ALGO + k, routine);
+        shoal_core_get(&shoal_ctx_default, shoal_pset_pe(ps, partner), dseg, doff, in, bytes, 0,
+                       routine);
+        shoal_coll_token_send(ps, partner, RD_DONE, routine);
+        if (me < partner) {
+            combine(acc, in, count, op, dt, elem_size, routine);
+        } else {
+            char *t = acc;
+
+            combine(in, acc, count, op, dt, elem_size, routine);
+            acc = in;
+            in = t;
+        }
+    }
+    if (partner >= 0)
+        shoal_coll_token_take(ps, partner, RD_DONE, routine);
+    memcpy(dest, acc, bytes);
+    if (me + p < n)
+        shoal_coll_token_send(ps, me + p, RD_RESULT, routine);
+}
+
+/* Direct: every PE combines everything, then writes its own dest. Ring: index i
+ * combines block i only and pushes it to every dest (reduce-scatter, then
+ * all-gather), so each PE moves about 2 * bytes whatever the PE count. */
+static void reduce_direct_or_ring(const shoal_pset_t *ps, int dseg, size_t doff, int sseg,
+                                  size_t soff, size_t lo, size_t hi, int ring,
+                                  shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                                  char *acc, char *in, const char *routine)
+{
+    int n = ps->size, i;
+    size_t bytes = (hi - lo) * elem_size;
+
+    shoal_coll_barrier(ps, 0, routine); /* every source is ready */
+    reduce_block(ps, sseg, soff, lo, hi - lo, op, dt, elem_size, acc, in, routine);
+    if (!ring) {
+        shoal_coll_barrier(ps, 0, routine); /* no one reads a source any more */
+        if (bytes > 0)
+            memcpy(shoal_coll_local(dseg, doff), acc, bytes);
+    } else {
+        for (i = 1; i <= n && bytes > 0; i++) {
+            int to = (ps->me + i) % n;
+
+            if (to == ps->me)
+                memcpy(shoal_coll_local(dseg, doff + lo * elem_size), acc, bytes);
+            else
+                shoal_core_put(&shoal_ctx_default, shoal_pset_pe(ps, to), dseg,
+                               doff + lo * elem_size, acc, bytes, 0, routine);
+        }
+        shoal_coll_barrier(ps, 1, routine);
+    }
+}
+
+/* Flat (one node, small arrays): index 0 combines and writes every dest. Doubling:
+ * log2 of the PE count exchanges of the whole array. Direct and ring: above. */
+void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                       size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                       const char *routine)
+{
+    int n = ps->size, algo = reduce_algo(count * elem_size, n), i;
+    int ring = algo == SHOAL_ALGO_RING;
+    size_t lo = ring ? count * (size_t)ps->me / (size_t)n : 0;
+    size_t hi = ring ? count * (size_t)(ps->me + 1) / (size_t)n : count;
+    size_t bytes = (hi - lo) * elem_size;
+    char *acc = malloc(bytes + 1), *in = malloc(bytes + 1);
+
+    if (acc == NULL || in == NULL)
+        shoal_fatal("%s: out of memory for %zu bytes of reduction buffers", routine, 2 * bytes);
+    if (algo == SHOAL_ALGO_FLAT) {
+        /* Index 0 combines once every source is ready, and writes every dest. */
+        if (shoal_coll_flat_gather(ps, 0, routine)) {
+            reduce_block(ps, sseg, soff, 0, count, op, dt, elem_size, acc, in, routine);
+            for (i = 0; i < n && bytes > 0; i++)
+                shoal_coll_put(ps, i, dseg, doff, acc, bytes, routine);
+            shoal_coll_flat_release(ps, routine);
+        }
+    } else if (algo == SHOAL_ALGO_DOUBLING) {
+        if (bytes > 0)
+            reduce_doubling(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in,
+                            routine);
+        shoal_coll_barrier(ps, 0, routine);
+    } else {
+        reduce_direct_or_ring(ps, dseg, doff, sseg, soff, lo, hi, ring, op, dt, elem_size,
+                              acc, in, routine);
+    }
+    free(acc);
+    free(in);
+}

@@ -1,0 +1,198 @@
+/* The hand-offs collectives are built from: a token is one added to a counter
+ * of the receiver and taken back by its wait, which yields or sleeps, and ends
+ * the job when a PE it waits for has left. Which counter means what is the
+ * algorithms' business (shoal_coll_impl.h), never this file's. */
+#include "shoal_coll_impl.h"
+#include "shoal_status.h"
+
+#include <sched.h>
+#include <time.h>
+
+static const uint64_t one = 1, minus_one = (uint64_t)-1;
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* op on the counter at off of world PE pe: one CPU atomic where the direct path
+ * reaches it, else through the core. */
+void shoal_coll_flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_op_t op,
+                         const uint64_t *operand, uint64_t *fetch, const char *routine)
+{
+    char *p =
+        shoal_g.direct_amo ? shoal_core_direct(shoal_coll_local(ps->sync_seg, off), 8, pe) : NULL;
+
+    if (p != NULL)
+        shoal_shm_amo_at(p, op, sizeof(uint64_t), operand, NULL, fetch);
+    else
+        shoal_core_amo(&shoal_ctx_default, pe, ps->sync_seg, off, op, sizeof(uint64_t), operand,
+                       NULL, fetch, 0, routine);
+}
+
+/* Tokens (shoal_shm.h: a sender adds one to a counter of the receiver, which
+ * waits for it to be non-zero and takes one back). On a node with more PEs than
+ * cores the waiter yields, and after SLEEP_AFTER_S of yielding sleeps until the
+ * sender wakes it: a yield does not always give the core away (the scheduler may
+ * find the PE we wait for not yet due, and keep us spinning for a whole time
+ * slice), and a sleep does, but waking a sleeper costs tens of microseconds here. */
+#define SLEEP_AFTER_S 1e-3 /* 64 KiB alltoalls on 8 PEs wait hundreds of us in a
+                              * healthy run: sleeping then made them slower */
+#define SLEEP_MAX_NS 2000000L /* bounds the cost of a wake-up that cannot come */
+
+/* One token to the counter at off of index to. */
+void shoal_coll_counter_send(const shoal_pset_t *ps, int to, size_t off, const char *routine)
+{
+    int pe = shoal_pset_pe(ps, to);
+    uint64_t *p = NULL;
+
+    if (shoal_g.sleep_waits)
+        p = (uint64_t *)shoal_core_direct(shoal_coll_local(ps->sync_seg, off), 8, pe);
+    if (p == NULL)
+        shoal_coll_flag_amo(ps, pe, off, SHOAL_AMO_ADD, &one, NULL, routine);
+    else
+        shoal_shm_token_send(p);
+}
+
+/* Sleeps on this PE's counter p (sleep_waits is set), when the sender (world PE
+ * pe) would wake it: its token goes by CPU atomic. */
+static void counter_sleep(uint64_t *p, int pe)
+{
+    if (shoal_core_direct(p, 8, pe) == NULL)
+        sched_yield();
+    else
+        shoal_shm_token_sleep(p, SLEEP_MAX_NS);
+}
+
+/* Why a PE left, in its world team's ALGO_LEFT counter: set after a quiet, so
+ * that every token it sent before is visible wherever its mark is. */
+#define LEFT_COUNTER (SHOAL_SYNC_ALGO + ALGO_LEFT)
+enum { LEFT_NOT = 0, LEFT_FINALIZE = 1, LEFT_EXIT = 2 };
+
+void shoal_coll_mark_left(int by_exit)
+{
+    const shoal_pset_t *w = &shoal_team_world.pset;
+
+    __atomic_store_n((uint64_t *)shoal_coll_local(w->sync_seg, shoal_pset_flag(w, LEFT_COUNTER)),
+                     by_exit ? LEFT_EXIT : LEFT_FINALIZE, __ATOMIC_SEQ_CST);
+}
+
+/* World PE pe's mark: a load where it is mapped; else, when remote is set, a get
+ * (its UCX progress thread answers while it waits in shmem_finalize). A get that
+ * fails (the job is ending, that PE is dead) says nothing: LEFT_NOT. */
+static uint64_t left_mark(int pe, int remote)
+{
+    const shoal_pset_t *w = &shoal_team_world.pset;
+    size_t off = shoal_pset_flag(w, LEFT_COUNTER);
+    const uint64_t *at =
+        (const uint64_t *)shoal_core_direct(shoal_coll_local(w->sync_seg, off), 8, pe);
+    const shoal_transport_ops_t *ops;
+    uint64_t mark = LEFT_NOT;
+    void *st;
+
+    if (at != NULL) {
+        shoal_shm_amo_at((void *)at, SHOAL_AMO_FETCH, sizeof(mark), NULL, NULL, &mark);
+        return mark;
+    }
+    if (!remote)
+        return LEFT_NOT;
+    shoal_log_mute(1);
+    ops = shoal_path(&shoal_ctx_default, pe, 0, &st);
+    if (ops->get(st, w->sync_seg, off, &mark, 8) != SHOAL_OK)
+        mark = LEFT_NOT;
+    shoal_log_mute(0);
+    return mark;
+}
+
+/* A collective that waits on a member (set index from, -1: any) that has gone
+ * to shmem_finalize or exit can never end: say so. A member seen gone at two
+ * looks a second apart while the token is still missing is the culprit (with
+ * from -1, one seen gone once may have finished this collective and left while
+ * the PE that releases this one was descheduled). The token is looked at after
+ * the mark: a member sends its last tokens before it leaves. Returns the world
+ * PE seen gone this time, or -1; suspect is the one seen at the previous look. */
+static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int suspect,
+                      int remote, const char *routine)
+{
+    int i, last = from >= 0 ? from : ps->size - 1;
+
+    for (i = from >= 0 ? from : 0; i <= last; i++) {
+        int pe = shoal_pset_pe(ps, i);
+        uint64_t mark = i == ps->me ? LEFT_NOT : left_mark(pe, remote);
+
+        if (mark == LEFT_NOT || shoal_shm_token_count(p) != 0)
+            continue;
+        if (pe != suspect)
+            return pe;
+        shoal_fatal("%s: PE %d %s, so it cannot join this collective, which waits for it; "
+                    "every PE must call the same collectives before shmem_finalize",
+                    routine, pe,
+                    mark == LEFT_EXIT ? "exited without calling shmem_finalize"
+                                      : "called shmem_finalize");
+    }
+    return -1;
+}
+
+/* Waits for a token on this PE's counter at off, from set index from (-1: any
+ * member). A member that left (check_left) ends the job; with SHOAL_CHECK_COLL
+ * a wait that lasts too long is a collective that some PE never joined: say so
+ * instead of hanging. */
+void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine)
+{
+    uint64_t *p = shoal_coll_local(ps->sync_seg, off), old;
+    int pe = shoal_pset_pe(ps, from >= 0 ? from : (ps->me + 1) % ps->size);
+    double start = 0, yield_start = 0, left_checked = 0, first_look = 0;
+    int suspect = -1;
+    unsigned spins = 0;
+
+    while (shoal_shm_token_count(p) == 0) {
+        if (shoal_g.sleep_waits && spins > 0 && yield_start == 0)
+            yield_start = now_s();
+        if (yield_start != 0 && now_s() - yield_start > SLEEP_AFTER_S) {
+            counter_sleep(p, pe); /* sleep_waits: no UCX to progress */
+            spins++;
+        } else {
+            shoal_core_backoff(&spins);
+        }
+        if ((spins & 1023) != 0)
+            continue;
+        /* Marks of PEs on this node after a second; of the others, by a get, only
+         * after three: a job that ends for another reason is gone by then, and
+         * gets to its dead PEs would only add noise. */
+        if (left_checked == 0) {
+            left_checked = first_look = now_s();
+        } else if (now_s() - left_checked >= 1.0) {
+            suspect = check_left(ps, from, p, suspect, now_s() - first_look >= 3.0, routine);
+            left_checked = now_s();
+        }
+        if (!shoal_g.settings.check_coll)
+            continue;
+        if (start == 0)
+            start = now_s();
+        else if (now_s() - start > (double)shoal_g.settings.check_coll_s && from < 0)
+            shoal_fatal("%s: waited %zu s for the PEs of this team of %d PEs to finish the "
+                        "previous broadcast from PE %d; every PE of the team must call the "
+                        "same collectives in the same order",
+                        routine, shoal_g.settings.check_coll_s, ps->size, shoal_g.my_pe);
+        else if (now_s() - start > (double)shoal_g.settings.check_coll_s)
+            shoal_fatal("%s: waited %zu s for PE %d (index %d of this team or active set of %d "
+                        "PEs) to join; every PE of the team must call the same collectives in "
+                        "the same order",
+                        routine, shoal_g.settings.check_coll_s, pe, from, ps->size);
+    }
+    /* Fetching, so the take is done before the next look at the counter. */
+    shoal_coll_flag_amo(ps, shoal_g.my_pe, off, SHOAL_AMO_ADD, &minus_one, &old, routine);
+}
+
+void shoal_coll_token_send(const shoal_pset_t *ps, int to, int flag, const char *routine)
+{
+    shoal_coll_counter_send(ps, to, shoal_pset_flag(ps, flag), routine);
+}
+
+void shoal_coll_token_take(const shoal_pset_t *ps, int from, int flag, const char *routine)
+{
+    shoal_coll_counter_take(ps, from, shoal_pset_flag(ps, flag), routine);
+}

@@ -1,0 +1,107 @@
+/* What the collectives' files (coll_*.c) share and no other file needs: the
+ * algorithms' counters, tokens, the flat gather and release, copies by the direct
+ * path. Callers of the collectives include shoal_coll.h, never this.
+ * Collectives on a PE set, in bytes. Synchronisation is by counters: a sender
+ * adds one to a counter of the receiver, which waits for it to be non-zero and
+ * takes one back. Counters return to zero, so a team slot can be reused and a
+ * pSync is left as the user gave it. No PE leaves while another may still read
+ * its buffers or counters: a collective's last hand-off is a barrier (in the flat
+ * forms, the root's release once its part is done). The staged broadcast is the
+ * exception: its root returns as soon as it has staged, and takes its readers'
+ * answers before it stages again or its team goes (shoal_coll_stage_drain).
+ * Data moves by pulls (broadcast, reductions: the source is read where it is)
+ * or pushes into the destination, which the spec requires to be ready. */
+#ifndef SHOAL_COLL_IMPL_H
+#define SHOAL_COLL_IMPL_H
+
+#include "shoal_core.h"
+
+#include <string.h>
+
+/* The algorithms' counters: index SHOAL_SYNC_ALGO + n of a team's flags, after
+ * the barrier's. Rounds of the binomial tree and of recursive doubling take one
+ * each from 0 (a round per bit of a PE index, so up to 2^ALGO_ROUNDS PEs); the
+ * rest one each. FLAT_RELEASE and RD_RESULT share a counter on purpose: each is
+ * sent to a PE only once that PE is inside the collective that takes it (a
+ * release after it arrived, a result after it folded in), and taken before that
+ * collective returns, so no token of one is ever pending when the other waits. */
+enum {
+    ALGO_ROUNDS = 27, /* shmem_init refuses jobs of more than SHOAL_COLL_MAX_PES */
+    ALGO_STAGE_DONE = 27, /* staged broadcast: readers done with the root's staging area */
+    ALGO_LEFT = 28,       /* world team only: why this PE left (LEFT_*), 0 while it runs */
+    ALGO_RD_DONE = 29,    /* recursive doubling: done reading the partner */
+    ALGO_RD_FOLD = 30,    /* recursive doubling: a PE beyond the power of two folded in */
+    ALGO_RD_RESULT = 31,  /* recursive doubling: the result for a folded PE */
+    ALGO_FLAT_RELEASE = 31,
+    ALGO_COUNT = 32
+};
+_Static_assert(SHOAL_SYNC_ALGO + ALGO_COUNT <= SHOAL_SYNC_FLAGS,
+               "the algorithms' counters run past a team's flags");
+_Static_assert(ALGO_STAGE_DONE >= ALGO_ROUNDS && ALGO_RD_DONE >= ALGO_ROUNDS &&
+                   ALGO_RD_FOLD >= ALGO_ROUNDS && ALGO_RD_RESULT >= ALGO_ROUNDS &&
+                   ALGO_FLAT_RELEASE >= ALGO_ROUNDS,
+               "a named counter overlaps the rounds' counters");
+_Static_assert(ALGO_LEFT >= ALGO_ROUNDS && ALGO_LEFT != ALGO_STAGE_DONE &&
+                   ALGO_LEFT != ALGO_RD_DONE && ALGO_LEFT != ALGO_RD_FOLD &&
+                   ALGO_LEFT != ALGO_RD_RESULT && ALGO_LEFT != ALGO_FLAT_RELEASE,
+               "the left mark shares no counter");
+_Static_assert(ALGO_STAGE_DONE != ALGO_RD_DONE && ALGO_RD_DONE != ALGO_RD_FOLD &&
+                   ALGO_RD_FOLD != ALGO_RD_RESULT && ALGO_STAGE_DONE != ALGO_FLAT_RELEASE,
+               "only FLAT_RELEASE and RD_RESULT may share a counter");
+_Static_assert(ALGO_ROUNDS <= 30, "a round's bit must fit an int");
+_Static_assert(SHOAL_COLL_MAX_PES == 1 << ALGO_ROUNDS, "one counter per round");
+
+static inline void *shoal_coll_local(int seg, size_t off)
+{
+    return shoal_g.seg[seg].base + off;
+}
+
+/* Flat collectives (coll_barrier.c) serve sets of up to FLAT_MAX PEs, all on
+ * this node. */
+#define FLAT_MAX 32
+
+static inline int shoal_coll_flat_fits(int n)
+{
+    return shoal_g.one_node && n <= FLAT_MAX;
+}
+
+/* coll_token.c: a token to set index to, or taken from set index from (-1: any
+ * member), on the counter at byte offset off (counter_*) or on the set's counter
+ * number flag (token_*). flag_amo: op on the counter at off of world PE pe. */
+void shoal_coll_flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_op_t op,
+                         const uint64_t *operand, uint64_t *fetch, const char *routine);
+void shoal_coll_counter_send(const shoal_pset_t *ps, int to, size_t off, const char *routine);
+void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine);
+void shoal_coll_token_send(const shoal_pset_t *ps, int to, int flag, const char *routine);
+void shoal_coll_token_take(const shoal_pset_t *ps, int from, int flag, const char *routine);
+
+/* coll_barrier.c */
+int shoal_coll_flat_gather(const shoal_pset_t *ps, int root, const char *routine);
+void shoal_coll_flat_release(const shoal_pset_t *ps, const char *routine);
+
+/* Copies to and from set index i's segments: the direct path where it reaches. */
+static inline void shoal_coll_put(const shoal_pset_t *ps, int i, int seg, size_t off,
+                                  const void *src, size_t bytes, const char *routine)
+{
+    int pe = shoal_pset_pe(ps, i);
+    char *to = shoal_core_direct(shoal_coll_local(seg, off), bytes, pe);
+
+    if (to != NULL)
+        memcpy(to, src, bytes);
+    else
+        shoal_core_put(&shoal_ctx_default, pe, seg, off, src, bytes, 0, routine);
+}
+
+static inline void shoal_coll_get(const shoal_pset_t *ps, int i, int seg, size_t off, void *dst,
+                                  size_t bytes, const char *routine)
+{
+    int pe = shoal_pset_pe(ps, i);
+    const char *from = shoal_core_direct(shoal_coll_local(seg, off), bytes, pe);
+
+    if (from != NULL)
+        memcpy(dst, from, bytes);
+    else
+        shoal_core_get(&shoal_ctx_default, pe, seg, off, dst, bytes, 0, routine);
+}
+
+#endif
