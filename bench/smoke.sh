@@ -19,7 +19,7 @@ run() {
     fi
 }
 
-for prog in latency bandwidth amo pingpong coll; do
+for prog in latency bandwidth amo pingpong coll lock; do
     run "$prog" "$OSHRUN" --timeout 60 -np 2 "./$prog" $tiny -s 8
 done
 run raw ./raw $tiny -s 4K

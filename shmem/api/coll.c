@@ -3,6 +3,7 @@
  * arguments, turns the team or active set into a PE set, and calls the core. */
 #include "shoal_api.h"
 #include "shoal_check.h"
+#include "shoal_profile.h"
 
 /* An active set as a PE set whose counters live in pSync. */
 static void active_set(shoal_pset_t *ps, int start, int log_stride, int size, long *pSync,
@@ -165,136 +166,153 @@ void shoal_api_reduce_to_all(void *dest, const void *source, int nreduce, int PE
 }
 
 /* Untyped team forms: elements are bytes. */
-int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
-                       int PE_root)
+int pshmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                        int PE_root)
 {
     return shoal_api_broadcast(team, dest, source, nelems, 1, PE_root, "shmem_broadcastmem");
 }
+SHOAL_PROFILED(shmem_broadcastmem);
 
-int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+int pshmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
     return shoal_api_collect(team, dest, source, nelems, 1, 0, "shmem_collectmem");
 }
+SHOAL_PROFILED(shmem_collectmem);
 
-int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+int pshmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
     return shoal_api_collect(team, dest, source, nelems, 1, 1, "shmem_fcollectmem");
 }
+SHOAL_PROFILED(shmem_fcollectmem);
 
-int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+int pshmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
     return shoal_api_alltoall(team, dest, source, nelems, 1, "shmem_alltoallmem");
 }
+SHOAL_PROFILED(shmem_alltoallmem);
 
-int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
-                       ptrdiff_t sst, size_t nelems)
+int pshmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t nelems)
 {
     return shoal_api_alltoalls(team, dest, source, dst, sst, nelems, 1, "shmem_alltoallsmem");
 }
+SHOAL_PROFILED(shmem_alltoallsmem);
 
 /* Deprecated active-set forms. */
-void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
+void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_barrier");
     shoal_coll_barrier(&ps, 1, "shmem_barrier");
 }
+SHOAL_PROFILED(shmem_barrier);
 
-void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
+void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_sync");
     shoal_coll_barrier(&ps, 0, "shmem_sync");
 }
+SHOAL_PROFILED(shmem_sync);
 
-void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync)
+void pshmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                        int logPE_stride, int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_broadcast32");
     broadcast(&ps, dest, source, nelems, 4, PE_root, 0, "shmem_broadcast32");
 }
+SHOAL_PROFILED(shmem_broadcast32);
 
-void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync)
+void pshmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                        int logPE_stride, int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_broadcast64");
     broadcast(&ps, dest, source, nelems, 8, PE_root, 0, "shmem_broadcast64");
 }
+SHOAL_PROFILED(shmem_broadcast64);
 
-void shmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                     int PE_size, long *pSync)
+void pshmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_collect32");
     collect(&ps, dest, source, nelems, 4, 0, "shmem_collect32");
 }
+SHOAL_PROFILED(shmem_collect32);
 
-void shmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                     int PE_size, long *pSync)
+void pshmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_collect64");
     collect(&ps, dest, source, nelems, 8, 0, "shmem_collect64");
 }
+SHOAL_PROFILED(shmem_collect64);
 
-void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync)
+void pshmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_fcollect32");
     collect(&ps, dest, source, nelems, 4, 1, "shmem_fcollect32");
 }
+SHOAL_PROFILED(shmem_fcollect32);
 
-void shmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync)
+void pshmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_fcollect64");
     collect(&ps, dest, source, nelems, 8, 1, "shmem_fcollect64");
 }
+SHOAL_PROFILED(shmem_fcollect64);
 
-void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync)
+void pshmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoall32");
     alltoalls(&ps, dest, source, 1, 1, nelems, 4, "shmem_alltoall32");
 }
+SHOAL_PROFILED(shmem_alltoall32);
 
-void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync)
+void pshmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoall64");
     alltoalls(&ps, dest, source, 1, 1, nelems, 8, "shmem_alltoall64");
 }
+SHOAL_PROFILED(shmem_alltoall64);
 
-void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                       int PE_start, int logPE_stride, int PE_size, long *pSync)
+void pshmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                        int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoalls32");
     alltoalls(&ps, dest, source, dst, sst, nelems, 4, "shmem_alltoalls32");
 }
+SHOAL_PROFILED(shmem_alltoalls32);
 
-void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                       int PE_start, int logPE_stride, int PE_size, long *pSync)
+void pshmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                        int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoalls64");
     alltoalls(&ps, dest, source, dst, sst, nelems, 8, "shmem_alltoalls64");
 }
+SHOAL_PROFILED(shmem_alltoalls64);

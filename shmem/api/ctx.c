@@ -3,6 +3,7 @@
 #include "shoal_api.h"
 #include "shoal_check.h"
 #include "shoal_status.h"
+#include "shoal_profile.h"
 
 #define CTX_OPTIONS (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE)
 
@@ -43,17 +44,19 @@ static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx,
     return 0;
 }
 
-int shmem_ctx_create(long options, shmem_ctx_t *ctx)
+int pshmem_ctx_create(long options, shmem_ctx_t *ctx)
 {
     return ctx_create(SHMEM_TEAM_WORLD, options, ctx, "shmem_ctx_create");
 }
+SHOAL_PROFILED(shmem_ctx_create);
 
-int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
+int pshmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
     return ctx_create(team, options, ctx, "shmem_team_create_ctx");
 }
+SHOAL_PROFILED(shmem_team_create_ctx);
 
-void shmem_ctx_destroy(shmem_ctx_t ctx)
+void pshmem_ctx_destroy(shmem_ctx_t ctx)
 {
     shoal_check_init("shmem_ctx_destroy");
     if (ctx == SHMEM_CTX_INVALID)
@@ -63,8 +66,9 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
                     "destroyed");
     shoal_ctx_destroy(shoal_check_ctx(ctx, "shmem_ctx_destroy"));
 }
+SHOAL_PROFILED(shmem_ctx_destroy);
 
-int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
+int pshmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
 {
     shoal_check_init("shmem_ctx_get_team");
     if (team == NULL)
@@ -75,19 +79,22 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
     *team = (shmem_team_t)shoal_check_ctx(ctx, "shmem_ctx_get_team")->team->handle;
     return 0;
 }
+SHOAL_PROFILED(shmem_ctx_get_team);
 
 /* Fence and quiet on SHMEM_CTX_INVALID do nothing, as the spec says (a context
  * whose creation failed has nothing outstanding); destroyed ones still end the job. */
-void shmem_ctx_fence(shmem_ctx_t ctx)
+void pshmem_ctx_fence(shmem_ctx_t ctx)
 {
     shoal_check_init("shmem_ctx_fence");
     if (ctx != SHMEM_CTX_INVALID)
         shoal_core_fence(shoal_check_ctx(ctx, "shmem_ctx_fence"));
 }
+SHOAL_PROFILED(shmem_ctx_fence);
 
-void shmem_ctx_quiet(shmem_ctx_t ctx)
+void pshmem_ctx_quiet(shmem_ctx_t ctx)
 {
     shoal_check_init("shmem_ctx_quiet");
     if (ctx != SHMEM_CTX_INVALID)
         shoal_core_quiet(shoal_check_ctx(ctx, "shmem_ctx_quiet"));
 }
+SHOAL_PROFILED(shmem_ctx_quiet);

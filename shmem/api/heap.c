@@ -4,6 +4,7 @@
 #include "shmem.h"
 #include "shoal_check.h"
 #include "shoal_status.h"
+#include "shoal_profile.h"
 
 #include <string.h>
 
@@ -74,21 +75,23 @@ static size_t heap_block(const void *ptr, const char *routine)
     return off;
 }
 
-void *shmem_malloc(size_t size)
+void *pshmem_malloc(size_t size)
 {
     return heap_alloc(size, SHOAL_HEAP_MIN_ALIGN, "shmem_malloc");
 }
+SHOAL_PROFILED(shmem_malloc);
 
 /* Hints only describe use: where a hint is of no use (every one, today: the heap
  * is one region whose AMOs and signals are all served alike), the spec has the
  * call behave as shmem_malloc. So any value is accepted, unknown bits included. */
-void *shmem_malloc_with_hints(size_t size, long hints)
+void *pshmem_malloc_with_hints(size_t size, long hints)
 {
     (void)hints;
     return heap_alloc(size, SHOAL_HEAP_MIN_ALIGN, "shmem_malloc_with_hints");
 }
+SHOAL_PROFILED(shmem_malloc_with_hints);
 
-void *shmem_calloc(size_t count, size_t size)
+void *pshmem_calloc(size_t count, size_t size)
 {
     size_t bytes;
     void *ptr;
@@ -109,16 +112,18 @@ void *shmem_calloc(size_t count, size_t size)
     shoal_coll_barrier(&shoal_team_world.pset, 0, "shmem_calloc");
     return ptr;
 }
+SHOAL_PROFILED(shmem_calloc);
 
-void *shmem_align(size_t alignment, size_t size)
+void *pshmem_align(size_t alignment, size_t size)
 {
     if (alignment == 0 || (alignment & (alignment - 1)) != 0)
         shoal_fatal("shmem_align: argument alignment is %zu, expected a power of two",
                     alignment);
     return heap_alloc(size, alignment, "shmem_align");
 }
+SHOAL_PROFILED(shmem_align);
 
-void shmem_free(void *ptr)
+void pshmem_free(void *ptr)
 {
     size_t off;
 
@@ -129,8 +134,9 @@ void shmem_free(void *ptr)
     off = heap_block(ptr, "shmem_free");
     shoal_heap_free(&shoal_g.heap, off);
 }
+SHOAL_PROFILED(shmem_free);
 
-void *shmem_realloc(void *ptr, size_t size)
+void *pshmem_realloc(void *ptr, size_t size)
 {
     size_t off, new_off, start, old_size;
     int moved, status;
@@ -141,7 +147,7 @@ void *shmem_realloc(void *ptr, size_t size)
     if (size == 0) { /* a free, but a wrong ptr is reported as this routine's */
         shoal_check_init("shmem_realloc");
         heap_block(ptr, "shmem_realloc");
-        shmem_free(ptr);
+        pshmem_free(ptr);
         return NULL;
     }
     shoal_check_init("shmem_realloc");
@@ -161,3 +167,4 @@ void *shmem_realloc(void *ptr, size_t size)
     }
     return base + new_off;
 }
+SHOAL_PROFILED(shmem_realloc);

@@ -2,18 +2,20 @@
 #include "shmem.h"
 #include "shoal_check.h"
 #include "shoal_rt.h"
+#include "shoal_profile.h"
 
 #include <stdio.h>
 #include <string.h>
 
 shmem_ctx_t SHMEM_CTX_DEFAULT = (shmem_ctx_t)SHOAL_CTX_DEFAULT_HANDLE;
 
-void shmem_init(void)
+void pshmem_init(void)
 {
     shoal_core_init(SHMEM_THREAD_SINGLE, "shmem_init");
 }
+SHOAL_PROFILED(shmem_init);
 
-int shmem_init_thread(int requested, int *provided)
+int pshmem_init_thread(int requested, int *provided)
 {
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
         shoal_fatal("shmem_init_thread: argument requested is %d, expected one of "
@@ -24,19 +26,22 @@ int shmem_init_thread(int requested, int *provided)
         *provided = shoal_g.thread_level;
     return 0;
 }
+SHOAL_PROFILED(shmem_init_thread);
 
-void shmem_query_thread(int *provided)
+void pshmem_query_thread(int *provided)
 {
     shoal_check_init("shmem_query_thread");
     *provided = shoal_g.thread_level;
 }
+SHOAL_PROFILED(shmem_query_thread);
 
-void shmem_finalize(void)
+void pshmem_finalize(void)
 {
     shoal_core_finalize();
 }
+SHOAL_PROFILED(shmem_finalize);
 
-void shmem_global_exit(int status)
+void pshmem_global_exit(int status)
 {
     char message[96];
 
@@ -46,34 +51,39 @@ void shmem_global_exit(int status)
              status);
     shoal_rt_abort(status, message);
 }
+SHOAL_PROFILED(shmem_global_exit);
 
-int shmem_my_pe(void)
+int pshmem_my_pe(void)
 {
     shoal_check_init("shmem_my_pe");
     return shoal_g.my_pe;
 }
+SHOAL_PROFILED(shmem_my_pe);
 
-int shmem_n_pes(void)
+int pshmem_n_pes(void)
 {
     shoal_check_init("shmem_n_pes");
     return shoal_g.n_pes;
 }
+SHOAL_PROFILED(shmem_n_pes);
 
-int shmem_pe_accessible(int pe)
+int pshmem_pe_accessible(int pe)
 {
     shoal_check_init("shmem_pe_accessible");
     return pe >= 0 && pe < shoal_g.n_pes;
 }
+SHOAL_PROFILED(shmem_pe_accessible);
 
-int shmem_addr_accessible(const void *addr, int pe)
+int pshmem_addr_accessible(const void *addr, int pe)
 {
     size_t off;
 
     shoal_check_init("shmem_addr_accessible");
     return pe >= 0 && pe < shoal_g.n_pes && shoal_seg_find(addr, &off) >= 0;
 }
+SHOAL_PROFILED(shmem_addr_accessible);
 
-void *shmem_ptr(const void *dest, int pe)
+void *pshmem_ptr(const void *dest, int pe)
 {
     size_t off;
     int seg;
@@ -89,33 +99,39 @@ void *shmem_ptr(const void *dest, int pe)
         return NULL;
     return shoal_core_ptr(pe, seg, off);
 }
+SHOAL_PROFILED(shmem_ptr);
 
-void shmem_info_get_version(int *major, int *minor)
+void pshmem_info_get_version(int *major, int *minor)
 {
     *major = SHMEM_MAJOR_VERSION;
     *minor = SHMEM_MINOR_VERSION;
 }
+SHOAL_PROFILED(shmem_info_get_version);
 
-void shmem_info_get_name(char *name)
+void pshmem_info_get_name(char *name)
 {
     strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
     name[SHMEM_MAX_NAME_LEN - 1] = '\0';
 }
+SHOAL_PROFILED(shmem_info_get_name);
 
-void start_pes(int npes)
+void pstart_pes(int npes)
 {
     (void)npes; /* the launcher decides the PE count; the spec ignores this argument */
     shoal_core_init(SHMEM_THREAD_SINGLE, "start_pes");
 }
+SHOAL_PROFILED(start_pes);
 
-int _my_pe(void)
+int p_my_pe(void)
 {
     shoal_check_init("_my_pe");
     return shoal_g.my_pe;
 }
+SHOAL_PROFILED(_my_pe);
 
-int _num_pes(void)
+int p_num_pes(void)
 {
     shoal_check_init("_num_pes");
     return shoal_g.n_pes;
 }
+SHOAL_PROFILED(_num_pes);

@@ -3,6 +3,7 @@
  * in core/shoal_wait.h (shared with the GPU). */
 #include "shoal_api.h"
 #include "shoal_check.h"
+#include "shoal_profile.h"
 
 #include <stdint.h>
 
@@ -84,7 +85,7 @@ void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *sourc
                           sig_op == SHMEM_SIGNAL_ADD, nbi, routine);
 }
 
-uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
+uint64_t pshmem_signal_fetch(const uint64_t *sig_addr)
 {
     size_t off;
 
@@ -92,8 +93,9 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
     check_sig_addr(sig_addr, "shmem_signal_fetch", &off);
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
+SHOAL_PROFILED(shmem_signal_fetch);
 
-uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
     size_t off;
 
@@ -103,3 +105,4 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
                    SHOAL_SEL_ONE, 1, "shmem_signal_wait_until");
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
+SHOAL_PROFILED(shmem_signal_wait_until);

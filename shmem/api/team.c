@@ -2,6 +2,7 @@
  * splits are collective over the parent; the core agrees on a free slot. */
 #include "shoal_api.h"
 #include "shoal_check.h"
+#include "shoal_profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,21 +22,23 @@ static shmem_team_t handle_of(const shoal_team_t *t)
     return t == NULL ? SHMEM_TEAM_INVALID : (shmem_team_t)t->handle;
 }
 
-int shmem_team_my_pe(shmem_team_t team)
+int pshmem_team_my_pe(shmem_team_t team)
 {
     shoal_team_t *t = query_team(team, "shmem_team_my_pe", "team");
 
     return t == NULL ? -1 : t->pset.me;
 }
+SHOAL_PROFILED(shmem_team_my_pe);
 
-int shmem_team_n_pes(shmem_team_t team)
+int pshmem_team_n_pes(shmem_team_t team)
 {
     shoal_team_t *t = query_team(team, "shmem_team_n_pes", "team");
 
     return t == NULL ? -1 : t->pset.size;
 }
+SHOAL_PROFILED(shmem_team_n_pes);
 
-int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
+int pshmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
 {
     shoal_team_t *t = query_team(team, "shmem_team_get_config", "team");
 
@@ -45,8 +48,9 @@ int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config
         config->num_contexts = t->num_contexts;
     return 0;
 }
+SHOAL_PROFILED(shmem_team_get_config);
 
-int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
+int pshmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
 {
     shoal_team_t *src = query_team(src_team, "shmem_team_translate_pe", "src_team");
     shoal_team_t *dest = query_team(dest_team, "shmem_team_translate_pe", "dest_team");
@@ -55,6 +59,7 @@ int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest
         return -1;
     return shoal_team_index(dest, shoal_pset_pe(&src->pset, src_pe));
 }
+SHOAL_PROFILED(shmem_team_translate_pe);
 
 /* The parent team, or NULL when it is SHMEM_TEAM_INVALID. */
 static shoal_team_t *split_parent(shmem_team_t parent_team, const char *routine)
@@ -91,9 +96,9 @@ static int contexts_of(const shmem_team_config_t *config, long mask)
     return config != NULL && (mask & SHMEM_TEAM_NUM_CONTEXTS) ? config->num_contexts : 0;
 }
 
-int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
-                             const shmem_team_config_t *config, long config_mask,
-                             shmem_team_t *new_team)
+int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
+                              const shmem_team_config_t *config, long config_mask,
+                              shmem_team_t *new_team)
 {
     const char *routine = "shmem_team_split_strided";
     shoal_team_t *parent = split_parent(parent_team, routine), *out[1];
@@ -134,11 +139,12 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
     *new_team = handle_of(out[0]);
     return rc;
 }
+SHOAL_PROFILED(shmem_team_split_strided);
 
-int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
-                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
-                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
-                        long yaxis_mask, shmem_team_t *yaxis_team)
+int pshmem_team_split_2d(shmem_team_t parent_team, int xrange,
+                         const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                         shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                         long yaxis_mask, shmem_team_t *yaxis_team)
 {
     const char *routine = "shmem_team_split_2d";
     shoal_team_t *parent = split_parent(parent_team, routine), *out[2];
@@ -176,8 +182,9 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
     *yaxis_team = handle_of(out[1]);
     return rc;
 }
+SHOAL_PROFILED(shmem_team_split_2d);
 
-void shmem_team_destroy(shmem_team_t team)
+void pshmem_team_destroy(shmem_team_t team)
 {
     shoal_team_t *t = query_team(team, "shmem_team_destroy", "team");
 
@@ -190,16 +197,18 @@ void shmem_team_destroy(shmem_team_t team)
     shoal_ctx_destroy_team(t);
     shoal_team_destroy(t);
 }
+SHOAL_PROFILED(shmem_team_destroy);
 
-int shmem_team_sync(shmem_team_t team)
+int pshmem_team_sync(shmem_team_t team)
 {
     const char *routine = "shmem_team_sync";
 
     shoal_coll_barrier(shoal_check_team(team, routine), 0, routine);
     return 0;
 }
+SHOAL_PROFILED(shmem_team_sync);
 
-void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe)
 {
     size_t off;
     int seg;
@@ -219,3 +228,4 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
         return NULL;
     return shoal_core_ptr(shoal_pset_pe(&t->pset, pe), seg, off);
 }
+SHOAL_PROFILED(shmem_team_ptr);

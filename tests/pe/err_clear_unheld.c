@@ -1,6 +1,7 @@
-/* Must fail: the last PE clears a lock nobody holds. That would advance the
- * ticket being served past the next one given out, and every later set_lock would
- * wait forever; the job must end with the one line instead. */
+/* Must fail: the last PE clears a lock nobody holds. That would hand the lock to a
+ * PE that never asked for it (or to nobody, with the queue's tail left naming the
+ * clearer), and later set_locks could wait forever; the job must end with the one
+ * line instead. */
 #include "pe_test.h"
 
 static long lock;

@@ -2,10 +2,12 @@
  * on PE 0 with a get and a put under one lock, and to one on the last PE under a
  * second lock (taken by test_lock or set_lock), and the totals must be exact.
  * test_lock: 1 while any PE holds the lock (this one included), 0 on a free lock,
- * and a 0 gives sole access; the ticket counters wrap. Fairness: each holder writes
+ * and a 0 gives sole access, also when every PE tries at once. Two locks held at
+ * once, released in either order, with PEs queued on both. Afterwards every lock
+ * word is 0 again on every PE (Shoal's queue nodes reset). Fairness: each holder writes
  * how many times the lock was taken to every PE; a PE reads its copy just before it
  * asks and compares with its own turn. First come, first served lets at most npes
- * others in between. A PE preempted between that read and taking its ticket sees
+ * others in between. A PE preempted between that read and queueing sees
  * more, so 1% of the waits may: a test-and-set lock, tried while writing this test,
  * fails at 4 and 8 PEs through UCX and often at 2 with CPU atomics. N is LOCK_ITERS,
  * by default 2000 (at 8 PEs on 2 cores: 0.1 s with CPU atomics, 2 s through UCX). */
@@ -19,7 +21,7 @@ static long lock_a, lock_b, lock_t;  /* symmetric, 0 before first use */
 static long counter_a, counter_b;    /* used on PE 0 and on the last PE */
 static long test_count, test_inside; /* used on PE 0 */
 static long taken;                   /* times lock_a was taken, on every PE */
-static long lock_w, wrap_count;      /* the lock near its wrap; on PE 0 */
+static long lock_x, lock_y, pair_count; /* two held at once; the count on PE 1 */
 static int me, npes;
 static long iters;
 
@@ -46,7 +48,7 @@ static void check_test_lock(void)
     if (me == holder)
         shmem_clear_lock(&lock_t);
     shmem_barrier_all();
-    /* Free again, and the failed tries took no ticket: PE 0 takes it at once. */
+    /* Free again, and the failed tries left no trace in the queue: PE 0 takes it. */
     if (me == 0) {
         PE_CHECK_EQ("test_lock after the holder cleared it", 0, shmem_test_lock(&lock_t));
         shmem_clear_lock(&lock_t);
@@ -67,32 +69,44 @@ static void check_test_lock(void)
         PE_CHECK_EQ("PEs that took the lock with test_lock", npes, test_count);
 }
 
-/* Shoal's lock word holds two 32-bit ticket counters; start them 3 short of their
- * wrap (no user may do this: it relies on the layout) and take the lock 8 times on
- * each PE, by set_lock and test_lock: still exclusive, and free at the end with the
- * count wrapped. */
-static void check_wrap(void)
+/* Each PE holds lock_x and lock_y together, taking the second by set_lock or
+ * test_lock, and releases them in one order or the other, while the other PEs
+ * queue on both: every PE's copy of each lock is its queue node for that lock. */
+static void check_two_locks(void)
 {
-    const uint64_t start = 0xFFFFFFFDull, rounds = 8;
-    uint64_t end = (start + rounds * (uint64_t)npes) & 0xFFFFFFFFull, word;
-    uint64_t i;
+    const long rounds = 50;
+    int pe = npes > 1 ? 1 : 0;
+    long i;
 
-    if (me == 0)
-        lock_w = (long)(start << 32 | start);
-    shmem_barrier_all();
     for (i = 0; i < rounds; i++) {
-        if (i % 2 == 0 || shmem_test_lock(&lock_w) != 0)
-            shmem_set_lock(&lock_w);
-        shmem_long_p(&wrap_count, shmem_long_g(&wrap_count, 0) + 1, 0);
-        shmem_clear_lock(&lock_w);
+        shmem_set_lock(&lock_x);
+        if ((i + me) % 3 != 0 || shmem_test_lock(&lock_y) != 0)
+            shmem_set_lock(&lock_y);
+        shmem_long_p(&pair_count, shmem_long_g(&pair_count, pe) + 1, pe);
+        if (i % 2 == 0) {
+            shmem_clear_lock(&lock_x);
+            shmem_clear_lock(&lock_y);
+        } else {
+            shmem_clear_lock(&lock_y);
+            shmem_clear_lock(&lock_x);
+        }
     }
     shmem_barrier_all();
-    if (me != 0)
-        return;
-    word = (uint64_t)lock_w;
-    PE_CHECK_EQ("turns across the wrap", rounds * (uint64_t)npes, wrap_count);
-    PE_CHECK(word == (end << 32 | end), "lock word after the wrap: expected %#llx, found %#llx",
-             (unsigned long long)(end << 32 | end), (unsigned long long)word);
+    if (me == pe)
+        PE_CHECK_EQ("turns holding two locks", rounds * npes, pair_count);
+}
+
+/* A lock that no PE holds or waits for reads 0 on every PE, as before its first
+ * use (Shoal's layout: a queue node per PE, the tail on one PE); so a program may
+ * also free and reuse the memory. Run after a barrier. */
+static void check_idle(void)
+{
+    const long *const locks[] = {&lock_a, &lock_b, &lock_t, &lock_x, &lock_y};
+    size_t i;
+
+    for (i = 0; i < sizeof(locks) / sizeof(locks[0]); i++)
+        PE_CHECK(*locks[i] == 0, "lock %zu is %#lx on a PE once every PE cleared it, expected 0",
+                 i, (unsigned long)*locks[i]);
 }
 
 /* Every PE takes lock_a N times and adds 1 to a plain counter on PE 0, counting the
@@ -118,6 +132,11 @@ static void contend(void)
         shmem_long_p(&counter_a, entered + 1, 0);
         for (pe = 0; pe < npes; pe++) /* complete, by clear_lock, before the next turn */
             shmem_long_p(&taken, entered + 1, pe);
+        /* Now and then give up the core while holding the lock: with more PEs than
+         * cores, PE 0 could otherwise run its whole loop before the others start, and
+         * no PE would ever wait. */
+        if (i % 8 == 0)
+            sched_yield();
         shmem_clear_lock(&lock_a);
         if (entered - before > npes + 1)
             excess++;
@@ -161,7 +180,8 @@ int main(void)
     if (iters < 1)
         iters = 1;
     check_test_lock();
-    check_wrap();
+    check_two_locks();
     contend();
+    check_idle();
     return pe_test_finish("pe_lock");
 }

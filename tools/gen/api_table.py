@@ -688,10 +688,10 @@ UNTYPED = [
 
 # ---------------------------------------------------------------------------
 # Man pages written by hand in man/src/<page>.3.in. Every page named by a
-# ROUTINES or UNTYPED row must exist; pages with no routine (the overview)
-# are listed here.
+# ROUTINES or UNTYPED row must exist; pages with no routine of their own (the
+# overview, the profiling interface) are listed here.
 # ---------------------------------------------------------------------------
-EXTRA_PAGES = ["shmem_intro"]
+EXTRA_PAGES = ["shmem_intro", "shmem_profiling"]
 
 # The line in a man/src/*.3.in file that the generated SYNOPSIS replaces.
 SYNOPSIS_MARKER = '.\\" @SHOAL_SYNOPSIS@'

@@ -48,9 +48,11 @@ def wrap(line, opener=r"[\w)]\("):
     return out
 
 
-def wrapper(r, prefix=""):
+def wrapper(r, prefix="", name=None):
     """The definition of one wrapper: its locals, then one call into its core.
-    r is a shoal_gen Routine; prefix goes before the prototype (__device__)."""
+    r is a shoal_gen Routine; prefix goes before the prototype (__device__);
+    name, where given, is the symbol defined instead of r's (its pshmem_ name:
+    diagnostics still name r)."""
     row = r.row
     ctx = row["ctx"] or "SHMEM_CTX_DEFAULT"
     signed = "" if r.signed is None else str(r.signed)
@@ -65,7 +67,7 @@ def wrapper(r, prefix=""):
                                                 routine='"%s"' % r.name)
 
     call = "%s(%s);" % (row["core"], fmt(row["args"]))
-    out = wrap(prefix + r.proto()) + ["{"]
+    out = wrap(prefix + r.proto(name)) + ["{"]
     for decl in row.get("locals", []):
         out.extend(wrap("    " + fmt(decl), r"= \{"))
     if row["ret_call"]:

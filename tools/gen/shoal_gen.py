@@ -2,7 +2,8 @@
 """Generate Shoal's typed API from tools/gen/api_table.py.
 
 The one generator: prototypes and C11 selections (shmem/include/shoal_typed.h),
-wrappers (shmem/api/gen/*.c), the GPU routines (gpu/include/nvshmem_typed.h,
+wrappers (shmem/api/gen/*.c), the profiling interface's prototypes
+(shmem/include/pshmem.h), the GPU routines (gpu/include/nvshmem_typed.h,
 gpu/device/gen/*.cu, gpu/host/gen/*.cu), test lists and tables (tests/gen/*.h,
 tests/gpu/gen/*.cu) and man pages (man/man3/ from man/src/*.3.in). Output is
 deterministic and committed; the normal build never runs this. Python 3
@@ -34,6 +35,11 @@ TEST_TABLES_H = "tests/gen/shoal_type_tables.h"
 MAN_SRC = "man/src"
 MAN_OUT = "man/man3"
 PAGES_AM = "man/man3/pages.am"
+# The profiling interface: every exported routine X is defined as p + X
+# (pshmem_putmem, p_my_pe, pshmalloc) and X is a weak alias of it, made by
+# SHOAL_PROFILED in shoal_profile.h; PROFILE_H declares the p names.
+PROFILE_H = "shmem/include/pshmem.h"
+PROFILE_INCLUDE = "shoal_profile.h"
 C11_GUARD = ("#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L"
              " && !defined(__cplusplus)")
 # The complex routines take _Complex, which ISO C++ lacks: they are declared for
@@ -91,8 +97,8 @@ class Routine:
         self.decl_name = name       # parenthesized where a C11 macro has the same name
         self.twin = None            # a GPU routine's host twin, by name (Api sets it)
 
-    def proto(self):
-        return c_decl(self.ret, self.decl_name, self.params)
+    def proto(self, name=None):
+        return c_decl(self.ret, name or self.decl_name, self.params)
 
     def op(self):
         return row_op(self.row)
@@ -355,21 +361,56 @@ CTX_DISPATCH = [
 ]
 
 
+def profiled(name):
+    """The profiling name of an exported routine: pshmem_put, p_my_pe, pshmalloc."""
+    return "p" + name
+
+
+# ---------------------------------------------------------------------------
+# shmem/include/pshmem.h
+# ---------------------------------------------------------------------------
+def gen_profile_header(api):
+    """Every routine libshoal exports, under its profiling name: the hand-written
+    ones (UNTYPED, as shmem.h declares them), then the typed ones, row by row."""
+    out = ["/* %s */" % BANNER,
+           "/* pshmem.h - the OpenSHMEM profiling interface: every routine of shmem.h under",
+           " * its pshmem_ name (p_my_pe, p_num_pes, pstart_pes, pshmalloc, pshfree,",
+           " * pshrealloc, pshmemalign for the deprecated names without shmem_). libshoal",
+           " * defines each routine as pshmem_X, and shmem_X is a weak alias of it: a tool",
+           " * defines its own shmem_X and calls pshmem_X to do the work (shmem_profiling(3)).",
+           " * The C11 type-generic macros stay in shmem.h, naming the shmem_ routines. */",
+           "#ifndef PSHMEM_H", "#define PSHMEM_H", "", '#include "shmem.h"', "",
+           "#ifdef __cplusplus", 'extern "C" {', "#endif", "",
+           "/* The untyped routines */"]
+    for u in api.t.UNTYPED:
+        out.extend(wrap(c_decl(u[0], profiled(u[1]), u[2]) + ";"))
+    for row, rs in api.by_row:
+        out.append("")
+        out.append("/* %s */" % profiled(row["name"].replace("{", "").replace("}", "")))
+        out.extend(complex_guarded(rs, lambda r: wrap((COMPLEX_EXT + " " if r.complex else "")
+                                                      + r.proto(profiled(r.name)) + ";")))
+    out += ["", "#ifdef __cplusplus", "}", "#endif", "", "#endif /* PSHMEM_H */", ""]
+    return "\n".join(out)
+
+
 # ---------------------------------------------------------------------------
 # shmem/api/gen/*.c
 # ---------------------------------------------------------------------------
 def gen_source(api, path, info):
     out = ["/* %s */" % BANNER,
            "/* %s - %s" % (path.split("/")[-1], info["what"]),
-           " * Arguments are checked behind shoal_api_*; nothing may be added here. */",
+           " * Arguments are checked behind shoal_api_*; nothing may be added here. Each",
+           " * routine is defined as pshmem_X; SHOAL_PROFILED makes shmem_X a weak alias",
+           " * of it, the same code at a second name (shoal_profile.h). */",
            ""]
-    out += ['#include "%s"' % inc for inc in info["includes"]]
+    out += ['#include "%s"' % inc for inc in info["includes"] + [PROFILE_INCLUDE]]
     for row, rs in api.by_row:
         if row["source"] != path:
             continue
         for r in rs:
             out.append("")
-            out.extend(wrapper(r))
+            out.extend(wrapper(r, name=profiled(r.name)))
+            out.append("SHOAL_PROFILED(%s);" % r.name)
     out.append("")
     return "\n".join(out)
 
@@ -635,6 +676,7 @@ def generate():
     files = {}
     for path, info in sorted(api.t.HEADERS.items()):
         files[path] = gen_header(api, path, info)
+    files[PROFILE_H] = gen_profile_header(api)
     for path, info in sorted(api.t.SOURCES.items()):
         files[path] = gen_source(api, path, info)
     files[TEST_TYPES_H] = gen_test_types(api)
