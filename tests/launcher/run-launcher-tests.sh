@@ -2,7 +2,8 @@
 # shellcheck disable=SC2016 # single-quoted $VARs below are for the PEs' shells
 # Checks oshrun against a PMIx client: wire-up data exchange, exit status and failure
 # handling, timeouts, option errors, that no PE outlives its job, who may connect to the PMIx
-# server, and oshrun's directory. Builds nothing.
+# server, oshrun's directory, binding, and the PEs' output (whole lines, tags, files).
+# Builds nothing.
 # Usage: run-launcher-tests.sh [OSHRUN [PMIX_CLIENT]]  (or env OSHRUN=..., PMIX_CLIENT=...)
 # Exit: 0 all passed, 1 something failed, 77 the programs are missing.
 
@@ -219,19 +220,184 @@ done
 run "bad-timeout" 2 "timeout must be a positive number" 5 -- --timeout abc true
 run "unknown-option" 2 "^oshrun: unknown option '--frobnicate'" 5 -- --frobnicate true
 
-# binding: each PE on one CPU of its own when they fit (the default), none on request,
-# an error when --bind-to core cannot give each PE a CPU
+# binding: by default each PE on an idle CPU of its own when there are enough, else none,
+# and the PEs are told which (OSHRUN_BINDING); --bind-to core, hwthread and none as asked;
+# an error when --bind-to cannot give each PE a core or CPU
 one_cpu='grep -Eq "^Cpus_allowed_list:[[:space:]]*[0-9]+$" /proc/self/status'
 cpus=$(nproc)
-run "bind-default" 0 "" 10 -- --timeout 10 -np "$cpus" sh -c "$one_cpu"
-run "bind-core" 0 "" 10 -- --timeout 10 --bind-to core -np 1 sh -c "$one_cpu"
+# the PE's binding agrees with what OSHRUN_BINDING says (the machine may be busy or not)
+agrees='case $OSHRUN_BINDING in
+    core:*" PEs on idle CPUs "*|hwthread:*" PEs on idle CPUs "*) '"$one_cpu"' ;;
+    none:*) ! '"$one_cpu"' || test "$(nproc)" = 1 ;;
+    *) false ;; esac'
+run "bind-default" 0 "" 10 -- --timeout 10 -np "$cpus" sh -c "$agrees"
+run "bind-default-verbose" 0 "" 10 -- --timeout 10 --verbose -np 1 true
+grep -Eq "^oshrun: binding (none|core|hwthread): " "$TMP/err" ||
+    fail "bind-default-verbose" "no binding line from --verbose"
+# a CPU another process is bound to is not idle: with one held, -np CPUs binds none
+if command -v taskset >/dev/null 2>&1; then
+    taskset -c "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)" \
+        sleep 30 &
+    held=$!
+    sleep 0.2
+    run "bind-default-held" 0 "" 10 -- --timeout 10 -np "$cpus" sh -c \
+        "case \$OSHRUN_BINDING in none:*) ! $one_cpu || test $cpus = 1 ;; *) false ;; esac"
+    kill $held
+    wait $held 2>/dev/null
+fi
+# every CPU busy with other work: no PE is bound, and the reason says so
+busy=""
+for _ in $(seq "$cpus"); do
+    sh -c 'while :; do :; done' &
+    busy="$busy $!"
+done
+sleep 0.2
+run "bind-default-busy" 0 "" 10 -- --timeout 10 -np "$cpus" sh -c \
+    "case \$OSHRUN_BINDING in none:*\"($cpus busy with other work\"*) ! $one_cpu || test $cpus = 1 ;;
+    *) echo \"OSHRUN_BINDING=\$OSHRUN_BINDING\" >&2; false ;; esac"
+# shellcheck disable=SC2086 # one pid a word
+kill $busy
+wait 2>/dev/null
+# ... core: all the threads of one core (one CPU where a core has one thread)
+run "bind-core" 0 "" 10 -- --timeout 10 --bind-to core -np 1 sh -c '
+    l=$(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status)
+    c=${l%%[,-]*}
+    t=$(cat "/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list" 2>/dev/null || echo "$c")
+    test "$l" = "$t"'
+run "bind-hwthread" 0 "" 10 -- --timeout 10 --bind-to hwthread -np 1 sh -c "$one_cpu"
+run "bind-none" 0 "" 10 -- --timeout 10 --bind-to none -np 1 sh -c \
+    'test "$OSHRUN_BINDING" = "none: --bind-to none"'
 if [ "$cpus" -gt 1 ]; then
-    run "bind-none" 0 "" 10 -- --timeout 10 --bind-to none -np 2 sh -c "! $one_cpu"
+    run "bind-none-np2" 0 "" 10 -- --timeout 10 --bind-to none -np 2 sh -c "! $one_cpu"
     run "bind-oversubscribed" 0 "" 10 -- --timeout 10 -np $((cpus + 1)) sh -c "! $one_cpu"
 fi
-run "bind-core-too-many" 2 "^oshrun: --bind-to core: $((cpus + 1)) PEs but only $cpus CPUs" 5 \
+run "bind-core-too-many" 2 "^oshrun: --bind-to core: $((cpus + 1)) PEs but only [0-9]+ cores;" 5 \
     -- --bind-to core -np $((cpus + 1)) true
-run "bad-bind" 2 "^oshrun: --bind-to takes core or none, got 'socket'" 5 -- --bind-to socket true
+run "bind-hwthread-too-many" 2 \
+    "^oshrun: --bind-to hwthread: $((cpus + 1)) PEs but only $cpus CPUs" 5 \
+    -- --bind-to hwthread -np $((cpus + 1)) true
+run "bad-bind" 2 "^oshrun: --bind-to takes core, hwthread or none, got 'socket'" 5 \
+    -- --bind-to socket true
+# --map-by: each value places one PE a CPU, on different CPUs
+for how in slot core node hwthread slot:oversubscribe :OVERSUBSCRIBE; do
+    run "map-by-$how" 0 "" 10 -- --timeout 10 --map-by "$how" --bind-to hwthread -np "$cpus" \
+        sh -c 'grep "^Cpus_allowed_list:" /proc/self/status'
+    if [ "$(sort -u "$TMP/out" | grep -c '^Cpus_allowed_list:[[:space:]]*[0-9]*$')" != "$cpus" ]
+    then
+        fail "map-by-$how" "the PEs are not each on a CPU of their own: $(tr '\n' ' ' <"$TMP/out")"
+    fi
+done
+run "bad-map" 2 "^oshrun: --map-by takes slot, core, node or hwthread .*, got 'socket'" 5 \
+    -- --map-by socket true
+run "bad-map-modifier" 2 "^oshrun: --map-by takes .*, got 'core:pe=2'" 5 \
+    -- --map-by core:pe=2 true
+run "oversubscribe" 0 "" 10 -- --timeout 10 --oversubscribe -np $((cpus + 1)) true
+run "flag-with-value" 2 "^oshrun: option --tag-output=1 takes no value" 5 -- --tag-output=1 true
+# output: each line a PE writes arrives whole, never mixed with another PE's. 4 PEs each
+# write 300 lines of 9000 bytes (more than a stdio buffer, so each takes several writes):
+# "PE r #i <9000 times r> #i"; each must arrive whole and in its PE's order.
+cat >"$TMP/lines.sh" <<'LINES'
+awk -v r="$PMIX_RANK" 'BEGIN { s = r; while (length(s) < 9000) s = s s; s = substr(s, 1, 9000)
+    for (i = 1; i <= 300; i++) printf "PE %d #%d %s #%d\n", r, i, s, i }'
+LINES
+# check_lines NAME FILE: every line of FILE as lines.sh writes it (after a "[PE r] " that
+# names the same PE, if any), 300 from each of 4 PEs
+check_lines() {
+    if ! awk '{ if ($1 == "[PE") { tag = $2; sub(/^\[PE [0-9]+\] /, "") } else tag = $2 "]"
+        ok = NF == 5 && $1 == "PE" && $2 ~ /^[0-3]$/ && tag == $2 "]" && $3 == $5 &&
+            $3 == "#" (last[$2] + 1) && length($4) == 9000 && $4 !~ "[^" $2 "]"
+        if (!ok) { bad++; next }
+        last[$2]++ }
+        END { for (r = 0; r < 4; r++) if (last[r] != 300) short++
+            if (bad + short) printf "%d lines broken, %d PEs short\n", bad, short
+            exit bad + short > 0 }' "$2" >"$TMP/check"; then
+        fail "$1" "$(cat "$TMP/check")"
+        return 1
+    fi
+}
+run "lines-whole" 0 "" 30 -- --timeout 30 -np 4 sh "$TMP/lines.sh"
+check_lines "lines-whole" "$TMP/out"
+run "lines-whole-tagged" 0 "" 30 -- --timeout 30 --tag-output -np 4 sh "$TMP/lines.sh"
+check_lines "lines-whole-tagged" "$TMP/out"
+# ... and through a pipe, as in oshrun | tee
+"$OSHRUN" --timeout 30 -np 4 sh "$TMP/lines.sh" 2>"$TMP/err" </dev/null | cat >"$TMP/piped"
+check_lines "lines-whole-piped" "$TMP/piped" && pass "lines-whole-piped"
+# a line longer than 64 KiB, and a last line without its newline, pass unchanged
+run "long-line" 0 "" 10 -- --timeout 10 -np 1 sh -c \
+    'awk "BEGIN { while (length(s) < 200000) s = s \"0123456789\"; print s; printf \"end\" }"'
+if [ "$(wc -c <"$TMP/out")" != 200004 ] || [ "$(tail -c 3 "$TMP/out")" != end ]; then
+    fail "long-line" "$(wc -c <"$TMP/out") bytes, expected 200004 ending in 'end'"
+fi
+# --tag-output: "[PE r] " before each line, on stdout and stderr
+run "tag-output" 0 "" 10 -- --timeout 10 --tag-output -np 3 sh -c \
+    'echo "out $PMIX_RANK"; echo "err $PMIX_RANK" >&2'
+for r in 0 1 2; do
+    if ! grep -qx "\[PE $r\] out $r" "$TMP/out" || ! grep -qx "\[PE $r\] err $r" "$TMP/err"; then
+        fail "tag-output" "no tagged lines from PE $r: $(cat "$TMP/out" "$TMP/err" | tr '\n' '|')"
+    fi
+done
+# --output-filename DIR: DIR/1/rank.R/stdout and stderr, R padded to the last rank's width
+run "output-filename" 0 "" 20 -- --timeout 20 --output-filename "$TMP/of" -np 11 sh -c \
+    'echo "out $PMIX_RANK"; echo "err $PMIX_RANK" >&2'
+for r in 0 1 9 10; do
+    f=$TMP/of/1/rank.$(printf %02d $r)
+    if [ "$(cat "$f/stdout" 2>&1)" != "out $r" ] || [ "$(cat "$f/stderr" 2>&1)" != "err $r" ]; then
+        fail "output-filename" "$f/stdout and stderr do not hold PE $r's lines"
+    fi
+done
+if [ -s "$TMP/out" ] || [ -s "$TMP/err" ]; then
+    fail "output-filename" "the PEs' output also reached oshrun's stdout or stderr"
+fi
+run "output-filename-bad" 2 "^oshrun: --output-filename /proc/none: cannot create /proc/none/1" 5 \
+    -- --output-filename /proc/none -np 1 true
+# a PE's last words come before oshrun's line about it
+run "last-words-first" 7 "^oshrun: PE 1 .* exited with status 7" 10 -- --timeout 10 -np 2 sh -c \
+    'test "$PMIX_RANK" = 0 || { echo "PE 1 last words" >&2; exit 7; }'
+if [ "$(head -n 1 "$TMP/err")" != "PE 1 last words" ]; then
+    fail "last-words-first" "oshrun's line came before the PE's: $(tr '\n' '|' <"$TMP/err")"
+fi
+# a reader that goes away: the PEs get SIGPIPE, as when they wrote to it themselves
+start=$(date +%s)
+{ "$OSHRUN" --timeout 20 -np 2 yes 2>"$TMP/err"; echo $? >"$TMP/status"; } | head -n 1 >/dev/null
+took=$(( $(date +%s) - start ))
+if [ "$(cat "$TMP/status")" != 141 ] || [ "$took" -gt 10 ]; then
+    fail "reader-gone" "exit status $(cat "$TMP/status") after ${took}s, expected 141 (SIGPIPE)"
+else
+    pass "reader-gone"
+fi
+# a reader that stops reading holds up neither --timeout nor a signal to oshrun (the reader
+# is sleep, on purpose)
+start=$(date +%s)
+# shellcheck disable=SC2216
+{ "$OSHRUN" --timeout 1 -np 2 yes 2>"$TMP/err"; echo "$? $(( $(date +%s) - start ))" >"$TMP/status"
+} | sleep 4
+read -r got took <"$TMP/status"
+if [ "$got" != 124 ] || [ "$took" -gt 3 ]; then
+    fail "reader-stalled-timeout" "exit status $got after ${took}s, expected 124 within 3s"
+else
+    pass "reader-stalled-timeout"
+fi
+start=$(date +%s)
+# shellcheck disable=SC2216
+{ "$OSHRUN" -np 2 yes 2>"$TMP/err" & pid=$!; sleep 1; kill -TERM $pid; wait $pid
+    echo "$? $(( $(date +%s) - start ))" >"$TMP/status"; } | sleep 4
+read -r got took <"$TMP/status"
+if [ "$got" != 143 ] || [ "$took" -gt 3 ]; then
+    fail "reader-stalled-sigterm" "exit status $got after ${took}s, expected 143 within 3s"
+else
+    pass "reader-stalled-sigterm"
+fi
+# at a terminal, a PE's stdout is a terminal too (its stdio flushes by line)
+if command -v script >/dev/null 2>&1; then
+    script -qec "$OSHRUN --timeout 10 -np 2 sh -c 'test -t 1 && echo tty-\$PMIX_RANK'" /dev/null \
+        </dev/null >"$TMP/out" 2>&1
+    if [ "$(grep -c '^tty-[01]' "$TMP/out")" != 2 ]; then
+        fail "pty-stdout" "the PEs' stdout is not a terminal: $(tr '\r\n' '||' <"$TMP/out")"
+    else
+        pass "pty-stdout"
+    fi
+fi
+
 run "missing-value" 2 "needs a value" 5 -- -np
 run "no-program" 2 "no program to run" 5 -- -np 2
 
@@ -319,6 +485,29 @@ for arg in --mpi=pmix "-n 4" --ntasks-per-node=2 --nodelist=a,b --cpu-bind=cores
 done
 # srun passes its environment on, so the -x values are set in it
 has_args "delegate-srun-args" "$TMP/slurm/args" /bin/true "FOO is bar"
+
+# the options from mpirun's habits go on to the launcher in its words
+rm -f "$TMP/fake/args"
+run_cmd "delegate-mpirun-output" 3 "" 5 \
+    -- env -u SLURM_JOB_ID PATH="$TMP/fake:$PATH" "$OSHRUN" -H a,b -np 4 --tag-output \
+    --output-filename "$TMP/of2" --map-by node --oversubscribe --bind-to hwthread /bin/true
+for pair in "--map-by node" "--bind-to hwthread" "--output-filename $TMP/of2"; do
+    # shellcheck disable=SC2086 # each pair is two arguments
+    has_args "delegate-mpirun-output-args" "$TMP/fake/args" $pair
+done
+has_args "delegate-mpirun-output-args" "$TMP/fake/args" --oversubscribe
+has_args "delegate-mpirun-output-args" "$TMP/fake/args" --tag-output
+run_cmd "delegate-srun-output" 0 "" 5 \
+    -- env SLURM_JOB_ID=1 PATH="$TMP/slurm:$PATH" "$OSHRUN" -H a,b -np 4 --tag-output \
+    --map-by node --bind-to hwthread /bin/true
+for arg in --label --distribution=cyclic --cpu-bind=threads; do
+    has_args "delegate-srun-output-args" "$TMP/slurm/args" $arg
+done
+run_cmd "delegate-srun-output-filename" 2 "^oshrun: --output-filename: srun makes no directories" 5 \
+    -- env SLURM_JOB_ID=1 PATH="$TMP/slurm:$PATH" "$OSHRUN" -H a,b -np 4 \
+    --output-filename "$TMP/of3" /bin/true
+run_cmd "delegate-npernode-map-by" 2 "^oshrun: -N and --map-by both place the PEs" 5 \
+    -- env -u SLURM_JOB_ID PATH="$TMP/fake:$PATH" "$OSHRUN" -N 2 --map-by core /bin/true
 
 run_cmd "delegate-timeout" 124 "^oshrun: job timed out after 1 s; ending the job$" 8 \
     -- env -u SLURM_JOB_ID PATH="$TMP/slow:$PATH" "$OSHRUN" --timeout 1 -H a -np 1 /bin/true

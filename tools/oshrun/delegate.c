@@ -161,6 +161,47 @@ static void strip_slots(char *hosts)
     *w = '\0';
 }
 
+/* --bind-to, --map-by, --oversubscribe and --tag-output in srun's words (--output-filename
+ * was refused before: srun makes no directories) */
+static int add_srun_placement(const shoal_job_t *job, argv_buf_t *cmd)
+{
+    static const char *const binds[] = {"--cpu-bind=none", "--cpu-bind=cores",
+                                        "--cpu-bind=threads"};
+
+    if (job->bind >= 0 && add(cmd, binds[job->bind]) != 0) {
+        return -1;
+    }
+    if (job->map_arg != NULL && strchr(job->map_arg, ':') != job->map_arg &&
+        add(cmd, job->map == SHOAL_OSHRUN_MAP_NODE ? "--distribution=cyclic"
+                                                   : "--distribution=block") != 0) {
+        return -1;
+    }
+    if (job->oversubscribe && add(cmd, "--overcommit") != 0) {
+        return -1;
+    }
+    return job->tag_output ? add(cmd, "--label") : 0;
+}
+
+/* The same for mpirun and prterun, which take oshrun's spellings (-N became --map-by) */
+static int add_mpirun_placement(const shoal_job_t *job, argv_buf_t *cmd)
+{
+    if (job->bind_arg != NULL && (add(cmd, "--bind-to") != 0 || add(cmd, job->bind_arg) != 0)) {
+        return -1;
+    }
+    if (job->map_arg != NULL && job->npernode == 0 &&
+        (add(cmd, "--map-by") != 0 || add(cmd, job->map_arg) != 0)) {
+        return -1;
+    }
+    if (job->oversubscribe && add(cmd, "--oversubscribe") != 0) {
+        return -1;
+    }
+    if (job->output_dir != NULL &&
+        (add(cmd, "--output-filename") != 0 || add(cmd, job->output_dir) != 0)) {
+        return -1;
+    }
+    return job->tag_output ? add(cmd, "--tag-output") : 0;
+}
+
 static int build_command(const shoal_job_t *job, const char *kind, const char *path,
                          argv_buf_t *cmd)
 {
@@ -195,7 +236,7 @@ static int build_command(const shoal_job_t *job, const char *kind, const char *p
                 goto out;
             }
         }
-        if (job->bind >= 0 && add(cmd, job->bind ? "--cpu-bind=cores" : "--cpu-bind=none") != 0) {
+        if (add_srun_placement(job, cmd) != 0) {
             goto out;
         }
         /* srun passes its whole environment on; the -x values are set for the child below */
@@ -219,8 +260,7 @@ static int build_command(const shoal_job_t *job, const char *kind, const char *p
                 goto out;
             }
         }
-        if (job->bind >= 0 &&
-            (add(cmd, "--bind-to") != 0 || add(cmd, job->bind ? "core" : "none") != 0)) {
+        if (add_mpirun_placement(job, cmd) != 0) {
             goto out;
         }
         for (char **v = vars; *v != NULL; v++) {
@@ -335,6 +375,15 @@ int shoal_oshrun_delegate(shoal_job_t *job)
     char *path = find_launcher(job, &kind);
     int status;
 
+    if (job->npernode > 0 && job->map_arg != NULL) {
+        free(path);
+        return shoal_oshrun_usage_error("%s", "-N and --map-by both place the PEs: give one");
+    }
+    if (path != NULL && strcmp(kind, "srun") == 0 && job->output_dir != NULL) {
+        free(path);
+        return shoal_oshrun_usage_error(
+            "%s", "--output-filename: srun makes no directories; use srun's --output");
+    }
     if (path == NULL) {
         if (job->launcher != NULL) {
             fprintf(stderr, "oshrun: --launcher %s: %s not found in PATH%s\n", job->launcher,

@@ -1,15 +1,36 @@
-/* oshrun: the single-node launcher. State shared by its parts: main.c (options, exit
- * status), server.c (the embedded PMIx server), procs.c (fork, wait, kill) and delegate.c
- * (a job on several nodes, handed to srun, mpirun or prterun). oshrun never starts
- * processes on another node itself. */
+/* oshrun: the single-node launcher. State shared by its parts: main.c (the job's life cycle,
+ * exit status), args.c (options), bind.c (which CPUs the PEs get), server.c (the embedded
+ * PMIx server), procs.c (fork, wait, kill), output.c and output_open.c (the PEs' output,
+ * forwarded a whole line at a time) and delegate.c (a job on several nodes, handed to srun,
+ * mpirun or prterun). oshrun never starts processes on another node itself. Its includers
+ * define _GNU_SOURCE (cpu_set_t). */
 #ifndef SHOAL_OSHRUN_H
 #define SHOAL_OSHRUN_H
 
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/types.h>
 
 #define SHOAL_OSHRUN_MAX_NP 65536
+
+/* --bind-to: AUTO binds each PE to an idle CPU of its own when there are enough (bind.c) */
+enum { SHOAL_OSHRUN_BIND_AUTO = -1, SHOAL_OSHRUN_BIND_NONE, SHOAL_OSHRUN_BIND_CORE,
+       SHOAL_OSHRUN_BIND_HWTHREAD };
+/* --map-by: on one node slot, core and node all place PE r on the r-th core; hwthread fills
+ * a core's hardware threads before the next core's */
+enum { SHOAL_OSHRUN_MAP_SLOT, SHOAL_OSHRUN_MAP_CORE, SHOAL_OSHRUN_MAP_NODE,
+       SHOAL_OSHRUN_MAP_HWTHREAD };
+
+/* One output stream of one PE (output.c): what oshrun reads, and the line it has begun. */
+typedef struct shoal_out {
+    int fd;      /* read end (a pipe, or a pty's master); -1 once at its end */
+    int dest;    /* index into the job's destinations */
+    char *line;  /* a line begun and not yet ended; NULL when none */
+    size_t len;
+    double since; /* when the line began, to show a stalled one at a terminal */
+    int midline;  /* part of this line was written already (no second tag) */
+} shoal_out_t;
 
 /* What the PMIx progress thread has seen a PE do; read by the main thread under the lock. */
 typedef struct shoal_pe {
@@ -35,11 +56,29 @@ typedef struct shoal_job {
     char tmpdir[4096];
     int devnull;
     shoal_pe_t *pes;
-    /* --bind-to: -1 decide (core when the PEs fit on oshrun's CPUs), 0 none, 1 core.
-     * cpus: the CPUs oshrun may use, in order; PE r is bound to cpus[r]. */
+    /* --bind-to (SHOAL_OSHRUN_BIND_*) and --map-by (SHOAL_OSHRUN_MAP_*), and the plan
+     * bind.c makes of them: PE r is bound to bind_sets[r % nbind_sets] (none when 0);
+     * binding says what was chosen and why, for the PEs (OSHRUN_BINDING) */
     int bind;
-    int ncpus;
-    int *cpus;
+    int map;
+    const char *bind_arg; /* as given, for a launcher; NULL when not given */
+    const char *map_arg;
+    cpu_set_t *bind_sets;
+    int nbind_sets;
+    char binding[512];
+
+    /* The PEs' output (output.c): --tag-output prefixes each line with "[PE r] ";
+     * --output-filename DIR writes DIR/1/rank.R/stdout and stderr instead */
+    int tag_output;
+    const char *output_dir;
+    int oversubscribe;    /* --oversubscribe: for a launcher; one node always may */
+    shoal_out_t *outs;    /* 2 per PE: stdout, stderr */
+    int *dests;           /* fds the lines go to: 1, 2, or 2 files per PE; -1 given up */
+    int ndests;
+    int tty[2];           /* oshrun's stdout, stderr are terminals */
+    double write_until;   /* once past, a destination that takes nothing is given up; 0 never */
+    struct pollfd *pfds;  /* 1 + 2 per PE: the wake pipe, then the open streams */
+    int *pfd_out;         /* which stream each of pfds[1..] is */
 
     /* Server-thread -> main-thread hand-off: flags in pes[] and the abort record, all under
      * lock; a byte on wake[1] tells the main loop to look. */
@@ -69,6 +108,29 @@ int shoal_oshrun_server_setup_fork(shoal_job_t *job, int rank, char ***env);
 int shoal_oshrun_server_can_cleanup(shoal_job_t *job);
 void shoal_oshrun_server_cleanup(shoal_job_t *job);
 
+/* args.c: parses the options into job; -1 when they are good, else oshrun's exit status */
+int shoal_oshrun_args_parse(shoal_job_t *job, int argc, char **argv);
+/* Prints "oshrun: " fmt (with arg) " (see oshrun --help)"; returns 2 */
+int shoal_oshrun_usage_error(const char *fmt, const char *arg);
+
+/* bind.c: fills bind_sets and binding; 0, or an exit status after one line */
+int shoal_oshrun_bind_plan(shoal_job_t *job);
+
+/* output_open.c: _init makes the destinations (1, 2, or --output-filename's files) and the
+ * streams' table; _open makes PE rank's two streams and gives the ends the PE writes to in
+ * child[] (the caller closes them after fork); _cleanup closes and frees all. */
+int shoal_oshrun_output_init(shoal_job_t *job);
+int shoal_oshrun_output_open(shoal_job_t *job, int rank, int child[2]);
+void shoal_oshrun_output_cleanup(shoal_job_t *job);
+/* output.c: _pollfds lists the open streams in pfds (room for 2 per PE) and returns how many;
+ * _drain forwards the whole lines that are there, from the streams pfds says are ready (all
+ * when pfds is NULL); _finish forwards everything left, unended lines too, once the PEs are
+ * gone; _flush_at is when a line stalled at a terminal must be shown (0: none waits). */
+int shoal_oshrun_output_pollfds(shoal_job_t *job, struct pollfd *pfds);
+void shoal_oshrun_output_drain(shoal_job_t *job, const struct pollfd *pfds, int n);
+void shoal_oshrun_output_finish(shoal_job_t *job);
+double shoal_oshrun_output_flush_at(const shoal_job_t *job);
+
 /* main.c, also for delegate.c */
 /* Sets or replaces "NAME=VALUE" in a malloc'd, NULL-terminated array; 0 on success. */
 int shoal_oshrun_env_put(char ***envp, const char *assign);
@@ -84,6 +146,9 @@ void shoal_oshrun_procs_block_signals(void);
 int shoal_oshrun_procs_spawn(shoal_job_t *job);
 int shoal_oshrun_procs_wait(shoal_job_t *job);
 void shoal_oshrun_procs_kill(shoal_job_t *job, int sig);
+/* The signal (SIGINT, SIGTERM, SIGHUP) oshrun received, or 0 */
+int shoal_oshrun_procs_got_signal(void);
+double shoal_oshrun_now(void); /* CLOCK_MONOTONIC seconds */
 /* The rank of the PE whose process, or one it started, holds the far end of the TCP
  * connection sd (accepted from loopback); -1 if none, -2 if that cannot be told (not TCP,
  * no /proc). */

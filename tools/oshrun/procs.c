@@ -1,6 +1,7 @@
 /* oshrun's process side: fork and exec the PEs, wait for them, and end the job when one fails.
  * The main thread alone forks, reaps and signals; it sleeps in ppoll (no polling timers) and
- * is woken by signals (unblocked only inside ppoll) or by a byte from the PMIx thread. */
+ * is woken by signals (unblocked only inside ppoll), by a byte from the PMIx thread, or by
+ * the PEs' output, which it forwards (output.c) before it says anything of its own. */
 #define _GNU_SOURCE /* pipe2, ppoll */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -42,7 +43,12 @@ static void on_signal(int sig)
     }
 }
 
-static double now_s(void)
+int shoal_oshrun_procs_got_signal(void)
+{
+    return got_signal;
+}
+
+double shoal_oshrun_now(void)
 {
     struct timespec ts;
 
@@ -50,8 +56,10 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Runs between fork and exec of a multithreaded parent: async-signal-safe calls only. */
-static void child_exec(shoal_job_t *job, int rank, char **env, int errfd, pid_t parent)
+/* Runs between fork and exec of a multithreaded parent: async-signal-safe calls only. out[]:
+ * the ends of its stdout and stderr streams. */
+static void child_exec(shoal_job_t *job, int rank, char **env, const int out[2], int errfd,
+                       pid_t parent)
 {
     sigset_t none;
     int err;
@@ -66,15 +74,13 @@ static void child_exec(shoal_job_t *job, int rank, char **env, int errfd, pid_t 
     if (job->pes[rank].pgid != 0) {
         setpgid(0, 0);
     }
-    if (rank != 0 && dup2(job->devnull, STDIN_FILENO) < 0) {
+    if ((rank != 0 && dup2(job->devnull, STDIN_FILENO) < 0) ||
+        dup2(out[0], STDOUT_FILENO) < 0 || dup2(out[1], STDERR_FILENO) < 0) {
         goto err_exit;
     }
-    if (job->bind == 1) {
-        cpu_set_t one;
-
-        CPU_ZERO(&one);
-        CPU_SET(job->cpus[rank], &one);
-        sched_setaffinity(0, sizeof(one), &one); /* a hint: a failure costs speed only */
+    if (job->nbind_sets > 0) {
+        /* a hint: a failure costs speed only */
+        sched_setaffinity(0, sizeof(cpu_set_t), &job->bind_sets[rank % job->nbind_sets]);
     }
 #ifdef __linux__
     /* if oshrun is killed outright, take the PEs with it */
@@ -103,14 +109,20 @@ int shoal_oshrun_procs_spawn(shoal_job_t *job)
     for (int r = 0; r < job->np; r++) {
         shoal_pe_t *pe = &job->pes[r];
         char **env = shoal_oshrun_env_dup(job->env);
-        int fds[2];
+        int fds[2], out[2];
 
         if (env == NULL || shoal_oshrun_server_setup_fork(job, r, &env) != 0) {
             shoal_oshrun_env_free(env);
             return -1;
         }
+        if (shoal_oshrun_output_open(job, r, out) != 0) {
+            shoal_oshrun_env_free(env);
+            return -1;
+        }
         if (pipe2(fds, O_CLOEXEC) != 0) {
             fprintf(stderr, "oshrun: pipe: %s\n", strerror(errno));
+            close(out[0]);
+            close(out[1]);
             shoal_oshrun_env_free(env);
             return -1;
         }
@@ -120,10 +132,12 @@ int shoal_oshrun_procs_spawn(shoal_job_t *job)
         pthread_mutex_lock(&job->lock);
         pe->pid = fork();
         if (pe->pid == 0) {
-            child_exec(job, r, env, fds[1], parent);
+            child_exec(job, r, env, out, fds[1], parent);
         }
         pthread_mutex_unlock(&job->lock);
         close(fds[1]);
+        close(out[0]);
+        close(out[1]);
         shoal_oshrun_env_free(env);
         if (pe->pid < 0) {
             fprintf(stderr, "oshrun: cannot start PE %d: %s\n", r, strerror(errno));
@@ -178,6 +192,10 @@ static int judge(shoal_job_t *job, int *after_finalize)
     if (job->abort_rank >= 0) {
         shoal_pe_t *pe = &job->pes[job->abort_rank];
 
+        /* set once, by the PMIx thread: safe to read unlocked from here on */
+        pthread_mutex_unlock(&job->lock);
+        /* what the PE printed before it called abort comes first */
+        shoal_oshrun_output_drain(job, NULL, 0);
         /* An empty message means the PE has printed its own error line already. */
         if (job->abort_msg != NULL && job->abort_msg[0] != '\0')
             fprintf(stderr, "oshrun: PE %d (pid %d) called abort (status %d): %s\n",
@@ -185,7 +203,6 @@ static int judge(shoal_job_t *job, int *after_finalize)
         else
             fprintf(stderr, "oshrun: PE %d (pid %d) ended the job (status %d)\n",
                     job->abort_rank, (int)pe->pid, job->abort_status);
-        pthread_mutex_unlock(&job->lock);
         return (job->abort_status >= 0 && job->abort_status < 256) ? job->abort_status : 1;
     }
     for (int r = 0; r < job->np; r++) {
@@ -203,6 +220,7 @@ static int judge(shoal_job_t *job, int *after_finalize)
     if (worst != NULL) {
         int st = worst->wstatus, r = (int)(worst - job->pes);
 
+        shoal_oshrun_output_drain(job, NULL, 0); /* the PE's last words first */
         if (sev == 3) {
             fprintf(stderr, "oshrun: PE %d (pid %d) killed by signal %d (%s); ending the job\n", r,
                     (int)worst->pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -284,9 +302,39 @@ void shoal_oshrun_procs_block_signals(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
+/* Sleeps until t (0: no limit), a signal, a byte on the wake pipe or output from a PE, and
+ * forwards that output. */
+static void sleep_until(shoal_job_t *job, double t, const sigset_t *waitmask)
+{
+    double flush = shoal_oshrun_output_flush_at(job), now = shoal_oshrun_now();
+    struct timespec ts, *tsp = NULL;
+    struct pollfd *pfds = job->pfds;
+    char buf[64];
+    int n;
+
+    if (flush > 0 && (t == 0 || flush < t)) {
+        t = flush;
+    }
+    if (t > 0) {
+        t = t > now ? t - now : 0;
+        ts.tv_sec = (time_t)t;
+        ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+        tsp = &ts;
+    }
+    pfds[0].fd = job->wake[0];
+    pfds[0].events = POLLIN;
+    pfds[0].revents = 0;
+    n = shoal_oshrun_output_pollfds(job, pfds + 1);
+    if (ppoll(pfds, (nfds_t)n + 1, tsp, waitmask) > 0 && pfds[0].revents != 0) {
+        while (read(job->wake[0], buf, sizeof(buf)) == (ssize_t)sizeof(buf)) {
+        }
+    }
+    shoal_oshrun_output_drain(job, pfds + 1, n);
+}
+
 int shoal_oshrun_procs_wait(shoal_job_t *job)
 {
-    double deadline = job->timeout > 0 ? now_s() + job->timeout : 0, kill_at = 0;
+    double deadline = job->timeout > 0 ? shoal_oshrun_now() + job->timeout : 0, kill_at = 0;
     int live = job->np, status, ending = 0, first_sig = SIGTERM, after_finalize = 0;
     sigset_t waitmask;
 
@@ -300,10 +348,7 @@ int shoal_oshrun_procs_wait(shoal_job_t *job)
         ending = 1;
     }
     for (;;) {
-        struct pollfd pfd = {job->wake[0], POLLIN, 0};
-        double t = ending ? kill_at : deadline, now;
-        struct timespec ts, *tsp = NULL;
-        char buf[64];
+        double t = ending ? kill_at : deadline;
         int rc = -1;
 
         reap(job, &live);
@@ -315,13 +360,14 @@ int shoal_oshrun_procs_wait(shoal_job_t *job)
                 first_sig = got_signal;
                 rc = 128 + got_signal;
             }
-            if (rc < 0 && deadline > 0 && now_s() >= deadline) {
+            if (rc < 0 && deadline > 0 && shoal_oshrun_now() >= deadline) {
                 fprintf(stderr, "oshrun: job timed out after %s s; ending the job\n",
                         job->timeout_arg);
                 rc = 124;
             }
         }
         if (live == 0) {
+            shoal_oshrun_output_finish(job);
             return ending ? status : (rc >= 0 ? rc : 0);
         }
         if (!ending && rc >= 0) {
@@ -330,28 +376,20 @@ int shoal_oshrun_procs_wait(shoal_job_t *job)
             if (after_finalize) {
                 /* The others are likely finalizing too: let them exit before any signal
                  * (one that arrives in a library's teardown can turn into a crash). */
-                kill_at = now_s() + KILL_GRACE_S;
+                kill_at = shoal_oshrun_now() + KILL_GRACE_S;
                 t = kill_at;
             }
         }
         if (ending && kill_at == 0) {
             shoal_oshrun_procs_kill(job, first_sig);
-            kill_at = now_s() + KILL_GRACE_S;
+            kill_at = shoal_oshrun_now() + KILL_GRACE_S;
             t = kill_at;
-        } else if (ending && now_s() >= kill_at) {
+        } else if (ending && shoal_oshrun_now() >= kill_at) {
             shoal_oshrun_procs_kill(job, SIGKILL);
             t = 0;
         }
-        if (t > 0) {
-            now = now_s();
-            t = t > now ? t - now : 0;
-            ts.tv_sec = (time_t)t;
-            ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-            tsp = &ts;
-        }
-        if (ppoll(&pfd, 1, tsp, &waitmask) > 0) {
-            while (read(job->wake[0], buf, sizeof(buf)) == (ssize_t)sizeof(buf)) {
-            }
-        }
+        /* a reader that stops taking the PEs' output may not keep the job from ending */
+        job->write_until = ending ? kill_at : deadline;
+        sleep_until(job, t, &waitmask);
     }
 }
