@@ -1,7 +1,9 @@
 /* The device engine (shoal_device.cuh) and the untyped nvshmem_ routines that
  * exist on the device: loads, stores and system-scope atomics on heaps that
  * shmem_init registered with this GPU. It never allocates and never blocks except
- * in shoal_dev_sync; a wrong argument ends the kernel through shoal_dev_fail. */
+ * in shoal_dev_sync; a wrong argument ends the kernel through shoal_dev_fail.
+ * It also builds as host code, the CPU engine (tests/gpu-cpu): a CUDA primitive
+ * used here must have its host mapping in shoal_dev_port.h. */
 #include "shoal_device.cuh"
 #include "shoal_dev_state.h"
 #include "shoal_gpu.h"
@@ -20,6 +22,12 @@ static_assert(NVSHMEM_CMP_EQ == SHMEM_CMP_EQ && NVSHMEM_CMP_NE == SHMEM_CMP_NE &
               "NVSHMEM_CMP_* must equal SHMEM_CMP_*");
 static_assert(NVSHMEM_SIGNAL_SET == SHMEM_SIGNAL_SET && NVSHMEM_SIGNAL_ADD == SHMEM_SIGNAL_ADD,
               "NVSHMEM_SIGNAL_* must equal SHMEM_SIGNAL_*");
+
+/* The device half of a routine that is both host and device: nvcc's device pass,
+ * and the CPU build (shoal_dev_port.h), which has no host half. */
+#if defined(__CUDA_ARCH__) || defined(SHOAL_DEV_ON_CPU)
+#define DEVICE_HALF 1
+#endif
 
 __device__ shoal_dev_state_t shoal_dev_state;
 
@@ -294,7 +302,7 @@ __device__ uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr)
  * shmem_ routine (through gpu/host), the device half reads the device state. */
 __host__ __device__ int nvshmem_my_pe(void)
 {
-#ifdef __CUDA_ARCH__
+#ifdef DEVICE_HALF
     return shoal_dev_state.my_pe;
 #else
     return shoal_gpu_my_pe();
@@ -303,7 +311,7 @@ __host__ __device__ int nvshmem_my_pe(void)
 
 __host__ __device__ int nvshmem_n_pes(void)
 {
-#ifdef __CUDA_ARCH__
+#ifdef DEVICE_HALF
     return shoal_dev_state.n_pes;
 #else
     return shoal_gpu_n_pes();
@@ -312,7 +320,7 @@ __host__ __device__ int nvshmem_n_pes(void)
 
 __host__ __device__ void *nvshmem_ptr(const void *ptr, int pe)
 {
-#ifdef __CUDA_ARCH__
+#ifdef DEVICE_HALF
     if ((unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
         shoal_dev_fail("nvshmem_ptr", SHOAL_DEV_ERR_PE_RANGE, pe);
     return shoal_dev_ptr(ptr, pe);
@@ -326,7 +334,7 @@ __host__ __device__ void *nvshmem_ptr(const void *ptr, int pe)
  * the fence does. */
 __host__ __device__ void nvshmem_fence(void)
 {
-#ifdef __CUDA_ARCH__
+#ifdef DEVICE_HALF
     __threadfence_system();
 #else
     shoal_gpu_fence();
@@ -335,7 +343,7 @@ __host__ __device__ void nvshmem_fence(void)
 
 __host__ __device__ void nvshmem_quiet(void)
 {
-#ifdef __CUDA_ARCH__
+#ifdef DEVICE_HALF
     __threadfence_system();
 #else
     shoal_gpu_quiet();

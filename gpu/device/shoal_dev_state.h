@@ -59,7 +59,7 @@ typedef struct shoal_dev_state {
     shoal_dev_status_t *status; /* the device address of the status block */
 } shoal_dev_state_t;
 
-#ifdef __CUDACC__
+#if defined(__CUDACC__) || defined(SHOAL_DEV_ON_CPU)
 extern __device__ shoal_dev_state_t shoal_dev_state;
 #endif
 

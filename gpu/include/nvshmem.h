@@ -21,8 +21,11 @@
 #define NVSHMEM_SIGNAL_SET 0
 #define NVSHMEM_SIGNAL_ADD 1
 
-/* Routines that NVSHMEM has on both sides: __host__ __device__ under nvcc. */
-#ifdef __CUDACC__
+/* The device routines are declared for nvcc, and for Shoal's CPU build of its
+ * device engine (SHOAL_DEV_ON_CPU: tests/gpu-cpu), where they are host code.
+ * Routines that NVSHMEM has on both sides are __host__ __device__ there. */
+#if defined(__CUDACC__) || defined(SHOAL_DEV_ON_CPU)
+#define SHOAL_NVSHMEM_DEVICE 1
 #define SHOAL_NVSHMEM_HD __host__ __device__
 #else
 #define SHOAL_NVSHMEM_HD
@@ -48,7 +51,7 @@ SHOAL_NVSHMEM_HD void *nvshmem_ptr(const void *ptr, int pe);
 SHOAL_NVSHMEM_HD void nvshmem_fence(void);
 SHOAL_NVSHMEM_HD void nvshmem_quiet(void);
 
-#ifdef __CUDACC__
+#ifdef SHOAL_NVSHMEM_DEVICE
 /* Device only. */
 __device__ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 __device__ uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr);

@@ -1,6 +1,7 @@
 /* Must fail (run with SHOAL_TRANSPORT=ucx, so no peer heap is mapped): PE 1's
  * kernel puts to PE 0, which this GPU cannot reach; PE 1 reports the device error
- * as one line and the job ends. 77 without a GPU. */
+ * as one line and the job ends. 77 without a GPU (tests/gpu-cpu runs it on the
+ * CPU engine). */
 #include "gpu_test.h"
 
 __global__ void k_put(int *dest)
@@ -16,7 +17,7 @@ int main(void)
     gpu_test_start("err_gpu_unreachable", 0);
     dest = (int *)shmem_malloc(sizeof(int));
     if (shmem_my_pe() == shmem_n_pes() - 1) {
-        k_put<<<1, 1>>>(dest);
+        GPU_LAUNCH(k_put, 1, 1, dest);
         (void)cudaDeviceSynchronize(); /* fails: the kernel trapped */
     }
     shmem_barrier_all(); /* the error line comes from here, or from the monitor */

@@ -2,7 +2,8 @@
  * (shmem_uint64_atomic_set), PE 1's kernel (nvshmem_signal_wait_until) sees it
  * and acknowledges in its own heap, PE 0 reads the ack (shmem_uint64_g). Prints
  * the round trip and checks that every iteration was seen in order. Needs 2 PEs
- * and a GPU (77 otherwise). */
+ * and a GPU (77 otherwise), or the CPU engine (tests/gpu-cpu), where the time
+ * means nothing. */
 #include "gpu_test.h"
 
 #include <stdint.h>
@@ -50,7 +51,7 @@ int main(void)
     a = (area_t *)shmem_calloc(1, sizeof(area_t));
     if (me == 1) {
         bad = gpu_test_results<unsigned long long>(1);
-        k_pong<<<1, 1>>>(a, WARMUP + ITERS, bad);
+        GPU_LAUNCH(k_pong, 1, 1, a, WARMUP + ITERS, bad);
         GPU_CUDA(cudaGetLastError());
     }
     shmem_barrier_all();

@@ -1,6 +1,8 @@
 /* Shared harness of the GPU tests (nvcc, run by oshrun like tests/pe): skip where
  * there is no GPU, a watchdog, checks that print the PE and both values, and
- * memory the kernels write results to. Exit codes: 0 pass, 77 skip, 99 fail. */
+ * memory the kernels write results to. Exit codes: 0 pass, 77 skip, 99 fail.
+ * tests/gpu-cpu builds some of the same tests with g++ for the CPU engine, where
+ * <cuda_runtime_api.h> is its own and a launch starts threads (GPU_LAUNCH). */
 #ifndef GPU_TEST_H
 #define GPU_TEST_H
 
@@ -33,6 +35,16 @@ static int gpu_test_failures;
 #define GPU_CHECK_EQ(what, expected, found)                                                \
     GPU_CHECK((long long)(expected) == (long long)(found), "%s: expected %lld, found %lld", \
               (what), (long long)(expected), (long long)(found))
+
+/* kernel<<<grid, block>>>(...), in a form g++ reads too: for the CPU engine
+ * (SHOAL_DEV_ON_CPU) a launch starts grid x block threads of this PE, with the
+ * arguments evaluated at the launch, as CUDA does. */
+#ifdef SHOAL_DEV_ON_CPU
+#define GPU_LAUNCH(kernel, grid, block, ...)                                               \
+    shoal_dev_cpu_launch((grid), (block), std::bind((kernel), __VA_ARGS__))
+#else
+#define GPU_LAUNCH(kernel, grid, block, ...) (kernel)<<<(grid), (block)>>>(__VA_ARGS__)
+#endif
 
 /* A CUDA call that must succeed: a failure ends the test with its reason. */
 #define GPU_CUDA(call)                                                                     \

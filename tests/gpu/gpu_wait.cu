@@ -2,7 +2,8 @@
  * nvshmem_signal_wait_until, nvshmem_int_wait_until and its _any, _some, _all and
  * _all_vector forms on flags in PE 1's heap, which PE 0 sets from the host (put
  * with signal, atomics, puts) only after the kernel has started polling; then it
- * records what it saw. Needs 2 PEs and a GPU (77 otherwise). */
+ * records what it saw. Needs 2 PEs and a GPU (77 otherwise), or the CPU engine
+ * (tests/gpu-cpu). */
 #include "gpu_test.h"
 
 #include <stdint.h>
@@ -60,7 +61,7 @@ __global__ void k_any(area_t *a, seen_t *out)
 
 __global__ void k_some(area_t *a, seen_t *out)
 {
-    size_t n, i;
+    size_t n;
 
     announce(a, 4);
     n = nvshmem_int_wait_until_some(a->flags, NFLAGS, out->index, NULL, NVSHMEM_CMP_GT, 0);
@@ -91,7 +92,7 @@ static void launch(area_t *a, uint64_t phase, void (*kernel)(area_t *, seen_t *)
     memset(a->flags, 0, sizeof(a->flags));
     a->done = 0;
     memset(out, 0, sizeof(*out));
-    kernel<<<1, 1>>>(a, out);
+    GPU_LAUNCH(kernel, 1, 1, a, out);
     GPU_CUDA(cudaGetLastError());
     shmem_uint64_wait_until(&a->started, SHMEM_CMP_EQ, phase);
 }

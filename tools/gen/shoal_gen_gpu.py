@@ -4,8 +4,9 @@ Part of the one generator, kept apart to keep each file small: shoal_gen.py
 builds the table (Api) and calls generate() here. Writes the declarations
 (gpu/include/nvshmem_typed.h), the device and stream wrappers (gpu/*/gen/*.cu),
 the compile check that calls them all (tests/gpu/gen/all_routines.cu), the
-tables the host-only unit test reads (tests/gen/shoal_gpu_tables.h) and the
-GPU parts of the man page synopses. The text it shares with the host half
+list the CPU engine's test calls and checks them from (CPU_TEST), the tables
+the host-only unit test reads (tests/gen/shoal_gpu_tables.h) and the GPU parts
+of the man page synopses. The text it shares with the host half
 (banner, wrappers, line wrapping) comes from c_emit.py: it must never import
 shoal_gen.py, which imports it.
 """
@@ -13,6 +14,10 @@ shoal_gen.py, which imports it.
 import re
 
 from c_emit import BANNER, subst_type, wrap, wrapper, xmacro
+
+# The device routines as a list for the CPU engine's test (tests/gpu-cpu), which
+# runs gpu/device as host code and needs no CUDA.
+CPU_TEST = "tests/gpu-cpu/gen/dev_routines.h"
 
 
 def device_proto(r):
@@ -24,14 +29,14 @@ def gen_header(api):
     out = ["/* %s */" % BANNER,
            "/* %s - %s" % (info["path"].split("/")[-1], info["what"]),
            " * Included at the end of %s; including it alone pulls that in first." % info["base"],
-           " * The device routines are declared for nvcc (__CUDACC__), the stream forms",
-           " * for C and C++. */",
+           " * The device routines are declared for nvcc and the CPU engine",
+           " * (SHOAL_NVSHMEM_DEVICE, from nvshmem.h), the stream forms for C and C++. */",
            "#ifndef %s" % info["guard"], "#define %s" % info["guard"], "",
            '#include "%s"' % info["base"], "#include <cuda_runtime_api.h> /* cudaStream_t */", "",
-           "#ifdef __cplusplus", 'extern "C" {', "#endif", "", "#ifdef __CUDACC__"]
+           "#ifdef __cplusplus", 'extern "C" {', "#endif", "", "#ifdef SHOAL_NVSHMEM_DEVICE"]
     for device in (True, False):
         if not device:
-            out += ["", "#endif /* __CUDACC__ */"]
+            out += ["", "#endif /* SHOAL_NVSHMEM_DEVICE */"]
         for row, rs in api.gpu_by_row:
             if row["device"] != device:
                 continue
@@ -132,6 +137,33 @@ def gen_test(api):
     return "\n".join(out)
 
 
+def gen_cpu_test(api):
+    rs = [r for row, rs in api.gpu_by_row if row["device"] for r in rs]
+    ops = []
+    for r in rs:
+        if r.op() not in ops:
+            ops.append(r.op())
+    counts = ["%s %d" % (op, sum(1 for r in rs if r.op() == op)) for op in ops]
+    out = ["/* %s */" % BANNER,
+           "/* dev_routines.h - every generated nvshmem_ device routine, for the CPU engine's",
+           " * test (tests/gpu-cpu/dev_routines.cc), which calls each one and checks what it",
+           " * did. Per op, the count of routines (types and sizes):"]
+    line = " *"
+    for c in counts:
+        item = " %s," % c if c != counts[-1] else " %s. */" % c
+        if len(line) + len(item) > 88:
+            out.append(line)
+            line = " *"
+        line += item
+    out += [line, "#ifndef SHOAL_TEST_DEV_ROUTINES_H", "#define SHOAL_TEST_DEV_ROUTINES_H", ""]
+    out += xmacro("SHOAL_DEV_ROUTINES",
+                  ["%s, %s, %s, %s" % (r.op(), r.ctype, r.size_expr, r.name) for r in rs],
+                  "X(OP, TYPE, SIZE, ROUTINE): TYPE void, SIZE in bytes for a sized form")
+    out += ["#define SHOAL_DEV_ROUTINES_COUNT %d" % len(rs), "",
+            "#endif /* SHOAL_TEST_DEV_ROUTINES_H */", ""]
+    return "\n".join(out)
+
+
 def gen_tables(api):
     out = ["/* %s */" % BANNER,
            "/* shoal_gpu_tables.h - the API table's GPU rows as C tables, for host-only unit",
@@ -197,5 +229,6 @@ def generate(api):
     for path, info in sorted(t.GPU_SOURCES.items()):
         files[path] = gen_source(api, path, info)
     files[t.GPU_TEST] = gen_test(api)
+    files[CPU_TEST] = gen_cpu_test(api)
     files[t.GPU_TEST_TABLES] = gen_tables(api)
     return files

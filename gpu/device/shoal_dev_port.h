@@ -1,0 +1,102 @@
+/* The CUDA primitives the device engine uses, as host code: with this header
+ * force-included (g++ -include), gpu/device builds a second time as the CPU engine
+ * (tests/gpu-cpu), where a kernel is a thread of the PE and "device" memory is the
+ * PE's own memory. It must need no CUDA header and never be seen by nvcc. */
+#ifndef SHOAL_DEV_PORT_H
+#define SHOAL_DEV_PORT_H
+
+#ifdef __CUDACC__
+#error "shoal_dev_port.h is the CPU build of the device engine; nvcc has the real primitives"
+#endif
+#ifndef __cplusplus
+#error "the device engine is C++ (templates): build it with a C++ compiler"
+#endif
+
+/* Selects the device halves of device.cu and the device declarations of
+ * nvshmem.h, nvshmem_typed.h and shoal_dev_state.h. */
+#define SHOAL_DEV_ON_CPU 1
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Every function is a host function. __noinline__ is empty, not
+ * __attribute__((noinline)): glibc and libstdc++ spell that attribute
+ * __attribute__((__noinline__)), which must still parse. */
+#define __host__
+#define __device__
+#define __global__
+#define __noinline__
+
+/* threadIdx, blockIdx, blockDim and gridDim: one set per kernel thread, which the
+ * launcher (tests/gpu-cpu/dev_cpu.cc) fills in before it runs the kernel. */
+typedef struct shoal_dev_dim {
+    unsigned x, y, z;
+} shoal_dev_dim_t;
+extern thread_local shoal_dev_dim_t threadIdx, blockIdx, blockDim, gridDim;
+
+/* atomic*_system: CUDA's are relaxed read-modify-writes that the CPU and the
+ * peers see; so are these (a locked instruction on x86). Ordering comes from
+ * __threadfence_system, as on the GPU. T is unsigned or unsigned long long. */
+template <typename T> static inline T atomicExch_system(T *p, T v)
+{
+    return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+}
+
+template <typename T> static inline T atomicCAS_system(T *p, T compare, T v)
+{
+    __atomic_compare_exchange_n(p, &compare, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return compare; /* the old value, whether or not it was swapped */
+}
+
+template <typename T> static inline T atomicAdd_system(T *p, T v)
+{
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+template <typename T> static inline T atomicAnd_system(T *p, T v)
+{
+    return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
+}
+
+template <typename T> static inline T atomicOr_system(T *p, T v)
+{
+    return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+}
+
+template <typename T> static inline T atomicXor_system(T *p, T v)
+{
+    return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);
+}
+
+/* Device scope (the engine's own claim word): on a CPU, the same. */
+template <typename T> static inline T atomicCAS(T *p, T compare, T v)
+{
+    return atomicCAS_system(p, compare, v);
+}
+
+/* fence.sc.sys: every earlier load and store before every later one, for all. */
+static inline void __threadfence_system(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Sleeps at least ns. Cost: a system call, and in practice the timer slack
+ * (about 50 us), not ns: the CPU engine checks behaviour, never timing. */
+static inline void __nanosleep(unsigned ns)
+{
+    struct timespec ts = {0, (long)ns};
+
+    nanosleep(&ts, NULL);
+}
+
+/* The trap after a device error (shoal_dev_fail has written the record): the
+ * host's check reports it as the usual one line and ends the job, from this
+ * thread. Defined by the CPU engine's host side. */
+[[noreturn]] void shoal_dev_cpu_trap(void);
+#define __trap() shoal_dev_cpu_trap()
+
+/* shoal_wait.h needs nothing here: without __CUDA_ARCH__ its ivar loads are
+ * already __atomic_load_n(..., __ATOMIC_ACQUIRE), the CPU's ld.acquire.sys. */
+
+#endif

@@ -1,0 +1,20 @@
+#!/bin/sh
+# check-dev-names.sh - every nvshmem_ routine the CPU engine defines is one that
+# dev_routines checks: in the generated list (gen/dev_routines.h) or named in
+# dev_routines.cc (the hand-written ones). Fails on a device routine added
+# without a check. Exit 0 pass, 1 fail, 77 without nm.
+: "${srcdir:=.}"
+lib=.libs/libshoal_devcpu.a
+command -v nm >/dev/null 2>&1 || { echo "check-dev-names: no nm, skipped"; exit 77; }
+[ -f "$lib" ] || { echo "check-dev-names: $lib is not built"; exit 1; }
+defined=$(nm -g --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^nvshmem/ { print $3 }' | sort -u)
+checked=$(grep -oh 'nvshmem_[a-z0-9_]*' "$srcdir/gen/dev_routines.h" "$srcdir/dev_routines.cc" |
+    sort -u)
+missing=$(printf '%s\n' "$defined" | grep -vxF "$checked")
+n=$(printf '%s\n' "$defined" | grep -c .)
+if [ -n "$missing" ]; then
+    echo "check-dev-names: the CPU engine defines routines that dev_routines never checks:"
+    printf '  %s\n' $missing
+    exit 1
+fi
+echo "check-dev-names: all $n nvshmem_ routines the engine defines are checked by dev_routines"

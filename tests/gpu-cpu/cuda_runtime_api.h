@@ -1,0 +1,71 @@
+/* The few CUDA runtime names that Shoal's GPU headers and tests use, for the CPU
+ * engine, where no CUDA is installed: found first on this directory's include
+ * path, in place of CUDA's header. The "device" is the CPU: a launch starts
+ * threads of this PE (dev_cpu.cc), and host memory is device memory. */
+#ifndef SHOAL_DEV_CPU_RUNTIME_H
+#define SHOAL_DEV_CPU_RUNTIME_H
+
+#ifndef SHOAL_DEV_ON_CPU
+#error "tests/gpu-cpu/cuda_runtime_api.h is for the CPU engine only (with shoal_dev_port.h)"
+#endif
+
+#include <stdlib.h>
+
+#include <functional>
+
+/* As CUDA declares it, so that nvshmemx.h's stream prototypes read the same. */
+typedef struct CUstream_st *cudaStream_t;
+
+/* CUDA's values, for the codes a test may see here. */
+typedef enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorLaunchOutOfResources = 701,
+} cudaError_t;
+
+#define cudaHostAllocDefault 0u
+#define cudaHostAllocMapped 2u
+
+static inline const char *cudaGetErrorString(cudaError_t rc)
+{
+    switch (rc) {
+    case cudaSuccess:
+        return "no error";
+    case cudaErrorMemoryAllocation:
+        return "out of memory";
+    case cudaErrorLaunchOutOfResources:
+        return "cannot start a kernel thread";
+    }
+    return "unknown error";
+}
+
+/* The CPU engine is always there: one device per PE. */
+static inline cudaError_t cudaGetDeviceCount(int *count)
+{
+    *count = 1;
+    return cudaSuccess;
+}
+
+/* Mapped host memory is plain memory here, zeroed like the tests expect of it. */
+static inline cudaError_t cudaHostAlloc(void **p, size_t size, unsigned flags)
+{
+    (void)flags;
+    *p = calloc(1, size ? size : 1);
+    return *p != NULL ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+
+static inline cudaError_t cudaFreeHost(void *p)
+{
+    free(p);
+    return cudaSuccess;
+}
+
+/* Starts grid x block threads running kernel, each with its own blockIdx and
+ * threadIdx (x only), and returns at once, as a launch does. */
+void shoal_dev_cpu_launch(unsigned grid, unsigned block, std::function<void()> kernel);
+/* The error of the last launch (a thread that could not start), then cleared. */
+cudaError_t cudaGetLastError(void);
+/* Waits for every kernel thread launched so far. */
+cudaError_t cudaDeviceSynchronize(void);
+
+#endif

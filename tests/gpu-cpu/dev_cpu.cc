@@ -1,0 +1,157 @@
+/* The CPU engine's host side: what gpu/host/init.cu does for a GPU, for kernels
+ * that are threads of the PE. Its hooks hand the device engine (gpu/device, built
+ * as host code) this PE's heap and the same-node peers' mapped heaps, a launch
+ * starts threads, and a device error's trap is reported by gpu/host/status.cu as
+ * on a GPU. Test code: never installed, never part of libshoal or libshoal_gpu. */
+#include "shoal_gpu.h"
+#include "shoal_log.h" /* SHOAL_LOG_* levels only */
+
+#include <cuda_runtime_api.h> /* this directory's: the launch and sync */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <vector>
+
+shoal_gpu_t shoal_gpu;
+thread_local shoal_dev_dim_t threadIdx, blockIdx, blockDim, gridDim;
+
+static void cpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
+{
+    int pe, mapped = 0;
+
+    shoal_gpu.env = env;
+    shoal_gpu.peer_heap = (char **)calloc((size_t)env->n_pes, sizeof(char *));
+    shoal_gpu.status = (shoal_dev_status_t *)calloc(1, sizeof(shoal_dev_status_t));
+    if (shoal_gpu.peer_heap == NULL || shoal_gpu.status == NULL)
+        env->fatal("shmem_init: out of memory for the CPU engine's table of %d heaps", env->n_pes);
+    /* The "device" addresses are the host's: each reachable heap where this
+     * process maps it. */
+    for (pe = 0; pe < env->n_pes; pe++) {
+        size_t size = 0;
+
+        shoal_gpu.peer_heap[pe] = (char *)env->peer_heap(pe, &size);
+        mapped += pe != env->my_pe && shoal_gpu.peer_heap[pe] != NULL;
+    }
+    shoal_gpu.state.my_pe = env->my_pe;
+    shoal_gpu.state.n_pes = env->n_pes;
+    shoal_gpu.state.heap_base = (uintptr_t)env->heap_base;
+    shoal_gpu.state.heap_size = env->heap_size;
+    shoal_gpu.state.peer_heap = shoal_gpu.peer_heap;
+    shoal_gpu.state.status = shoal_gpu.status;
+    shoal_dev_state = shoal_gpu.state; /* before any kernel thread starts */
+    shoal_gpu.active = 1;
+    snprintf(summary, len,
+             "CPU engine (a test build: kernels are threads of the PE): this PE's heap and %d "
+             "same-node peers' heaps reachable, %d PEs out of reach",
+             mapped, env->n_pes - 1 - mapped);
+    env->log(SHOAL_LOG_INFO, "GPU: %s", summary);
+}
+
+static void cpu_finalize(void)
+{
+    static const shoal_dev_state_t none = {};
+
+    /* Kernels started after this fail with "not set up". */
+    shoal_dev_state = none;
+    free(shoal_gpu.peer_heap);
+    free(shoal_gpu.status);
+    memset(&shoal_gpu, 0, sizeof(shoal_gpu));
+}
+
+static const shoal_gpu_hooks_t hooks = {
+    cpu_init,
+    shoal_gpu_check,
+    cpu_finalize,
+};
+
+__attribute__((constructor)) static void register_hooks(void)
+{
+    shoal_gpu_hooks_set(&hooks);
+}
+
+void shoal_dev_cpu_trap(void)
+{
+    /* The record is complete (shoal_dev_fail wrote its code last): the host's
+     * check prints the line and ends the job, here and now. */
+    shoal_gpu_check();
+    /* No record: the engine was not set up, and shoal_dev_fail printed why. */
+    fflush(stdout);
+    _exit(1);
+}
+
+/* Kernel threads. */
+
+typedef struct kernel_thread {
+    std::function<void()> kernel;
+    shoal_dev_dim_t block_idx, thread_idx, grid_dim, block_dim;
+    pthread_t tid;
+} kernel_thread_t;
+
+static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
+static std::vector<kernel_thread_t *> launched;
+static cudaError_t launch_error = cudaSuccess;
+
+static void *kernel_main(void *arg)
+{
+    kernel_thread_t *k = (kernel_thread_t *)arg;
+
+    blockIdx = k->block_idx;
+    threadIdx = k->thread_idx;
+    gridDim = k->grid_dim;
+    blockDim = k->block_dim;
+    k->kernel();
+    return NULL;
+}
+
+void shoal_dev_cpu_launch(unsigned grid, unsigned block, std::function<void()> kernel)
+{
+    unsigned b, t;
+
+    pthread_mutex_lock(&launch_lock);
+    for (b = 0; b < grid; b++) {
+        for (t = 0; t < block; t++) {
+            kernel_thread_t *k = new kernel_thread_t;
+
+            k->kernel = kernel;
+            k->block_idx = {b, 0, 0};
+            k->thread_idx = {t, 0, 0};
+            k->grid_dim = {grid, 1, 1};
+            k->block_dim = {block, 1, 1};
+            if (pthread_create(&k->tid, NULL, kernel_main, k) != 0) {
+                delete k;
+                launch_error = cudaErrorLaunchOutOfResources;
+                continue;
+            }
+            launched.push_back(k);
+        }
+    }
+    pthread_mutex_unlock(&launch_lock);
+}
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t rc;
+
+    pthread_mutex_lock(&launch_lock);
+    rc = launch_error;
+    launch_error = cudaSuccess;
+    pthread_mutex_unlock(&launch_lock);
+    return rc;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    std::vector<kernel_thread_t *> done;
+
+    pthread_mutex_lock(&launch_lock);
+    done.swap(launched);
+    pthread_mutex_unlock(&launch_lock);
+    for (kernel_thread_t *k : done) {
+        pthread_join(k->tid, NULL);
+        delete k;
+    }
+    return cudaSuccess;
+}
