@@ -1,6 +1,6 @@
 #!/bin/sh
-# check-man.sh - every routine libshoal exports has a man page, and so does every
-# nvshmem_/nvshmemx_ host routine of the GPU library where it was built; every real
+# check-man.sh - every routine libshoal exports (shmem_, shmemx_ and the deprecated
+# names) has a man page, and so does every nvshmem_/nvshmemx_ host routine of the GPU library where it was built; every real
 # page (man/man3, and the hand-written GPU pages in man/gpu) lints clean, and every
 # link page points at a page that exists.
 # Usage: check-man.sh [path/to/libshoal.so] (else $top_builddir/shmem/.libs/libshoal.so;
@@ -57,7 +57,7 @@ fail=0
 
 # 1. a page, real or link, for every exported OpenSHMEM routine
 syms=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TWi]$/ { sub(/@.*/, "", $3); print $3 }' |
-       grep -E '^(shmem_[a-z0-9_]+|_my_pe|_num_pes|start_pes|shmalloc|shfree|shrealloc|shmemalign)$' |
+       grep -E '^(shmemx?_[a-z0-9_]+|_my_pe|_num_pes|start_pes|shmalloc|shfree|shrealloc|shmemalign)$' |
        sort -u)
 if [ -z "$syms" ]; then
     echo "check-man: $lib exports no shmem_* routine" >&2

@@ -151,6 +151,20 @@ int shoal_api_reduce(shmem_team_t team, void *dest, const void *source, size_t n
     return 0;
 }
 
+int shoal_api_scan(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                   int exclusive, shoal_dt_t dt, size_t elem_size, const char *routine)
+{
+    static const char *const names[] = {"nelems"};
+    const shoal_pset_t *ps = shoal_check_team(team, routine);
+    size_t bytes = shoal_check_bytes(nelems, elem_size, routine), doff, soff;
+    int dseg = sym(dest, bytes, routine, "dest", &doff);
+    int sseg = sym(source, bytes, routine, "source", &soff);
+
+    check_args(ps, routine, (const uint64_t[]){nelems}, names, 1);
+    shoal_coll_scan(ps, dseg, doff, sseg, soff, nelems, exclusive, dt, elem_size, routine);
+    return 0;
+}
+
 void shoal_api_reduce_to_all(void *dest, const void *source, int nreduce, int PE_start,
                              int logPE_stride, int PE_size, void *pWrk, long *pSync,
                              shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,

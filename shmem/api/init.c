@@ -103,6 +103,10 @@ SHOAL_PROFILED(shmem_ptr);
 
 void pshmem_info_get_version(int *major, int *minor)
 {
+    if (major == NULL || minor == NULL)
+        shoal_fatal("shmem_info_get_version: argument %s is NULL, expected the address of an "
+                    "int to receive the %s version",
+                    major == NULL ? "major" : "minor", major == NULL ? "major" : "minor");
     *major = SHMEM_MAJOR_VERSION;
     *minor = SHMEM_MINOR_VERSION;
 }
@@ -110,6 +114,10 @@ SHOAL_PROFILED(shmem_info_get_version);
 
 void pshmem_info_get_name(char *name)
 {
+    if (name == NULL)
+        shoal_fatal("shmem_info_get_name: argument name is NULL, expected a buffer of "
+                    "SHMEM_MAX_NAME_LEN (%d) characters",
+                    SHMEM_MAX_NAME_LEN);
     strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
     name[SHMEM_MAX_NAME_LEN - 1] = '\0';
 }

@@ -52,7 +52,7 @@ size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *ind
             shoal_fatal("%s: argument cmp_values is NULL, expected nelems (%zu) values",
                         routine, nelems);
     }
-    return shoal_core_sync(&set, sel, block, indices);
+    return shoal_core_sync(&set, sel, block, indices, routine);
 }
 
 static int check_sig_addr(const uint64_t *sig_addr, const char *routine, size_t *off)
@@ -106,3 +106,49 @@ uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_valu
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 SHOAL_PROFILED(shmem_signal_wait_until);
+
+/* shmemx_signal_add and _set: the signal update of a put-with-signal, alone. On
+ * the direct path one CPU atomic (the AMO fast path), else checked and through the
+ * core's AMO path, so that the update is atomic with every other signal update
+ * and wait of the job. */
+static void signal_update(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int add, int pe,
+                          const char *routine)
+{
+    shoal_amo_op_t op = add ? SHOAL_AMO_ADD : SHOAL_AMO_SET;
+    shoal_ctx_t *c;
+    size_t off;
+    int seg;
+
+    if (__builtin_expect(shoal_core_try_amo((uintptr_t)ctx, op, sig_addr, &signal, NULL, NULL,
+                                            sizeof(*sig_addr), pe),
+                         1))
+        return;
+    shoal_check_init(routine);
+    c = shoal_check_ctx_pe(ctx, &pe, routine);
+    seg = check_sig_addr(sig_addr, routine, &off);
+    shoal_core_amo(c, pe, seg, off, op, sizeof(*sig_addr), &signal, NULL, NULL, 0, routine);
+}
+
+void pshmemx_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_update(SHMEM_CTX_DEFAULT, sig_addr, signal, 1, pe, "shmemx_signal_add");
+}
+SHOAL_PROFILED(shmemx_signal_add);
+
+void pshmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_update(ctx, sig_addr, signal, 1, pe, "shmemx_ctx_signal_add");
+}
+SHOAL_PROFILED(shmemx_ctx_signal_add);
+
+void pshmemx_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_update(SHMEM_CTX_DEFAULT, sig_addr, signal, 0, pe, "shmemx_signal_set");
+}
+SHOAL_PROFILED(shmemx_signal_set);
+
+void pshmemx_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_update(ctx, sig_addr, signal, 0, pe, "shmemx_ctx_signal_set");
+}
+SHOAL_PROFILED(shmemx_ctx_signal_set);

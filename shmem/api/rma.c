@@ -47,55 +47,78 @@ void shoal_api_get_checked(shmem_ctx_t ctx, void *dest, const void *source, size
     rma_contig(ctx, 0, nbi, dest, source, nelems, elem_size, pe, routine);
 }
 
-/* The bytes a strided range spans from its first element: strides must be positive. */
-static size_t strided_span(ptrdiff_t stride, size_t nelems, size_t elem_size,
-                           const char *routine, const char *arg)
+/* The bytes a strided range of nblocks blocks of bsize elements spans from its
+ * first element. Strides count elements between block starts and must be at least
+ * bsize (blocks never overlap) and 1; blocked names the ib forms, whose message
+ * says why. */
+static size_t strided_span(ptrdiff_t stride, size_t bsize, size_t nblocks, size_t elem_size,
+                           int blocked, const char *routine, const char *arg)
 {
-    size_t span;
+    size_t least = bsize > 1 ? bsize : 1, span;
 
-    if (stride <= 0)
-        shoal_fatal("%s: argument %s is %td, expected a stride of at least 1 element", routine,
-                    arg, stride);
-    if (nelems == 0)
+    if (stride <= 0 || (size_t)stride < least)
+        shoal_fatal("%s: argument %s is %td, expected a stride of at least %zu element%s%s",
+                    routine, arg, stride, least, least == 1 ? "" : "s",
+                    blocked && least > 1 ? " (bsize)" : "");
+    if (nblocks == 0 || bsize == 0)
         return 0;
-    if (__builtin_mul_overflow((size_t)stride, nelems - 1, &span) ||
-        __builtin_add_overflow(span, 1, &span) ||
+    if (__builtin_mul_overflow((size_t)stride, nblocks - 1, &span) ||
+        __builtin_add_overflow(span, bsize, &span) ||
         __builtin_mul_overflow(span, elem_size, &span))
-        shoal_fatal("%s: arguments nelems (%zu) and %s (%td) span more than size_t bytes",
-                    routine, nelems, arg, stride);
+        shoal_fatal("%s: arguments %s (%zu) and %s (%td) span more than size_t bytes", routine,
+                    blocked ? "nblocks" : "nelems", nblocks, arg, stride);
     return span;
+}
+
+/* Strided put (put set: dest remote) or get: nblocks blocks of bsize elements,
+ * dst and sst apart (iput and iget: blocks of one element). */
+static void strided(shmem_ctx_t ctx, int put, void *dest, const void *source, ptrdiff_t dst,
+                    ptrdiff_t sst, size_t bsize, size_t nblocks, int blocked, size_t elem_size,
+                    int pe, const char *routine)
+{
+    size_t dspan, sspan, local, off;
+    shoal_ctx_t *c;
+    int seg;
+
+    shoal_check_init(routine);
+    dspan = strided_span(dst, bsize, nblocks, elem_size, blocked, routine, "dst");
+    sspan = strided_span(sst, bsize, nblocks, elem_size, blocked, routine, "sst");
+    seg = rma_prepare(ctx, put ? dest : source, put ? dspan : sspan, &pe, routine,
+                      put ? "dest" : "source", &off, &c);
+    local = dspan == 0 ? 0 : shoal_check_bytes(nblocks * bsize, elem_size, routine);
+    shoal_check_local(put ? source : dest, local, routine, put ? "source" : "dest");
+    if (local == 0)
+        return;
+    if (put)
+        shoal_core_iput(c, pe, seg, off, source, dst, sst, bsize, nblocks, elem_size, routine);
+    else
+        shoal_core_iget(c, pe, seg, off, dest, dst, sst, bsize, nblocks, elem_size, routine);
 }
 
 void shoal_api_iput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
                     ptrdiff_t sst, size_t nelems, size_t elem_size, int pe,
                     const char *routine)
 {
-    shoal_ctx_t *c;
-    size_t span, off;
-    int seg;
-
-    shoal_check_init(routine);
-    span = strided_span(dst, nelems, elem_size, routine, "dst");
-    strided_span(sst, nelems, elem_size, routine, "sst");
-    seg = rma_prepare(ctx, dest, span, &pe, routine, "dest", &off, &c);
-    shoal_check_local(source, nelems * elem_size, routine, "source");
-    if (nelems > 0)
-        shoal_core_iput(c, pe, seg, off, source, dst, sst, nelems, elem_size, routine);
+    strided(ctx, 1, dest, source, dst, sst, 1, nelems, 0, elem_size, pe, routine);
 }
 
 void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
                     ptrdiff_t sst, size_t nelems, size_t elem_size, int pe,
                     const char *routine)
 {
-    shoal_ctx_t *c;
-    size_t span, off;
-    int seg;
+    strided(ctx, 0, dest, source, dst, sst, 1, nelems, 0, elem_size, pe, routine);
+}
 
-    shoal_check_init(routine);
-    strided_span(dst, nelems, elem_size, routine, "dst");
-    span = strided_span(sst, nelems, elem_size, routine, "sst");
-    seg = rma_prepare(ctx, source, span, &pe, routine, "source", &off, &c);
-    shoal_check_local(dest, nelems * elem_size, routine, "dest");
-    if (nelems > 0)
-        shoal_core_iget(c, pe, seg, off, dest, dst, sst, nelems, elem_size, routine);
+void shoal_api_ibput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size, int pe,
+                     const char *routine)
+{
+    strided(ctx, 1, dest, source, dst, sst, bsize, nblocks, 1, elem_size, pe, routine);
+}
+
+void shoal_api_ibget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size, int pe,
+                     const char *routine)
+{
+    strided(ctx, 0, dest, source, dst, sst, bsize, nblocks, 1, elem_size, pe, routine);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "shmem.h"
+#include "shoal_check.h"
 #include "shoal_coll.h"
 #include "shoal_core.h"
 #include "shoal_transport.h"
@@ -82,6 +83,15 @@ void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t d
                     ptrdiff_t sst, size_t nelems, size_t elem_size, int pe,
                     const char *routine);
 
+/* Blocked strided (shmemx_ibput, shmemx_ibget): nblocks blocks of bsize elements,
+ * block i at element i * sst of source and i * dst of dest; strides at least bsize. */
+void shoal_api_ibput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size, int pe,
+                     const char *routine);
+void shoal_api_ibget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size, int pe,
+                     const char *routine);
+
 /* Atomic memory operations. All AMO types are 4 or 8 bytes; the core works on their
  * bit patterns, so float and double need no special case for fetch, set and swap.
  * operand and compare point at elem_size bytes (NULL where the op takes none); fetch
@@ -94,6 +104,10 @@ static inline void shoal_api_amo(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest,
                                  const void *operand, const void *compare, void *fetch,
                                  size_t elem_size, int pe, int nbi, const char *routine)
 {
+    /* The _nbi forms are the fetching ones, and fetch is the program's pointer: the
+     * old value must have somewhere to go (the blocking forms pass a local). */
+    if (nbi)
+        shoal_check_local(fetch, elem_size, routine, "fetch");
     if (__builtin_expect(!shoal_core_try_amo((uintptr_t)ctx, op, dest, operand, compare, fetch,
                                              elem_size, pe),
                          0))
@@ -146,6 +160,10 @@ int shoal_api_alltoalls(shmem_team_t team, void *dest, const void *source, ptrdi
 /* Reductions: dt and elem_size say how to combine (SHOAL_DT_CHAR for plain char). */
 int shoal_api_reduce(shmem_team_t team, void *dest, const void *source, size_t nreduce,
                      shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, const char *routine);
+/* Scans (shmemx_sum_inscan, shmemx_sum_exscan): prefix sums in team index order,
+ * the PE's own source included unless exclusive. */
+int shoal_api_scan(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                   int exclusive, shoal_dt_t dt, size_t elem_size, const char *routine);
 /* The deprecated active-set form; pWrk is not needed and not touched. */
 void shoal_api_reduce_to_all(void *dest, const void *source, int nreduce, int PE_start,
                              int logPE_stride, int PE_size, void *pWrk, long *pSync,

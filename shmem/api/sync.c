@@ -1,4 +1,5 @@
-/* Memory ordering and whole-job synchronisation. */
+/* Memory ordering (fence, quiet, and the per-PE quiet of shmemx.h) and whole-job
+ * synchronisation. */
 #include "shmem.h"
 #include "shoal_check.h"
 #include "shoal_profile.h"
@@ -31,3 +32,40 @@ void pshmem_sync_all(void)
     shoal_coll_barrier(&shoal_team_world.pset, 0, "shmem_sync_all");
 }
 SHOAL_PROFILED(shmem_sync_all);
+
+/* shmemx_pe_quiet: completion of the operations to some PEs. Shoal completes the
+ * whole context, which includes them (the spec allows more, never less); the PEs
+ * are still checked, in the context's team. SHMEM_CTX_INVALID does nothing. */
+static void pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes, const char *routine)
+{
+    shoal_ctx_t *c;
+    size_t i;
+
+    shoal_check_init(routine);
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    c = shoal_check_ctx(ctx, routine);
+    if (npes > 0 && target_pes == NULL)
+        shoal_fatal("%s: argument target_pes is NULL, but npes is %zu; expected an array of "
+                    "npes PE numbers",
+                    routine, npes);
+    for (i = 0; i < npes; i++)
+        if ((unsigned)target_pes[i] >= (unsigned)c->team->pset.size)
+            shoal_fatal("%s: argument target_pes[%zu] is %d, valid range 0..%d%s", routine, i,
+                        target_pes[i], c->team->pset.size - 1,
+                        c->team == &shoal_team_world ? "" : " (PEs of the context's team)");
+    if (npes > 0)
+        shoal_core_quiet(c);
+}
+
+void pshmemx_pe_quiet(const int *target_pes, size_t npes)
+{
+    pe_quiet(SHMEM_CTX_DEFAULT, target_pes, npes, "shmemx_pe_quiet");
+}
+SHOAL_PROFILED(shmemx_pe_quiet);
+
+void pshmemx_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
+{
+    pe_quiet(ctx, target_pes, npes, "shmemx_ctx_pe_quiet");
+}
+SHOAL_PROFILED(shmemx_ctx_pe_quiet);

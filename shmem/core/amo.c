@@ -2,6 +2,7 @@
  * AMO path, chosen at connect time so that one job never mixes CPU atomics with a
  * NIC's on the same location. */
 #include "shoal_core.h"
+#include "shoal_stats.h"
 #include "shoal_status.h"
 
 void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op,
@@ -10,8 +11,10 @@ void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_
 {
     void *st;
     const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 1, &st);
-    int status = ops->amo(st, seg, off, op, size, operand, compare, fetch, nbi);
+    int status;
 
+    shoal_stats_op(SHOAL_STATS_AMO, ops, size);
+    status = ops->amo(st, seg, off, op, size, operand, compare, fetch, nbi);
     if (status != SHOAL_OK)
         shoal_fatal("%s: the atomic operation on PE %d failed (%s)", routine, pe,
                     shoal_status_string(status));
@@ -22,9 +25,12 @@ void shoal_core_put_signal(shoal_ctx_t *ctx, int pe, int seg, size_t off, const 
                            size_t len, int sig_seg, size_t sig_off, uint64_t signal, int sig_add,
                            int nbi, const char *routine)
 {
+    int counted = shoal_stats_signal_begin(ctx, pe, len); /* as one, not a put and an AMO */
+
     if (len > 0)
         shoal_core_put(ctx, pe, seg, off, src, len, nbi, routine);
     shoal_core_fence(ctx);
     shoal_core_amo(ctx, pe, sig_seg, sig_off, sig_add ? SHOAL_AMO_ADD : SHOAL_AMO_SET,
                    sizeof(uint64_t), &signal, NULL, NULL, 1, routine);
+    shoal_stats_signal_end(counted);
 }

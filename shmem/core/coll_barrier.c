@@ -2,6 +2,7 @@
  * wrap around their part. The root releases only after it has taken every
  * arrival: a PE must never leave a token behind on a counter. */
 #include "shoal_coll_impl.h"
+#include "shoal_stats.h"
 
 /* Flat collectives, for sets of up to FLAT_MAX PEs all on this node: every index
  * but the root signals the root on counter (its index) and waits on its release
@@ -65,7 +66,7 @@ static void barrier_count(const shoal_pset_t *ps, const char *routine)
 /* The barrier: on one node, by count (or, with SHOAL_CHECK_COLL, by a gather that
  * can name a PE that never comes); else dissemination (in round k, signal index
  * me+2^k and wait for me-2^k). */
-void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *routine)
+static void barrier(const shoal_pset_t *ps, int complete_puts, const char *routine)
 {
     int n = ps->size, me = ps->me, k, d;
 
@@ -84,4 +85,13 @@ void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *r
         shoal_coll_token_send(ps, (me + d) % n, k, routine);
         shoal_coll_token_take(ps, (me - d + n) % n, k, routine);
     }
+}
+
+void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *routine)
+{
+    uint64_t begun = shoal_stats_coll_begin();
+
+    shoal_coll_enter(ps);
+    barrier(ps, complete_puts, routine);
+    shoal_stats_coll_end(SHOAL_STATS_BARRIER, begun);
 }

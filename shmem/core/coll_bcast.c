@@ -2,6 +2,7 @@
  * and each of them. Only the staged form returns before its readers are done:
  * its root must drain their answers before it reuses its staging area. */
 #include "shoal_coll_impl.h"
+#include "shoal_stats.h"
 
 static int bcast_algo(size_t bytes, int n)
 {
@@ -64,8 +65,8 @@ static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
 /* Direct: every PE reads the root. Binomial: index r (relative to the root) reads
  * from r - 2^k, k its highest bit, once that PE says it has the data. root_too:
  * the root's dest gets the data too (the team form; the active-set form leaves it). */
-void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
-                          size_t bytes, int root, int root_too, const char *routine)
+static void broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                      size_t bytes, int root, int root_too, const char *routine)
 {
     int n = ps->size, rel = (ps->me - root + n) % n, k, top = -1, i;
     int algo = bcast_algo(bytes, n);
@@ -113,4 +114,14 @@ void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sse
             shoal_coll_token_send(ps, (rel + (1 << k) + root) % n, SHOAL_SYNC_ALGO + k, routine);
     }
     shoal_coll_barrier(ps, 0, routine);
+}
+
+void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                          size_t bytes, int root, int root_too, const char *routine)
+{
+    uint64_t begun = shoal_stats_coll_begin();
+
+    shoal_coll_enter(ps);
+    broadcast(ps, dseg, doff, sseg, soff, bytes, root, root_too, routine);
+    shoal_stats_coll_end(SHOAL_STATS_BROADCAST, begun);
 }

@@ -3,12 +3,14 @@
  * barriers: call it only when the setting is on, or where a mismatch would hang
  * (team splits). */
 #include "shoal_coll_impl.h"
+#include "shoal_stats.h"
 
 /* SHOAL_CHECK_COLL: each PE leaves a hash of the routine's name and its
  * arguments in its scratch words 2..; every PE compares with index 0's. */
 void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
                       const char *const *names, int n)
 {
+    uint64_t begun = shoal_stats_coll_begin();
     uint64_t mine[SHOAL_CHECK_VALS + 1], first[SHOAL_CHECK_VALS + 1], h = 1469598103934665603u;
     uint64_t *scratch = shoal_coll_local(ps->sync_seg, shoal_pset_scratch(ps, 2));
     const char *c;
@@ -39,4 +41,5 @@ void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_
                         "team); every PE must pass the same value",
                         routine, names[i], (long long)mine[i + 1], shoal_g.my_pe,
                         (long long)first[i + 1], shoal_pset_pe(ps, 0));
+    shoal_stats_coll_end(SHOAL_STATS_CHECK, begun);
 }

@@ -2,6 +2,7 @@
  * others' dests (which the spec requires to be ready); the closing barrier
  * completes those puts, so no PE returns before its dest is whole. */
 #include "shoal_coll_impl.h"
+#include "shoal_stats.h"
 
 #include <stdlib.h>
 
@@ -36,6 +37,7 @@ static size_t *collect_offsets(const shoal_pset_t *ps, size_t bytes, int fixed, 
 void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                         size_t bytes, int fixed, const char *routine)
 {
+    uint64_t begun = shoal_stats_coll_begin();
     size_t *off = collect_offsets(ps, bytes, fixed, routine);
     const char *src = shoal_coll_local(sseg, soff);
     int n = ps->size, i;
@@ -53,6 +55,7 @@ void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg,
     shoal_coll_barrier(ps, 1, routine);
     if (!fixed)
         *(uint64_t *)shoal_coll_local(ps->sync_seg, shoal_pset_scratch(ps, 0)) = 0;
+    shoal_stats_coll_end(SHOAL_STATS_COLLECT, begun);
 }
 
 /* Block j of this PE's source goes to block me of PE j's dest; strides in
@@ -64,6 +67,7 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
                           const char *routine)
 {
+    uint64_t begun = shoal_stats_coll_begin();
     size_t dblock = nelems * (size_t)dst * elem_size, sblock = nelems * (size_t)sst * elem_size;
     const char *src = shoal_coll_local(sseg, soff);
     int n = ps->size, i, pull = 0;
@@ -77,8 +81,8 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
             shoal_core_put(&shoal_ctx_default, pe, dseg, to_off, from, nelems * elem_size, 1,
                            routine);
         } else if (dst == 1 || shoal_peer_is_local(pe)) {
-            shoal_core_iput(&shoal_ctx_default, pe, dseg, to_off, from, dst, sst, nelems, elem_size,
-                            routine);
+            shoal_core_iput(&shoal_ctx_default, pe, dseg, to_off, from, dst, sst, 1, nelems,
+                            elem_size, routine);
         } else {
             pull = 1; /* every PE decides alike: the arguments and node layout match */
         }
@@ -90,8 +94,9 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
             if (!shoal_peer_is_local(shoal_pset_pe(ps, i)))
                 shoal_core_iget(&shoal_ctx_default, shoal_pset_pe(ps, i), sseg,
                                 soff + (size_t)ps->me * sblock,
-                                shoal_coll_local(dseg, doff + (size_t)i * dblock), dst, sst, nelems,
-                                elem_size, routine);
+                                shoal_coll_local(dseg, doff + (size_t)i * dblock), dst, sst, 1,
+                                nelems, elem_size, routine);
     }
     shoal_coll_barrier(ps, 1, routine);
+    shoal_stats_coll_end(SHOAL_STATS_ALLTOALL, begun);
 }

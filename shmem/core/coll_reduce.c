@@ -2,6 +2,7 @@
  * choice among them; the arithmetic is reduce.c's. Operands are combined in index
  * order, never in arrival order, so that every PE gets the same bits. */
 #include "shoal_coll_impl.h"
+#include "shoal_stats.h"
 
 #include <stdlib.h>
 
@@ -155,6 +156,7 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
                        size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
                        const char *routine)
 {
+    uint64_t begun = shoal_stats_coll_begin();
     int n = ps->size, algo = reduce_algo(count * elem_size, n), i;
     int ring = algo == SHOAL_ALGO_RING;
     size_t lo = ring ? count * (size_t)ps->me / (size_t)n : 0;
@@ -162,6 +164,7 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
     size_t bytes = (hi - lo) * elem_size;
     char *acc = malloc(bytes + 1), *in = malloc(bytes + 1);
 
+    shoal_coll_enter(ps);
     if (acc == NULL || in == NULL)
         shoal_fatal("%s: out of memory for %zu bytes of reduction buffers", routine, 2 * bytes);
     if (algo == SHOAL_ALGO_FLAT) {
@@ -183,4 +186,36 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
     }
     free(acc);
     free(in);
+    shoal_stats_coll_end(SHOAL_STATS_REDUCE, begun);
+}
+
+/* Scans: each PE reads the sources of the indices before it (and its own for the
+ * inclusive scan) and adds them in index order, so every result has the bits a
+ * serial loop gives; exclusive on index 0 is zero (all-zero bits are 0 in every
+ * SUM type). Two barriers: every source is ready; no one reads one any more, so
+ * dest may be source. Cost: up to size - 1 gets of the whole array per PE, which
+ * suits the small arrays scans serve (counts, offsets). */
+void shoal_coll_scan(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                     size_t count, int exclusive, shoal_dt_t dt, size_t elem_size,
+                     const char *routine)
+{
+    uint64_t begun = shoal_stats_coll_begin(); /* counted with the reductions */
+    size_t bytes = count * elem_size;
+    int upto = exclusive ? ps->me : ps->me + 1, i;
+    char *acc = calloc(1, bytes + 1), *in = malloc(bytes + 1);
+
+    if (acc == NULL || in == NULL)
+        shoal_fatal("%s: out of memory for %zu bytes of scan buffers", routine, 2 * bytes);
+    shoal_coll_barrier(ps, 0, routine);
+    for (i = 0; i < upto && bytes > 0; i++) {
+        shoal_coll_get(ps, i, sseg, soff, i == 0 ? acc : in, bytes, routine);
+        if (i > 0)
+            combine(acc, in, count, SHOAL_RED_SUM, dt, elem_size, routine);
+    }
+    shoal_coll_barrier(ps, 0, routine);
+    if (bytes > 0)
+        memcpy(shoal_coll_local(dseg, doff), acc, bytes);
+    free(acc);
+    free(in);
+    shoal_stats_coll_end(SHOAL_STATS_REDUCE, begun);
 }

@@ -3,6 +3,7 @@
  * the job when a PE it waits for has left. Which counter means what is the
  * algorithms' business (shoal_coll_impl.h), never this file's. */
 #include "shoal_coll_impl.h"
+#include "shoal_hang.h"
 #include "shoal_status.h"
 
 #include <sched.h>
@@ -157,6 +158,7 @@ void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const
         } else {
             shoal_core_backoff(&spins);
         }
+        shoal_hang_coll_turn(spins, ps, from, routine);
         if ((spins & 1023) != 0)
             continue;
         /* Marks of PEs on this node after a second; of the others, by a get, only

@@ -4,7 +4,9 @@
 #include "config.h"
 #include "shmem.h"
 #include "shoal_core.h"
+#include "shoal_hang.h"
 #include "shoal_rt.h"
+#include "shoal_stats.h"
 #include "shoal_status.h"
 #include "shoal_ucx.h"
 #include "shoal_wireup.h"
@@ -250,6 +252,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     t[3] = now_ms();
 
 
+    shoal_hang_setup(shoal_g.settings.hang_report_s); /* the teams' counts exist now */
     status = shoal_wireup_publish();
     if (status == SHOAL_OK)
         status = shoal_rt_exchange();
@@ -257,10 +260,13 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         fail(routine, "exchanging wire-up data", status);
     shoal_g.initialized = 1;
     shoal_g.direct_amo = !shoal_g.amo_ucx;
-    shoal_g.direct_pes = shoal_g.settings.check ? 0 : shoal_g.n_pes;
+    /* SHOAL_STATS counts the program's operations where they are not direct. */
+    shoal_g.direct_pes = shoal_g.settings.check || shoal_g.settings.stats ? 0 : shoal_g.n_pes;
+    shoal_g.direct_coll_pes = shoal_g.settings.check ? 0 : shoal_g.n_pes;
     shoal_g.spins_before_yield = oversubscribed(local_size) ? 0 : 64;
     shoal_g.one_node = local_size >= shoal_g.n_pes;
     shoal_g.sleep_waits = sleep_agreed(routine);
+    shoal_stats_setup(); /* after init's own collectives */
     t[4] = now_ms();
     /* Before atexit: the GPU library's runtime then outlives finalize_at_exit. */
     shoal_core_gpu_init(gpu, sizeof(gpu));
@@ -291,10 +297,12 @@ static void finalize(int by_exit)
      * from it, and then wait forever. The mark makes such a PE end the job. */
     shoal_core_quiet_all();
     shoal_coll_mark_left(by_exit);
+    shoal_stats_publish(); /* SHOAL_STATS: this PE's sums, which PE 0 prints after */
     if (shoal_rt_barrier() != SHOAL_OK) /* said why; the launcher ends the job */
         shoal_fatal("shmem_finalize: cannot synchronise with the other PEs");
+    shoal_stats_report();
     shoal_ctx_cleanup();
-    shoal_g.direct_pes = 0;
+    shoal_g.direct_pes = shoal_g.direct_coll_pes = 0;
     shoal_g.initialized = 0;
     shoal_g.finalized = 1;
     shoal_core_gpu_finalize(); /* it unregisters the peers' heaps we unmap next */
@@ -306,6 +314,7 @@ static void finalize(int by_exit)
     shoal_ucx_destroy(shoal_g.ucx);
     shoal_g.ucx = NULL;
     shoal_g.ucx_main = NULL;
+    shoal_hang_cleanup();
     shoal_team_cleanup();
     free(shoal_g.peers);
     shoal_g.peers = NULL;

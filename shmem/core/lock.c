@@ -5,6 +5,7 @@
 #include "shoal_lock.h"
 
 #include "shoal_core.h"
+#include "shoal_hang.h"
 #include "shoal_status.h"
 #include "shoal_wait.h"
 
@@ -71,16 +72,20 @@ static void amo_post(int pe, int seg, size_t off, shoal_amo_op_t op, uint32_t op
                    routine);
 }
 
-/* Spins on this PE's own node until a bit of bits is set; returns the node. The
- * acquire load sees a peer's AMO whichever path wrote it; the back-off drives the
- * progress that software-emulated AMOs (UCX over TCP) need to land here. */
-static uint32_t wait_node(const uint32_t *node, uint32_t bits)
+/* Spins on this PE's own node (of the lock at seg, off) until a bit of bits is set;
+ * returns the node. The acquire load sees a peer's AMO whichever path wrote it; the
+ * back-off drives the progress that software-emulated AMOs (UCX over TCP) need to
+ * land here. */
+static uint32_t wait_node(int seg, size_t off, uint32_t bits, const char *routine)
 {
+    const uint32_t *node = node_of(seg, off);
     unsigned spins = 0;
     uint32_t v;
 
-    while (((v = (uint32_t)shoal_wait_load_ivar(node, sizeof(*node), 0)) & bits) == 0)
+    while (((v = (uint32_t)shoal_wait_load_ivar(node, sizeof(*node), 0)) & bits) == 0) {
         shoal_core_backoff(&spins);
+        shoal_hang_lock_turn(spins, seg, off, bits == GRANTED, routine);
+    }
     return v;
 }
 
@@ -91,6 +96,36 @@ static void serve_earlier_requests(int home)
 {
     if (shoal_g.my_pe == home)
         shoal_core_progress();
+}
+
+/* For a hang report (hang.c): returns the first PE of the lock's queue, its holder,
+ * walking back from this PE (-1 when no PE has linked to it yet); *ahead_out is the
+ * PE just ahead of this one. Reads every PE's node: slow, and only a view, as the
+ * queue may move while it reads. */
+int shoal_lock_queue(int seg, size_t off, int *ahead_out)
+{
+    int n = shoal_g.n_pes, *behind = malloc((size_t)n * sizeof(int)), pe = shoal_g.my_pe, i, k;
+    uint64_t v;
+
+    *ahead_out = -1;
+    if (behind == NULL)
+        return -1;
+    for (i = 0; i < n; i++)
+        behind[i] = shoal_hang_peek(i, seg, off + NODE_OFF, sizeof(uint32_t), &v) == 0
+                        ? (int)((uint32_t)v & NEXT_MASK) - 1
+                        : -1;
+    /* Back along the links: PE i is ahead of pe when i's next is pe. */
+    for (k = 0; k < n; k++) {
+        for (i = 0; i < n && (i == pe || behind[i] != pe); i++)
+            ;
+        if (i == n)
+            break;
+        if (k == 0)
+            *ahead_out = i;
+        pe = i;
+    }
+    free(behind);
+    return *ahead_out >= 0 ? pe : -1;
 }
 
 /* ---- this PE's claims: the locks it holds or one of its threads is taking ----
@@ -216,7 +251,7 @@ int shoal_lock_set(int seg, size_t off, int may_wait, const char *routine)
         /* Its next is 0 until now: a PE resets its node before it leaves the queue. */
         amo_post(pe_named(ahead, seg, off, routine), seg, off + NODE_OFF, SHOAL_AMO_ADD,
                  me_plus_one(), routine);
-        wait_node(node_of(seg, off), GRANTED);
+        wait_node(seg, off, GRANTED, routine);
     }
     claim_set_state(c, CLAIM_HELD);
     return SHOAL_OK;
@@ -255,7 +290,7 @@ int shoal_lock_clear(int seg, size_t off, const char *routine)
     /* Nobody behind: free the lock, unless a PE queued since and is about to say so. */
     if ((v & NEXT_MASK) == 0 && amo_fetch(home_of(off), seg, off + TAIL_OFF, SHOAL_AMO_CSWAP, 0,
                                           me_plus_one(), routine) != me_plus_one())
-        v = wait_node(node, NEXT_MASK);
+        v = wait_node(seg, off, NEXT_MASK, routine);
     if ((v & NEXT_MASK) != 0)
         amo_post(pe_named(v & NEXT_MASK, seg, off, routine), seg, off + NODE_OFF, SHOAL_AMO_ADD,
                  GRANTED, routine);

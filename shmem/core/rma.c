@@ -1,6 +1,7 @@
 /* Contiguous and strided RMA on (pe, segment, offset). Arguments were checked by
  * the API layer; a transport failure here ends the job with the routine's name. */
 #include "shoal_core.h"
+#include "shoal_stats.h"
 #include "shoal_status.h"
 
 #include <stdlib.h>
@@ -19,6 +20,7 @@ void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *s
     void *st;
     const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
 
+    shoal_stats_op(SHOAL_STATS_PUT, ops, len);
     check_transport(nbi ? ops->put_nbi(st, seg, off, src, len) : ops->put(st, seg, off, src, len),
                     routine, pe);
 }
@@ -29,92 +31,106 @@ void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, si
     void *st;
     const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
 
+    shoal_stats_op(SHOAL_STATS_GET, ops, len);
     check_transport(nbi ? ops->get_nbi(st, seg, off, dst, len) : ops->get(st, seg, off, dst, len),
                     routine, pe);
 }
 
-/* Strided forms move one element at a time, strides in elements; except through a
- * transport that sends a message per operation (SHOAL_CAP_MESSAGES),
- * where a contiguous destination takes the packed elements as one put, and a source
- * stride of up to SPAN_MAX_STRIDE elements is read as whole spans, gaps included
- * (bytes of the same remote allocation, between elements the caller named); each
- * SPAN_CHUNK bytes at a time. */
+/* Strided forms move one block of bsize elements at a time (one element for
+ * iput and iget), strides in elements between block starts; except through a
+ * transport that sends a message per operation (SHOAL_CAP_MESSAGES), where a
+ * contiguous destination takes the packed blocks as one put, and a source whose
+ * gaps are at most SPAN_MAX_STRIDE times its blocks is read as whole spans, gaps
+ * included (bytes of the same remote allocation, between blocks the caller
+ * named); each SPAN_CHUNK bytes at a time. Strides were checked to be at least
+ * bsize (and 1) by the API layer. */
 #define SPAN_MAX_STRIDE 16
 #define SPAN_CHUNK ((size_t)1 << 20)
 
+/* nblocks blocks of block bytes, sstep bytes apart in src, packed into puts. */
 static int iput_packed(const shoal_transport_ops_t *ops, void *st, int pe, int seg, size_t off,
-                       const char *src, ptrdiff_t sst, size_t nelems, size_t elem_size,
+                       const char *src, size_t sstep, size_t nblocks, size_t block,
                        const char *routine)
 {
-    size_t per = SPAN_CHUNK / elem_size, done, n, i;
+    size_t per = SPAN_CHUNK / block, done, n, i;
     char *buf;
 
     if (per == 0 || (buf = malloc(SPAN_CHUNK)) == NULL)
         return 0;
-    for (done = 0; done < nelems; done += n) {
-        n = nelems - done < per ? nelems - done : per;
+    for (done = 0; done < nblocks; done += n) {
+        n = nblocks - done < per ? nblocks - done : per;
         for (i = 0; i < n; i++)
-            memcpy(buf + i * elem_size, src + (done + i) * (size_t)sst * elem_size, elem_size);
-        check_transport(ops->put(st, seg, off + done * elem_size, buf, n * elem_size), routine,
-                        pe);
+            memcpy(buf + i * block, src + (done + i) * sstep, block);
+        check_transport(ops->put(st, seg, off + done * block, buf, n * block), routine, pe);
     }
     free(buf);
     return 1;
 }
 
 void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *src,
-                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
-                     const char *routine)
+                     ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                     size_t elem_size, const char *routine)
 {
     void *st;
     const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
-    size_t i;
+    size_t block = bsize * elem_size, i;
 
-    if ((ops->caps & SHOAL_CAP_MESSAGES) && dst == 1 && sst >= 1 && nelems > 1 &&
-        iput_packed(ops, st, pe, seg, off, src, sst, nelems, elem_size, routine))
+    shoal_stats_op(SHOAL_STATS_PUT, ops, nblocks * block);
+    if ((size_t)dst == bsize && (size_t)sst == bsize) {
+        check_transport(ops->put(st, seg, off, src, nblocks * block), routine, pe);
         return;
-    for (i = 0; i < nelems; i++) {
-        ptrdiff_t d = (ptrdiff_t)i * dst * (ptrdiff_t)elem_size;
-        ptrdiff_t s = (ptrdiff_t)i * sst * (ptrdiff_t)elem_size;
-
-        check_transport(ops->put(st, seg, off + d, src + s, elem_size), routine, pe);
     }
+    if ((ops->caps & SHOAL_CAP_MESSAGES) && (size_t)dst == bsize && nblocks > 1 &&
+        iput_packed(ops, st, pe, seg, off, src, (size_t)sst * elem_size, nblocks, block,
+                    routine))
+        return;
+    for (i = 0; i < nblocks; i++)
+        check_transport(ops->put(st, seg, off + i * (size_t)dst * elem_size,
+                                 src + i * (size_t)sst * elem_size, block),
+                        routine, pe);
 }
 
+/* Spans of up to SPAN_CHUNK bytes, each holding whole blocks sstep bytes apart. */
 static int iget_span(const shoal_transport_ops_t *ops, void *st, int pe, int seg, size_t off,
-                     char *dst_buf, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
+                     char *dst_buf, size_t dstep, size_t sstep, size_t nblocks, size_t block,
                      const char *routine)
 {
-    size_t per = SPAN_CHUNK / ((size_t)sst * elem_size), done, n, i;
+    size_t per = SPAN_CHUNK / sstep, done, n, i;
     char *buf;
 
     if (per == 0 || (buf = malloc(SPAN_CHUNK)) == NULL)
         return 0;
-    for (done = 0; done < nelems; done += n) {
-        n = nelems - done < per ? nelems - done : per;
-        check_transport(ops->get(st, seg, off + done * (size_t)sst * elem_size, buf,
-                                 ((n - 1) * (size_t)sst + 1) * elem_size),
+    for (done = 0; done < nblocks; done += n) {
+        n = nblocks - done < per ? nblocks - done : per;
+        check_transport(ops->get(st, seg, off + done * sstep, buf, (n - 1) * sstep + block),
                         routine, pe);
         for (i = 0; i < n; i++)
-            memcpy(dst_buf + (ptrdiff_t)(done + i) * dst * (ptrdiff_t)elem_size,
-                   buf + i * (size_t)sst * elem_size, elem_size);
+            memcpy(dst_buf + (done + i) * dstep, buf + i * sstep, block);
     }
     free(buf);
     return 1;
 }
 
 void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_buf,
-                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size,
-                     const char *routine)
+                     ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                     size_t elem_size, const char *routine)
 {
     void *st;
     const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
+    size_t block = bsize * elem_size;
 
-    if ((ops->caps & SHOAL_CAP_MESSAGES) && nelems > 1 && sst >= 1 && sst <= SPAN_MAX_STRIDE &&
-        iget_span(ops, st, pe, seg, off, dst_buf, dst, sst, nelems, elem_size, routine))
+    shoal_stats_op(SHOAL_STATS_GET, ops, nblocks * block);
+    if ((size_t)dst == bsize && (size_t)sst == bsize) {
+        check_transport(ops->get(st, seg, off, dst_buf, nblocks * block), routine, pe);
+        return;
+    }
+    if ((ops->caps & SHOAL_CAP_MESSAGES) && nblocks > 1 &&
+        (size_t)sst <= SPAN_MAX_STRIDE * bsize &&
+        iget_span(ops, st, pe, seg, off, dst_buf, (size_t)dst * elem_size,
+                  (size_t)sst * elem_size, nblocks, block, routine))
         return;
     check_transport(ops->iget(st, seg, off, sst * (ptrdiff_t)elem_size, dst_buf,
-                              dst * (ptrdiff_t)elem_size, nelems, elem_size),
+                              dst * (ptrdiff_t)elem_size, nblocks, block),
                     routine, pe);
 }
 

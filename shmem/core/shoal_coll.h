@@ -134,6 +134,12 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
                        size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
                        const char *routine);
 
+/* Prefix sums in index order: dest of index i gets the sum of the sources of
+ * indices 0..i (0..i-1 with exclusive; zero on index 0). */
+void shoal_coll_scan(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                     size_t count, int exclusive, shoal_dt_t dt, size_t elem_size,
+                     const char *routine);
+
 /* SHOAL_CHECK_COLL: ends the job with one line when this PE's routine or one
  * of its n (at most SHOAL_CHECK_VALS) named values differs from index 0's. */
 #define SHOAL_CHECK_VALS 5

@@ -56,6 +56,28 @@ static inline void *shoal_coll_local(int seg, size_t off)
     return shoal_g.seg[seg].base + off;
 }
 
+/* How many collectives this PE has entered on a team: a hang report (hang.c)
+ * names the members whose count is below its own. Barriers, broadcasts and
+ * reductions count at entry (one inside another too, alike on every PE); the
+ * other collectives wait first in a barrier of their own. The word after the
+ * ALGO_LEFT counter, on that counter's line, which only this PE writes; made 0
+ * with the team (shoal_hang_team_made). Not for active sets: a pSync has no room,
+ * and is the user's. Cost: a compare and a local add. */
+static inline size_t shoal_coll_entered_off(const shoal_pset_t *ps)
+{
+    return shoal_pset_flag(ps, SHOAL_SYNC_ALGO + ALGO_LEFT) + sizeof(uint64_t);
+}
+
+static inline void shoal_coll_enter(const shoal_pset_t *ps)
+{
+    uint64_t *n;
+
+    if (ps->stage_pending == NULL)
+        return;
+    n = (uint64_t *)shoal_coll_local(ps->sync_seg, shoal_coll_entered_off(ps));
+    __atomic_store_n(n, *n + 1, __ATOMIC_RELAXED); /* read by others' reports */
+}
+
 /* Flat collectives (coll_barrier.c) serve sets of up to FLAT_MAX PEs, all on
  * this node. */
 #define FLAT_MAX 32

@@ -55,10 +55,15 @@ typedef struct shoal_state {
                     * are not CPU atomics: shoal_ucx_cpu_atomics) */
     /* The direct path, which RMA and AMOs on the default context try first: per
      * segment, each PE's copy as mapped here (NULL until connected, and where only
-     * UCX reaches it). direct_pes is n_pes while it may be taken (initialised,
-     * SHOAL_CHECK off), else 0; direct_amo: AMOs may take it too (not amo_ucx). */
+     * UCX reaches it). direct_pes is n_pes while the program's RMA and AMOs may
+     * take it (initialised, SHOAL_CHECK and SHOAL_STATS off), else 0; direct_coll_pes
+     * the same for the library's own collectives and tokens, which SHOAL_STATS
+     * leaves alone (it counts the program's operations on the checked path, and
+     * would only slow the collectives it times); direct_amo: AMOs may take it too
+     * (not amo_ucx). */
     char **direct[SHOAL_SEG_COUNT];
     int direct_pes;
+    int direct_coll_pes;
     int direct_amo;
     /* Turns a wait loop spins (pause) before it yields the core: none when this
      * node runs more PEs than this PE may use cores, since the PE it waits for
@@ -106,16 +111,18 @@ static inline int shoal_seg_find(const void *addr, size_t *off_out)
 }
 
 /* Where [addr, addr+len) of world PE pe is mapped here, when the direct path may
- * take it; else NULL, and the caller takes the checked path (which also reports
- * every error: a bad PE, an address outside symmetric memory, before shmem_init).
- * Cost: about ten instructions, no call. */
-static inline char *shoal_core_direct(const void *addr, size_t len, int pe)
+ * take it (pe below *pes: direct_pes or direct_coll_pes); else NULL, and the caller
+ * takes the checked path (which also reports every error: a bad PE, an address
+ * outside symmetric memory, before shmem_init). Cost: about ten instructions, no
+ * call. */
+static inline char *shoal_core_direct_below(const void *addr, size_t len, int pe,
+                                            const int *pes)
 {
     uintptr_t off = (uintptr_t)addr - (uintptr_t)shoal_g.seg[SHOAL_SEG_HEAP].base;
     int seg = SHOAL_SEG_HEAP;
     char *base;
 
-    if (__builtin_expect((unsigned)pe >= (unsigned)shoal_g.direct_pes, 0))
+    if (__builtin_expect((unsigned)pe >= (unsigned)*pes, 0))
         return NULL;
     if (off >= shoal_g.seg[SHOAL_SEG_HEAP].size) {
         seg = SHOAL_SEG_DATA;
@@ -129,8 +136,15 @@ static inline char *shoal_core_direct(const void *addr, size_t len, int pe)
     return base != NULL ? base + off : NULL;
 }
 
+/* For the library's own collectives and tokens. */
+static inline char *shoal_core_direct(const void *addr, size_t len, int pe)
+{
+    return shoal_core_direct_below(addr, len, pe, &shoal_g.direct_coll_pes);
+}
+
 /* The fast paths the API's inline wrappers try first: on the default context
- * (ctx is the program's handle), where shoal_core_direct maps the target, a put or
+ * (ctx is the program's handle), where the direct path maps the target for the
+ * program (direct_pes), a put or
  * get is the copy itself and an AMO one CPU atomic (shoal_shm.h). Each returns 1
  * when it did the operation, 0 when the caller must take the checked path (which
  * also reports every error). Inline, so that with sizes known at the call they
@@ -142,7 +156,7 @@ static inline char *shoal_core_direct_ctx(uintptr_t ctx, const void *addr, size_
 
     if (ctx != SHOAL_CTX_DEFAULT_HANDLE || __builtin_mul_overflow(nelems, elem_size, &bytes))
         return NULL;
-    return shoal_core_direct(addr, bytes, pe);
+    return shoal_core_direct_below(addr, bytes, pe, &shoal_g.direct_pes);
 }
 
 /* A put (put set: dest remote) or get (source remote); a null local buffer takes
@@ -271,10 +285,14 @@ void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *s
                     const char *routine);
 void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, size_t len, int nbi,
                     const char *routine);
+/* Strided: nblocks blocks of bsize elements (1 for iput/iget), block i at element
+ * i * sst of the source and i * dst of the destination; strides at least bsize. */
 void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *src, ptrdiff_t dst,
-                     ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine);
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size,
+                     const char *routine);
 void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst, ptrdiff_t dst_stride,
-                     ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine);
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size,
+                     const char *routine);
 void *shoal_core_ptr(int pe, int seg, size_t off);
 
 /* amo.c */
@@ -285,8 +303,10 @@ void shoal_core_put_signal(shoal_ctx_t *ctx, int pe, int seg, size_t off, const 
                            int sig_seg, size_t sig_off, uint64_t signal, int sig_add, int nbi,
                            const char *routine);
 
-/* wait.c: waits (block) or tests the set; returns as shoal_api_sync does. */
-size_t shoal_core_sync(const shoal_wait_set_t *set, int sel, int block, size_t *indices);
+/* wait.c: waits (block) or tests the set; returns as shoal_api_sync does. routine
+ * names it in a hang report. */
+size_t shoal_core_sync(const shoal_wait_set_t *set, int sel, int block, size_t *indices,
+                       const char *routine);
 
 /* gpu_hook.c: the GPU library's hooks, when a program links it (else NULL). */
 extern const shoal_gpu_hooks_t *shoal_gpu_hooks;

@@ -80,6 +80,12 @@ void shoal_heap_cleanup(shoal_heap_t *heap)
     memset(heap, 0, sizeof(*heap));
 }
 
+static void note_in_use(shoal_heap_t *heap)
+{
+    if (heap->in_use > heap->in_use_max)
+        heap->in_use_max = heap->in_use;
+}
+
 /* Marks [start, start+len) of free block i used, splitting off what is left over. */
 static void block_carve(shoal_heap_t *heap, size_t i, size_t start, size_t len, size_t size)
 {
@@ -92,6 +98,7 @@ static void block_carve(shoal_heap_t *heap, size_t i, size_t start, size_t len, 
     if (tail > 0)
         block_insert(heap, i + 1, start + len, tail);
     heap->in_use += len;
+    note_in_use(heap);
 }
 
 int shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, size_t *off_out)
@@ -188,6 +195,7 @@ int shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, size_t *new_
         block_insert(heap, i + 1, b->off + len, b->len - len);
         heap->blocks[i].len = len;
     }
+    note_in_use(heap); /* after the cut: the whole neighbour was never in use */
     heap->blocks[i].size = size;
     *moved_out = 0;
     *new_off_out = off;

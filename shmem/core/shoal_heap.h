@@ -25,6 +25,7 @@ typedef struct shoal_heap {
     size_t nblocks;
     size_t max_blocks;
     size_t in_use; /* bytes spanned by used blocks */
+    size_t in_use_max; /* the most in_use has been: SHOAL_STATS' high-water mark */
 } shoal_heap_t;
 
 int shoal_heap_init(shoal_heap_t *heap, size_t capacity);

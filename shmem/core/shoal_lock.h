@@ -20,4 +20,8 @@ int shoal_lock_test(int seg, size_t off, const char *routine);
  * this PE does not hold the lock. */
 int shoal_lock_clear(int seg, size_t off, const char *routine);
 
+/* For hang reports: the PE that holds the lock at (seg, off) as the queue shows it
+ * now, or -1; *ahead_out, the PE just ahead of this one (-1: none has linked). */
+int shoal_lock_queue(int seg, size_t off, int *ahead_out);
+
 #endif

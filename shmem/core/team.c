@@ -3,6 +3,7 @@
  * nothing symmetric (the heap's offsets stay identical on every PE). The PEs of
  * a parent agree on a slot that is free on all of them by AND-ing their masks. */
 #include "shoal_core.h"
+#include "shoal_hang.h"
 #include "shoal_rt.h"
 #include "shoal_status.h"
 
@@ -12,6 +13,7 @@
 #define SLOT_STRIDE 64 /* one cache line per counter: each has its own writer */
 #define SLOT_STAGE (SHOAL_SYNC_FLAGS * SLOT_STRIDE + SHOAL_SYNC_SCRATCH * 8)
 #define SLOT_BYTES (SLOT_STAGE + SHOAL_STAGE_ROOTS * SLOT_STRIDE + SHOAL_STAGE_BYTES)
+_Static_assert(SLOT_STRIDE >= 16, "a counter's line also holds the count of shoal_coll_enter");
 
 shoal_team_t shoal_team_world, shoal_team_shared;
 
@@ -46,6 +48,7 @@ static void team_strided(shoal_team_t *t, int slot, int start, int stride, int n
     t->pset.me = shoal_team_index(t, shoal_g.my_pe);
     t->pset.stage_off = t->pset.sync_off + SLOT_STAGE;
     t->pset.stage_pending = &t->stage_pending;
+    shoal_hang_team_made(&t->pset);
 }
 
 size_t shoal_team_slot_bytes(void)

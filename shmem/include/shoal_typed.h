@@ -7,10 +7,12 @@
 #include "shmem.h"
 
 /* _Complex is a GNU extension in C++: say so, for -pedantic. */
+#ifndef SHOAL_COMPLEX_EXT
 #if defined(__cplusplus) && defined(__GNUC__)
 #define SHOAL_COMPLEX_EXT __extension__
 #else
 #define SHOAL_COMPLEX_EXT
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -2752,6 +2754,7 @@ SHOAL_COMPLEX_EXT void shmem_complexf_prod_to_all(float _Complex *dest,
  * shmem_put(ctx, dest, ...). The selection not taken picks on (T)0, T the first
  * pointer type it lists, so a wrong type fails in the one taken, and only there.
  * Nothing here is evaluated: each argument is evaluated once, by the call. */
+#ifndef SHOAL_PICK_CTX
 #define SHOAL_ARG0(a, ...) a
 #define SHOAL_ARG1(a, b, ...) b
 #define SHOAL_PICK_CTX(T, ...) \
@@ -2760,6 +2763,7 @@ SHOAL_COMPLEX_EXT void shmem_complexf_prod_to_all(float _Complex *dest,
 #define SHOAL_PICK_PLAIN(T, ...) \
     _Generic(SHOAL_ARG0(__VA_ARGS__, ~), shmem_ctx_t: (T)0, \
              default: SHOAL_ARG0(__VA_ARGS__, ~))
+#endif
 
 #define SHOAL_SELECT_put(x) \
     _Generic((x), \

@@ -196,6 +196,20 @@ int shoal_rt_exchange(void)
     return SHOAL_OK;
 }
 
+int shoal_rt_commit(void)
+{
+    pmix_status_t rc;
+
+    if (rt_singleton)
+        return SHOAL_OK;
+    rc = PMIx_Commit();
+    if (rc != PMIX_SUCCESS) {
+        shoal_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
+        return SHOAL_ERR_RUNTIME;
+    }
+    return SHOAL_OK;
+}
+
 int shoal_rt_lookup(int rank, const char *key, void **data_out, size_t *len_out)
 {
     pmix_value_t *val = NULL;

@@ -16,6 +16,10 @@ int shoal_rt_is_singleton(void);
 /* Publishes a blob under key; shoal_rt_exchange makes every PE's blob readable. */
 int shoal_rt_publish(const char *key, const void *data, size_t len);
 int shoal_rt_exchange(void);
+/* Hands what this PE published since to the launcher, without a fence: a later
+ * look-up by another PE then fetches it (a PE that published nothing is not
+ * waited for, as a collecting fence would be; see shoal_stats_publish). */
+int shoal_rt_commit(void);
 /* The blob rank published under key: a malloc'ed copy the caller frees. */
 int shoal_rt_lookup(int rank, const char *key, void **data_out, size_t *len_out);
 /* A barrier through the launcher (slow; for start-up and finalize). */

@@ -50,6 +50,9 @@ enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING,
       "Print at start-up (PE 0) the library version, every setting, the transports and timings")  \
     X(SHMEM_VERSION, bool, version, "0", NONE, output,                                            \
       "Print the library version at start-up (PE 0)")                                             \
+    X(SHOAL_STATS, count, stats, "0", FROM_TO(0, 2), output,                                      \
+      "At shmem_finalize, PE 0 prints run statistics to stderr: 1 the job's, 2 each PE's too "    \
+      "(the program's RMA and AMOs then take the checked path, where they are counted)")          \
     X(SHOAL_TRANSPORT, transport, transport, "auto", NONE, transport,                             \
       "auto: same-node peers by load/store, others by UCX; ucx: UCX for every peer")              \
     X(SHOAL_CHECK, bool, check, "0", NONE, checks,                                                \
@@ -63,6 +66,9 @@ enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING,
       "collective")                                                                               \
     X(SHOAL_CHECK_COLL_TIMEOUT, seconds, check_coll_s, "10", FROM(1), checks,                     \
       "Seconds a collective waits for a PE, with SHOAL_CHECK_COLL, before it names that PE")      \
+    X(SHOAL_HANG_REPORT, seconds, hang_report_s, "0", NONE, checks,                               \
+      "Seconds a wait may last before its PE prints what it waits for (the value, the PEs a "     \
+      "collective lacks, a lock's holder), again at each doubling; 0: only on SIGUSR2")           \
     X(SHOAL_TEAMS_MAX, count, teams_max, "64", FROM_TO(2, 64), resources,                         \
       "Teams that may exist at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included")            \
     X(SHOAL_CTX_MAX, count, ctx_max, "256", NONE, resources,                                      \

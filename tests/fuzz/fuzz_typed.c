@@ -18,6 +18,7 @@ typedef struct {
     const void *source;
     void *fetch;
     size_t nelems, fill; /* fill: ivars this PE sets to FZ_IVAR first */
+    size_t bsize;        /* shmemx_ibput/ibget: elements per block (nelems: blocks) */
     ptrdiff_t dst, sst;
     int pe, cmp, sig_op, root, nreduce, start, log_stride, size;
     uint64_t *sig_addr;
@@ -91,6 +92,10 @@ static int op_ends(const char *op, const char *suffix)
         return FZ_CX(void, (T *, const T *, ptrdiff_t, ptrdiff_t, size_t, int),                    \
                      (c->dest, c->source, c->dst, c->sst, c->nelems, c->pe)),                      \
                1;                                                                                  \
+    if (op_is(b, "ibput") || op_is(b, "ibget"))                                                    \
+        return FZ_CX(void, (T *, const T *, ptrdiff_t, ptrdiff_t, size_t, size_t, int),            \
+                     (c->dest, c->source, c->dst, c->sst, c->bsize, c->nelems, c->pe)),            \
+               1;                                                                                  \
     if (op_is(b, "put_signal") || op_is(b, "put_signal_nbi"))                                      \
         return FZ_CX(void, (T *, const T *, size_t, uint64_t *, uint64_t, int, int),               \
                      (c->dest, c->source, c->nelems, c->sig_addr, c->signal, c->sig_op, c->pe)),   \
@@ -100,7 +105,7 @@ static int op_ends(const char *op, const char *suffix)
                        (c->team, c->dest, c->source, c->nelems, c->root)),                         \
                1;                                                                                  \
     if (op_is(b, "collect") || op_is(b, "fcollect") || op_is(b, "alltoall") ||                     \
-        op_ends(b, "_reduce"))                                                                     \
+        op_ends(b, "_reduce") || op_ends(b, "scan"))                                               \
         return FZ_CALL(int, (shmem_team_t, T *, const T *, size_t),                                \
                        (c->team, c->dest, c->source, c->nelems)),                                  \
                1;                                                                                  \
@@ -285,7 +290,7 @@ static int family_of(const char *op)
 
     if (op_is(b, "put") || op_is(b, "get") || op_is(b, "put_nbi") || op_is(b, "get_nbi"))
         return F_RMA;
-    if (op_is(b, "iput") || op_is(b, "iget"))
+    if (op_is(b, "iput") || op_is(b, "iget") || op_is(b, "ibput") || op_is(b, "ibget"))
         return F_STRIDED;
     if (op_is(b, "p") || op_is(b, "g"))
         return F_PG;
@@ -300,7 +305,7 @@ static int family_of(const char *op)
         return F_WAIT;
     if (strncmp(b, "test", 4) == 0)
         return F_TEST;
-    if (op_ends(b, "_reduce"))
+    if (op_ends(b, "_reduce") || op_ends(b, "scan")) /* and shmemx_sum_inscan/exscan */
         return F_REDUCE;
     if (op_ends(b, "_to_all") || strncmp(b, "as_", 3) == 0)
         return F_ASET;
@@ -347,6 +352,7 @@ static void one_sided(int family, const shoal_routine_info_t *r)
     const char *op = r->op;
     int is_ctx = strncmp(op, "ctx_", 4) == 0,
         put = strstr(op, "put") != NULL || op_is(op, "p") || op_is(op, "ctx_p");
+    int blocked = strstr(op, "ibput") != NULL || strstr(op, "ibget") != NULL;
     size_t elem = r->elem_size;
     fz_call_t c = {.ctx = SHMEM_CTX_DEFAULT};
     fz_addr_t remote, sig = {0};
@@ -365,10 +371,25 @@ static void one_sided(int family, const shoal_routine_info_t *r)
         c.sst = fz_draw_stride("sst", !put);
         rstride = put ? c.dst : c.sst;
     }
+    if (blocked) {
+        static const size_t bsizes[] = {0, 1, 1, 2, 3};
+
+        c.bsize = bsizes[fz_below(sizeof(bsizes) / sizeof(bsizes[0]))];
+        fz_desc("bsize=%zu", c.bsize);
+    }
     if (family == F_PG) {
         c.value = (long long)fz_below(100);
         fz_desc("value=%lld", c.value);
         c.nelems = 1;
+    } else if (blocked) {
+        /* blocks that fit: the last one's bsize elements too */
+        size_t least = c.bsize > 1 ? c.bsize : 1, units = remote.room / elem;
+
+        c.nelems = fz_draw_count("nblocks",
+                                 units < least ? 0 : fz_fit((units - least + 1) * elem, elem,
+                                                            rstride, 1),
+                                 remote.pastable && c.bsize > 0);
+        fz_expect(fz_count_bad && c.bsize > 0, "nblocks runs past the object or the segment");
     } else {
         c.nelems = fz_draw_count("nelems", fz_fit(remote.room, elem, rstride, 1), remote.pastable);
         fz_expect(fz_count_bad, "nelems runs past the object or the segment");
@@ -389,7 +410,10 @@ static void one_sided(int family, const shoal_routine_info_t *r)
     fz_expect(!gated && c.ctx == SHMEM_CTX_INVALID, "ctx is SHMEM_CTX_INVALID");
     fz_expect(!gated && (c.pe < 0 || c.pe >= n), "pe is out of range");
     fz_expect(family == F_STRIDED && (c.dst < 1 || c.sst < 1), "a stride is below 1");
-    fz_expect(c.nelems > 0 && remote.bad, "the remote address is not symmetric");
+    fz_expect(blocked && ((size_t)c.dst < c.bsize || (size_t)c.sst < c.bsize),
+              "a stride is below bsize");
+    fz_expect(c.nelems > 0 && (!blocked || c.bsize > 0) && remote.bad,
+              "the remote address is not symmetric");
     calls = fz_draw_callers();
     c.dest = put ? remote.p : local;
     c.source = put ? local : remote.p;
@@ -579,11 +603,13 @@ static void collective(int family, const shoal_routine_info_t *r)
     }
     d = fz_draw_sym("dest", FZ_CDST, elem, 0);
     s = fz_draw_sym("source", FZ_CSRC, elem, 0);
+    c.dest = d.p;
+    c.source = s.p;
     if (op_is(b, "alltoalls")) {
         c.dst = fz_draw_stride("dst", 1);
         c.sst = fz_draw_stride("sst", 1);
     }
-    mult = bcast || to_all || op_ends(op, "_reduce") ? 1 : (size_t)tn;
+    mult = bcast || to_all || op_ends(op, "_reduce") || op_ends(op, "scan") ? 1 : (size_t)tn;
     dfit = fz_fit(d.room, elem, op_is(b, "alltoalls") ? c.dst : stride, mult);
     sfit = fz_fit(s.room, elem, op_is(b, "alltoalls") ? c.sst : stride,
                   op_is(b, "alltoall") || op_is(b, "alltoalls") ? (size_t)tn : 1);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The profiling names libshoal.so exports (shmem_profiling(3)): every routine under a
-# shmem_ or deprecated name (_my_pe, shmalloc, ...) is a weak symbol at the address of
-# a strong twin named with a p in front (pshmem_putmem, p_my_pe, pshmalloc): one code,
-# two names, no call between them. Every p name has its routine; variables
+# shmem_, shmemx_ or deprecated name (_my_pe, shmalloc, ...) is a weak symbol at the
+# address of a strong twin named with a p in front (pshmem_putmem, p_my_pe, pshmalloc):
+# one code, two names, no call between them. Every p name has its routine; variables
 # (SHMEM_TEAM_WORLD, ...) have none. Usage: pe_profile-names.sh [path/to/libshoal.so].
 # Exit 0 pass, 1 fail, 77 skip (no nm), 99 no library.
 lib=${1:-../../shmem/.libs/libshoal.so}
@@ -17,7 +17,7 @@ fi
 nm -D --defined-only "$lib" | awk '
     { sub(/@.*/, "", $3); addr[$3] = $1; kind[$3] = $2 }
     END {
-        routine = "^(shmem_[a-z0-9_]+|_my_pe|_num_pes|start_pes|shmalloc|shfree|shrealloc|shmemalign)$"
+        routine = "^(shmemx?_[a-z0-9_]+|_my_pe|_num_pes|start_pes|shmalloc|shfree|shrealloc|shmemalign)$"
         for (s in kind) {
             if (s ~ routine) {
                 n++

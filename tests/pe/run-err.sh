@@ -119,6 +119,12 @@ err_check_coll_timeout)
 err_clear_unheld)
     pattern="shmem_clear_lock: argument lock is $hex, which this PE does not hold; clear a lock only after shmem_set_lock, or a shmem_test_lock that returned 0, took it"
     who="$last 1" ;;
+err_ibput_stride)
+    pattern="shmemx_int_ibput: argument dst is 2, expected a stride of at least 3 elements (bsize)"
+    who="$last 1" ;;
+err_pe_quiet)
+    pattern="shmemx_pe_quiet: argument target_pes\[1\] is $ERR_PES, valid range 0\.\.$last"
+    who="$last 1" ;;
 err_split_mismatch)
     pattern="shmem_team_split_strided: argument size is $last on PE $last but $ERR_PES on PE 0 (index 0 of the team); every PE must pass the same value"
     who="$last 1" ;;

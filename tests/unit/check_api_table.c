@@ -3,7 +3,8 @@
  * routines (and their shmem_ctx_ forms) exist for every type of its list, that
  * every C11 selection picks a routine of the right element size and signedness
  * (the typedefs land on a base type of the same size), and that the generic
- * names take both arities. Never calls a routine: no launcher needed. */
+ * names take both arities; the same for the shmemx_ families. Never calls a
+ * routine: no launcher needed. */
 #include <check.h>
 
 #include "check_main.h"
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shmem.h"
+#include "shmemx.h"
 #include "shoal_type_tables.h"
 
 #define NTYPES (sizeof(shoal_rma_type_info) / sizeof(shoal_rma_type_info[0]))
@@ -105,10 +106,10 @@ START_TEST(test_sized_widths)
             nsized++;
         }
     }
-    /* put, get, iput, iget, put_nbi, get_nbi, put_signal, put_signal_nbi x 5
-     * sizes, plus 6 mem forms (all but iput and iget); each twice, with its
-     * shmem_ctx_ form */
-    ck_assert_uint_eq(nsized, 2 * (8 * SHOAL_RMA_SIZES_COUNT + 6));
+    /* put, get, iput, iget, put_nbi, get_nbi, put_signal, put_signal_nbi and
+     * shmemx_ibput, shmemx_ibget x 5 sizes, plus 6 mem forms (all but the strided
+     * ones); each twice, with its shmem_ctx_ (shmemx_ctx_) form */
+    ck_assert_uint_eq(nsized, 2 * (10 * SHOAL_RMA_SIZES_COUNT + 6));
 }
 END_TEST
 
@@ -299,6 +300,44 @@ START_TEST(test_p2p_signedness)
 #define CHECK_SIGN(type, name, sgn) check_sign(#type, #name, sgn, (type)-1 < (type)1);
     SHOAL_P2P_TYPES_SIGNED(CHECK_SIGN)
 #undef CHECK_SIGN
+}
+END_TEST
+
+/* The shmemx_ families: blocked strided RMA over the standard RMA types and the
+ * scans over the SUM types, each with its op, size and (for RMA) context form. */
+START_TEST(test_shmemx_families)
+{
+    static const char *const rma[] = {"ibput", "ibget"};
+    static const char *const scan[] = {"sum_inscan", "sum_exscan"};
+    char name[96], op[64];
+
+    for (size_t t = 0; t < NTYPES; t++) {
+        for (size_t k = 0; k < 2 * NELEMS(rma); k++) {
+            int ctx = k >= NELEMS(rma);
+
+            snprintf(name, sizeof(name), "shmemx_%s%s_%s", ctx ? "ctx_" : "",
+                     shoal_rma_type_info[t].typename, rma[k % NELEMS(rma)]);
+            snprintf(op, sizeof(op), "%s%s", ctx ? "ctx_" : "", rma[k % NELEMS(rma)]);
+            const shoal_routine_info_t *r = routine_by_name(name);
+            ck_assert_msg(r != NULL, "%s missing from the routine table", name);
+            ck_assert_uint_eq(r->elem_size, shoal_rma_type_info[t].size);
+            ck_assert_msg(strcmp(r->op, op) == 0, "%s: op %s, want %s", name, r->op, op);
+        }
+    }
+    for (size_t t = 0; t < NELEMS(red_arith_types); t++) {
+        for (size_t k = 0; k < NELEMS(scan); k++) {
+            snprintf(name, sizeof(name), "shmemx_%s_%s", red_arith_types[t].typename, scan[k]);
+            const shoal_routine_info_t *r = routine_by_name(name);
+            ck_assert_msg(r != NULL, "%s missing from the routine table", name);
+            ck_assert_uint_eq(r->elem_size, red_arith_types[t].size);
+            ck_assert_str_eq(r->op, scan[k]);
+        }
+    }
+    /* The spec's text has no mem form of the blocked routines, and no context
+     * form of the scans. */
+    ck_assert(routine_by_name("shmemx_ibputmem") == NULL);
+    ck_assert(routine_by_name("shmemx_ctx_long_sum_inscan") == NULL);
+    ck_assert(routine_by_name("shmemx_ctx_ibget128") != NULL);
 }
 END_TEST
 
@@ -530,6 +569,35 @@ START_TEST(test_generic_macros_coll_compile)
     ck_assert(SHOAL_SELECT_and_reduce((int64_t *)0) == shmem_int64_and_reduce);
 }
 END_TEST
+
+/* The shmemx_ C11 names: both arities of ibput, ibget, signal_add and signal_set. */
+START_TEST(test_generic_macros_shmemx_compile)
+{
+    static long l[4];
+    static uint64_t sig;
+    long src[4] = {0};
+    int rc = 0;
+
+    if (0) {
+        shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+
+        shmemx_ibput(l, src, 2, 2, 2, 2, 0);
+        shmemx_ibput(ctx, l, src, 2, 2, 2, 2, 0);
+        shmemx_ibget(src, l, 2, 2, 2, 2, 0);
+        shmemx_ibget(ctx, src, l, 2, 2, 2, 2, 0);
+        shmemx_signal_add(&sig, 1, 0);
+        shmemx_signal_add(ctx, &sig, 1, 0);
+        shmemx_signal_set(&sig, 1, 0);
+        shmemx_signal_set(ctx, &sig, 1, 0);
+        rc |= shmemx_sum_inscan(SHMEM_TEAM_WORLD, l, l, 4) |
+              shmemx_sum_exscan(SHMEM_TEAM_WORLD, l, src, 4);
+    }
+    ck_assert_int_eq(rc, 0);
+    ck_assert(SHOAL_SELECT_ibput(l) == shmemx_long_ibput);
+    ck_assert(SHOAL_SELECT_ctx_ibget((short *)0) == shmemx_ctx_short_ibget);
+    ck_assert(SHOAL_SELECT_sum_exscan((float _Complex *)0) == shmemx_complexf_sum_exscan);
+}
+END_TEST
 #endif
 
 static Suite *api_table_suite(void)
@@ -546,12 +614,14 @@ static Suite *api_table_suite(void)
     tcase_add_test(tc, test_p2p_signedness);
     tcase_add_test(tc, test_reduce_families);
     tcase_add_test(tc, test_reduce_kinds);
+    tcase_add_test(tc, test_shmemx_families);
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
     tcase_add_loop_test(tc, test_generic_selection, 0, (int)NTYPES);
     tcase_add_test(tc, test_generic_macros_compile);
     tcase_add_loop_test(tc, test_generic_selection_all, 0, SHOAL_SELECT_INFO_COUNT);
     tcase_add_test(tc, test_generic_macros_amo_p2p_compile);
     tcase_add_test(tc, test_generic_macros_coll_compile);
+    tcase_add_test(tc, test_generic_macros_shmemx_compile);
 #endif
     suite_add_tcase(s, tc);
     return s;

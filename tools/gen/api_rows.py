@@ -51,12 +51,14 @@ def amo(name, over, op, ret, params, operand="NULL", compare="NULL", fetch=None,
 
 def with_ctx_forms(rows, ctx_source):
     """rows, each followed by its shmem_ctx_ twin where it has one: it passes
-    {ctx} and is not deprecated. ctx_source maps a row's source to its twin's."""
+    {ctx} and is not deprecated. ctx_source maps a row's source to its twin's.
+    A shmemx_ row's twin is shmemx_ctx_."""
     out = []
     for r in rows:
         out.append(r)
         if "{ctx}" in r["args"] and not r["deprecated"]:
-            out.append(dict(r, name=r["name"].replace("shmem_", "shmem_ctx_", 1),
+            prefix = r["name"].split("_", 1)[0] + "_"
+            out.append(dict(r, name=r["name"].replace(prefix, prefix + "ctx_", 1),
                             params="shmem_ctx_t ctx, " + r["params"], ctx="ctx",
                             source=ctx_source[r["source"]]))
     return out

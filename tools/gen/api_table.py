@@ -129,6 +129,13 @@ HEADERS = {
         "base": "shmem.h",
         "what": "Typed and sized OpenSHMEM routines and the C11 type-generic macros.",
     },
+    # The shmemx_ routines: what the newest specification text adds beyond 1.5
+    # (they become shmem_ names when 1.6 is Shoal's contract).
+    "shmem/include/shmemx_typed.h": {
+        "guard": "SHMEMX_TYPED_H",
+        "base": "shmemx.h",
+        "what": "Typed and sized shmemx_ routines (beyond OpenSHMEM 1.5) and their C11 macros.",
+    },
 }
 SOURCES = {
     "shmem/api/gen/rma_put.c": {
@@ -199,6 +206,18 @@ SOURCES = {
     "shmem/api/gen/reduce.c": {
         "includes": ["shoal_api.h"],
         "what": "Typed team reductions (and, or, xor, max, min, sum, prod _reduce).",
+    },
+    "shmem/api/gen/x_rma_block.c": {
+        "includes": ["shoal_api.h"],
+        "what": "Blocked strided RMA (shmemx_ibput, shmemx_ibget), typed and sized.",
+    },
+    "shmem/api/gen/x_ctx_rma_block.c": {
+        "includes": ["shoal_api.h"],
+        "what": "The shmemx_ctx_ forms of the blocked strided RMA wrappers.",
+    },
+    "shmem/api/gen/x_scan.c": {
+        "includes": ["shoal_api.h"],
+        "what": "Typed team scans (shmemx_sum_inscan, shmemx_sum_exscan).",
     },
     "shmem/api/gen/reduce_to_all.c": {
         "includes": ["shoal_api.h"],
@@ -500,6 +519,25 @@ ROUTINES += [
 ]
 
 # ---------------------------------------------------------------------------
+# Blocked strided RMA (shmemx_, newer than 1.5): nblocks blocks of bsize
+# elements; block i starts at element i * sst of source and i * dst of dest, so
+# a stride of bsize is contiguous. Typed over the standard RMA types, and sized
+# (no mem form, as the spec's text has none).
+# ---------------------------------------------------------------------------
+_X = {"header": "shmem/include/shmemx_typed.h", "source": "shmem/api/gen/x_rma_block.c"}
+_BLOCKED = ("TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, "
+            "size_t nblocks, int pe")
+_BLOCKED_ARGS = "{ctx}, dest, source, dst, sst, bsize, nblocks, {size}, pe, {routine}"
+for _dir in ("put", "get"):
+    _IB = dict(_X, ret="void", params=_BLOCKED, core="shoal_api_ib" + _dir, args=_BLOCKED_ARGS,
+               page="shmemx_ib" + _dir, op="ib" + _dir)
+    ROUTINES += [
+        _row(name="shmemx_{TYPENAME}_ib" + _dir, over="rma", generic="shmemx_ib" + _dir,
+             select="dest", **_IB),
+        _row(name="shmemx_ib%s{SIZE}" % _dir, over="sized", **_IB),
+    ]
+
+# ---------------------------------------------------------------------------
 # Context forms: every row so far that passes {ctx} gets a shmem_ctx_ twin
 # that takes the context first: same page, same C11 name (the macro takes both
 # arities), wrappers in the ctx_ sources. The deprecated names have none.
@@ -511,6 +549,7 @@ _CTX_SOURCE = {
     "shmem/api/gen/amo_ext.c": "shmem/api/gen/ctx_amo_ext.c",
     "shmem/api/gen/amo_bit.c": "shmem/api/gen/ctx_amo_bit.c",
     "shmem/api/gen/signal.c": "shmem/api/gen/ctx_signal.c",
+    "shmem/api/gen/x_rma_block.c": "shmem/api/gen/x_ctx_rma_block.c",
 }
 ROUTINES = api_rows.with_ctx_forms(ROUTINES, _CTX_SOURCE)
 
@@ -566,6 +605,17 @@ for _op, _fam in (("and", "bit"), ("or", "bit"), ("xor", "bit"), ("max", "minmax
              op="%s_to_all" % _op, deprecated=True, page="shmem_%s_reduce" % _op,
              source="shmem/api/gen/reduce_to_all.c"),
     ]
+
+# Scans (shmemx_, newer than 1.5): prefix sums over a team, for the types the
+# SUM reduction takes; inclusive counts the PE's own source, exclusive does not.
+for _kind, _excl in (("inscan", 0), ("exscan", 1)):
+    ROUTINES.append(_row(
+        name="shmemx_{TYPENAME}_sum_" + _kind, over="red_arith", ret="int", params=_TEAM_CONTIG,
+        core="shoal_api_scan", ret_call=True, core_ret="int",
+        args="team, dest, source, nelems, %d, {dt}, {size}, {routine}" % _excl,
+        generic="shmemx_sum_" + _kind, select="dest", page="shmemx_sum_inscan",
+        op="sum_" + _kind, header="shmem/include/shmemx_typed.h",
+        source="shmem/api/gen/x_scan.c"))
 
 # ---------------------------------------------------------------------------
 # UNTYPED: routines declared by hand in shmem/include/shmem.h. Listed here only
@@ -684,6 +734,25 @@ UNTYPED = [
      "size_t nelems", "shmem_alltoalls", False),
     ("void", "shmem_alltoalls32", _STRIDED_ASET, "shmem_alltoalls", True),
     ("void", "shmem_alltoalls64", _STRIDED_ASET, "shmem_alltoalls", True),
+]
+
+# UNTYPED_X: the same for the untyped shmemx_ routines, declared by hand in
+# shmem/include/shmemx.h (newer than 1.5; Shoal's own shmemx_wtime).
+UNTYPED_X_HEADER = "shmem/include/shmemx.h"
+_SIG_UPD = "uint64_t *sig_addr, uint64_t signal, int pe"
+UNTYPED_X = [
+    ("void", "shmemx_signal_add", _SIG_UPD, "shmemx_signal_add", False),
+    ("void", "shmemx_ctx_signal_add", "shmem_ctx_t ctx, " + _SIG_UPD, "shmemx_signal_add", False),
+    ("void", "shmemx_signal_set", _SIG_UPD, "shmemx_signal_set", False),
+    ("void", "shmemx_ctx_signal_set", "shmem_ctx_t ctx, " + _SIG_UPD, "shmemx_signal_set", False),
+    ("void", "shmemx_pe_quiet", "const int *target_pes, size_t npes", "shmemx_pe_quiet", False),
+    ("void", "shmemx_ctx_pe_quiet", "shmem_ctx_t ctx, const int *target_pes, size_t npes",
+     "shmemx_pe_quiet", False),
+    ("void", "shmemx_ctx_session_start",
+     "shmem_ctx_t ctx, long options, const shmemx_ctx_session_config_t *config, "
+     "long config_mask", "shmemx_ctx_session_start", False),
+    ("void", "shmemx_ctx_session_stop", "shmem_ctx_t ctx", "shmemx_ctx_session_start", False),
+    ("double", "shmemx_wtime", "void", "shmemx_wtime", False),
 ]
 
 # ---------------------------------------------------------------------------

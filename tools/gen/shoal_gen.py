@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generate Shoal's typed API from tools/gen/api_table.py.
 
-The one generator: prototypes and C11 selections (shmem/include/shoal_typed.h),
+The one generator: prototypes and C11 selections (shmem/include/shoal_typed.h,
+and shmem/include/shmemx_typed.h for the shmemx_ routines),
 wrappers (shmem/api/gen/*.c), the profiling interface's prototypes
 (shmem/include/pshmem.h), the GPU routines (gpu/include/nvshmem_typed.h,
 gpu/device/gen/*.cu, gpu/host/gen/*.cu), test lists and tables (tests/gen/*.h,
@@ -49,9 +50,10 @@ COMPLEX_GUARD = ("#if !defined(__cplusplus) || defined(__GNUC__)"
                  " /* _Complex: C, or C++ with GNU extensions */")
 COMPLEX_EXT = "SHOAL_COMPLEX_EXT"
 COMPLEX_EXT_DEF = ["/* _Complex is a GNU extension in C++: say so, for -pedantic. */",
+                   "#ifndef %s" % COMPLEX_EXT,
                    "#if defined(__cplusplus) && defined(__GNUC__)",
                    "#define %s __extension__" % COMPLEX_EXT, "#else",
-                   "#define %s" % COMPLEX_EXT, "#endif"]
+                   "#define %s" % COMPLEX_EXT, "#endif", "#endif"]
 FLOATING = ("float", "double", "long double")
 # The KIND the test lists give for each kind of arithmetic (c_emit.DT: what a
 # reduction passes).
@@ -107,6 +109,14 @@ class Routine:
         return any("{signed}" in a for a in [self.row["args"]] + self.row.get("locals", []))
 
 
+def short_name(name):
+    """A name less its shmem_ or shmemx_ prefix: put, ibput, sum_inscan."""
+    for prefix in ("shmem_", "shmemx_"):
+        if name.startswith(prefix):
+            return name[len(prefix):]
+    return name
+
+
 def row_op(row):
     """A row's op; a GPU row has its twin's (see api_table.GPU_ROUTINES)."""
     if "twin" in row and row["twin"] is not None:
@@ -114,7 +124,7 @@ def row_op(row):
     if row["op"]:
         op = row["op"]
     elif row["generic"]:
-        op = row["generic"][len("shmem_"):]
+        op = short_name(row["generic"])
     else:
         op = row["core"][len("shoal_api_"):]
     return "ctx_" + op if row["ctx"] else op
@@ -127,6 +137,10 @@ def param_names(params):
 class Api:
     def __init__(self, table):
         self.t = table
+        # The hand-written routines, and the header that declares each.
+        self.untyped = list(table.UNTYPED) + list(table.UNTYPED_X)
+        self.untyped_header = dict([(u[1], table.UNTYPED_HEADER) for u in table.UNTYPED]
+                                   + [(u[1], table.UNTYPED_X_HEADER) for u in table.UNTYPED_X])
         self.types = [Type(r) for r in table.TYPES]
         self.routines = []      # every concrete host routine, table order
         self.by_row = []        # (row, [Routine])
@@ -150,7 +164,7 @@ class Api:
             self.gpu_by_row.append((row, rs))
             self.gpu_routines.extend(rs)
         names = ([r.name for r in self.routines + self.gpu_routines]
-                 + [u[1] for u in table.UNTYPED])
+                 + [u[1] for u in self.untyped])
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             sys.exit("api_table: routine names defined twice: " + ", ".join(dup))
@@ -269,9 +283,7 @@ def generic_body(api, row, rs):
 
 def select_macro(row):
     """SHOAL_SELECT_<op>: the selection of one row, ctx rows' with ctx_ in front."""
-    g = row["generic"]
-    op = g[len("shmem_"):] if g.startswith("shmem_") else g
-    return "SHOAL_SELECT_" + ("ctx_" if row["ctx"] else "") + op
+    return "SHOAL_SELECT_" + ("ctx_" if row["ctx"] else "") + short_name(row["generic"])
 
 
 def complex_guarded(rs, line_of):
@@ -350,6 +362,7 @@ CTX_DISPATCH = [
     " * shmem_put(ctx, dest, ...). The selection not taken picks on (T)0, T the first",
     " * pointer type it lists, so a wrong type fails in the one taken, and only there.",
     " * Nothing here is evaluated: each argument is evaluated once, by the call. */",
+    "#ifndef SHOAL_PICK_CTX",
     "#define SHOAL_ARG0(a, ...) a",
     "#define SHOAL_ARG1(a, b, ...) b",
     "#define SHOAL_PICK_CTX(T, ...) \\",
@@ -358,6 +371,7 @@ CTX_DISPATCH = [
     "#define SHOAL_PICK_PLAIN(T, ...) \\",
     "    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), shmem_ctx_t: (T)0, \\",
     "             default: SHOAL_ARG0(__VA_ARGS__, ~))",
+    "#endif",
 ]
 
 
@@ -375,14 +389,15 @@ def gen_profile_header(api):
     out = ["/* %s */" % BANNER,
            "/* pshmem.h - the OpenSHMEM profiling interface: every routine of shmem.h under",
            " * its pshmem_ name (p_my_pe, p_num_pes, pstart_pes, pshmalloc, pshfree,",
-           " * pshrealloc, pshmemalign for the deprecated names without shmem_). libshoal",
-           " * defines each routine as pshmem_X, and shmem_X is a weak alias of it: a tool",
-           " * defines its own shmem_X and calls pshmem_X to do the work (shmem_profiling(3)).",
-           " * The C11 type-generic macros stay in shmem.h, naming the shmem_ routines. */",
-           "#ifndef PSHMEM_H", "#define PSHMEM_H", "", '#include "shmem.h"', "",
+           " * pshrealloc, pshmemalign for the deprecated names without shmem_), and every",
+           " * routine of shmemx.h under its pshmemx_ name. libshoal defines each routine as",
+           " * pshmem_X, and shmem_X is a weak alias of it: a tool defines its own shmem_X",
+           " * and calls pshmem_X to do the work (shmem_profiling(3)). The C11 type-generic",
+           " * macros stay in shmem.h and shmemx.h, naming the shmem_ and shmemx_ routines. */",
+           "#ifndef PSHMEM_H", "#define PSHMEM_H", "", '#include "shmemx.h"', "",
            "#ifdef __cplusplus", 'extern "C" {', "#endif", "",
            "/* The untyped routines */"]
-    for u in api.t.UNTYPED:
+    for u in api.untyped:
         out.extend(wrap(c_decl(u[0], profiled(u[1]), u[2]) + ";"))
     for row, rs in api.by_row:
         out.append("")
@@ -470,7 +485,7 @@ def gen_test_tables(api):
            " * type with its size, every generated routine as a function pointer, and what",
            " * each C11 selection picks per type. Include in one file per test program. */",
            "#ifndef SHOAL_TEST_TYPE_TABLES_H", "#define SHOAL_TEST_TYPE_TABLES_H", "",
-           "#include <stddef.h>", "#include <stdint.h>", '#include "shmem.h"',
+           "#include <stddef.h>", "#include <stdint.h>", '#include "shmemx.h"',
            '#include "shoal_types.h"', "",
            "typedef void (*shoal_fn_t)(void);", "",
            "/* bits: exact width from the table (0 where C does not fix it);",
@@ -552,17 +567,25 @@ def page_names(api):
     pages = {}
     for row, rs in api.by_row + api.gpu_by_row:
         pages.setdefault(row["page"], [])
-    for u in t.UNTYPED:
+    for u in api.untyped:
         pages.setdefault(u[3], [])
     for p in t.EXTRA_PAGES:
         pages.setdefault(p, [])
     return sorted(pages)
 
 
-def man_synopsis(api, page):
+def page_header(api, page):
+    """The header a page's routines come from: shmemx.h for the shmemx_ ones."""
     t = api.t
-    out = [".SH SYNOPSIS", ".nf", "#include <shmem.h>", ".fi"]
-    untyped = [u for u in t.UNTYPED if u[3] == page]
+    bases = {api.untyped_header[u[1]] for u in api.untyped if u[3] == page}
+    bases |= {"shmem/include/" + t.HEADERS[row["header"]]["base"] for row, _ in api.by_row
+              if row["page"] == page and row["header"] in t.HEADERS}
+    return "shmemx.h" if t.UNTYPED_X_HEADER in bases else "shmem.h"
+
+
+def man_synopsis(api, page):
+    out = [".SH SYNOPSIS", ".nf", "#include <%s>" % page_header(api, page), ".fi"]
+    untyped = [u for u in api.untyped if u[3] == page]
     cur = [u for u in untyped if not u[4]]
     dep = [u for u in untyped if u[4]]
     if cur:
@@ -614,7 +637,7 @@ def synopsis_rows(api, rows, label):
 
 
 def page_routines(api, page):
-    names = [u[1] for u in api.t.UNTYPED if u[3] == page]
+    names = [u[1] for u in api.untyped if u[3] == page]
     for row, rs in api.by_row:
         if row["page"] == page:
             if row["generic"] and row["generic"] not in names:  # a ctx twin shares it
@@ -661,13 +684,16 @@ def gen_man(api, files):
 
 
 def check_untyped(api):
-    """The hand-written header must declare each UNTYPED row exactly as listed."""
-    with open(os.path.join(SRCDIR, api.t.UNTYPED_HEADER), encoding="utf-8") as f:
-        text = " ".join(f.read().split())
-    bad = [u[1] for u in api.t.UNTYPED if c_decl(u[0], u[1], u[2]) + ";" not in text]
-    if bad:
-        sys.exit("%s does not declare, as api_table.py lists them: %s"
-                 % (api.t.UNTYPED_HEADER, ", ".join(bad)))
+    """The hand-written headers must declare each UNTYPED (shmem.h) and UNTYPED_X
+    (shmemx.h) row exactly as listed."""
+    for header in sorted(set(api.untyped_header.values())):
+        with open(os.path.join(SRCDIR, header), encoding="utf-8") as f:
+            text = " ".join(f.read().split())
+        bad = [u[1] for u in api.untyped if api.untyped_header[u[1]] == header
+               and c_decl(u[0], u[1], u[2]) + ";" not in text]
+        if bad:
+            sys.exit("%s does not declare, as api_table.py lists them: %s"
+                     % (header, ", ".join(bad)))
 
 
 def generate():

@@ -31,6 +31,10 @@
 #include "oshrun.h"
 
 #define KILL_GRACE_S 1.0
+/* --timeout: how long the PEs have to print their hang reports (libshoal answers
+ * HANG_SIGNAL within 128 ms of a wait's turn) before the job is ended. */
+#define REPORT_GRACE_S 1.0
+#define HANG_SIGNAL SIGUSR2
 
 static volatile sig_atomic_t got_signal; /* SIGINT/SIGTERM/SIGHUP received by oshrun */
 
@@ -164,6 +168,44 @@ void shoal_oshrun_procs_kill(shoal_job_t *job, int sig)
             kill(pe->pgid > 0 ? -pe->pgid : pe->pid, sig);
         }
     }
+}
+
+/* Whether process pid catches sig (/proc/pid/status, SigCgt): a PE that does not
+ * would die of HANG_SIGNAL, so it is not asked. */
+static int catches(pid_t pid, int sig)
+{
+    char path[64], line[256];
+    unsigned long long mask = 0;
+    int found = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    f = fopen(path, "r");
+    if (f == NULL) {
+        return 0;
+    }
+    while (!found && fgets(line, sizeof(line), f) != NULL) {
+        found = sscanf(line, "SigCgt: %llx", &mask) == 1;
+    }
+    fclose(f);
+    return found && (mask >> (sig - 1) & 1);
+}
+
+/* Asks every live PE that catches HANG_SIGNAL (libshoal does, from shmem_init) for
+ * its hang report: each waiting PE prints what it waits for. Returns how many. */
+static int ask_reports(shoal_job_t *job)
+{
+    int asked = 0;
+
+    for (int r = 0; r < job->np; r++) {
+        shoal_pe_t *pe = &job->pes[r];
+
+        if (pe->pid > 0 && !pe->reaped && catches(pe->pid, HANG_SIGNAL) &&
+            kill(pe->pid, HANG_SIGNAL) == 0) {
+            asked++;
+        }
+    }
+    return asked;
 }
 
 /* How bad a reaped PE's end is: 3 killed by a signal, 2 non-zero exit, 1 exit without
@@ -335,6 +377,7 @@ static void sleep_until(shoal_job_t *job, double t, const sigset_t *waitmask)
 int shoal_oshrun_procs_wait(shoal_job_t *job)
 {
     double deadline = job->timeout > 0 ? shoal_oshrun_now() + job->timeout : 0, kill_at = 0;
+    double reports_until = 0; /* --timeout: the PEs print their hang reports until then */
     int live = job->np, status, ending = 0, first_sig = SIGTERM, after_finalize = 0;
     sigset_t waitmask;
 
@@ -364,6 +407,9 @@ int shoal_oshrun_procs_wait(shoal_job_t *job)
                 fprintf(stderr, "oshrun: job timed out after %s s; ending the job\n",
                         job->timeout_arg);
                 rc = 124;
+                if (ask_reports(job) > 0) {
+                    reports_until = shoal_oshrun_now() + REPORT_GRACE_S;
+                }
             }
         }
         if (live == 0) {
@@ -380,7 +426,9 @@ int shoal_oshrun_procs_wait(shoal_job_t *job)
                 t = kill_at;
             }
         }
-        if (ending && kill_at == 0) {
+        if (ending && kill_at == 0 && shoal_oshrun_now() < reports_until) {
+            t = reports_until; /* their output is forwarded meanwhile */
+        } else if (ending && kill_at == 0) {
             shoal_oshrun_procs_kill(job, first_sig);
             kill_at = shoal_oshrun_now() + KILL_GRACE_S;
             t = kill_at;
@@ -389,7 +437,7 @@ int shoal_oshrun_procs_wait(shoal_job_t *job)
             t = 0;
         }
         /* a reader that stops taking the PEs' output may not keep the job from ending */
-        job->write_until = ending ? kill_at : deadline;
+        job->write_until = ending ? (kill_at != 0 ? kill_at : reports_until) : deadline;
         sleep_until(job, t, &waitmask);
     }
 }

@@ -1,0 +1,338 @@
+/* Hang reports (shoal_hang.h): when a wait lasts, one line from the waiting PE
+ * on what it waits for. Reporting only reads: it never ends, shortens or changes
+ * a wait, and reads other PEs' words without a trace in the log when they fail. */
+#include "shoal_coll_impl.h"
+#include "shoal_hang.h"
+#include "shoal_lock.h"
+#include "shoal_status.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* The signal a launcher sends to ask every waiting PE for its line now. */
+#define HANG_SIGNAL SIGUSR2
+/* PEs named one by one in a collective's line; the rest are counted. */
+#define NAMES_MAX 16
+
+int shoal_hang_armed;
+
+static size_t hang_s;      /* SHOAL_HANG_REPORT; 0: only when asked */
+static unsigned hang_asks; /* requests by signal so far; atomic */
+static int handler_ours;   /* HANG_SIGNAL's handler is ask() */
+
+/* The wait in progress on this thread (waits do not nest), as its looks follow
+ * each other SHOAL_HANG_EVERY spins apart. A call's first look is at that count,
+ * within 128 ms of its start; a call first seen later (reports were off when it
+ * started, and a request came) has no known start. */
+static __thread struct {
+    double start, next; /* its start (0: unknown); when it reports next (0: only if asked) */
+    double last;        /* when it looked last, and the spin count then */
+    unsigned spins;
+    unsigned asks; /* the requests it has answered, or that came before it */
+} call;
+
+static double now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Async-signal-safe: two lock-free atomics. */
+static void ask(int sig)
+{
+    (void)sig;
+    __atomic_add_fetch(&hang_asks, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&shoal_hang_armed, 1, __ATOMIC_RELAXED);
+}
+
+void shoal_hang_setup(size_t seconds)
+{
+    struct sigaction old, sa;
+
+    hang_s = seconds;
+    __atomic_store_n(&shoal_hang_armed, seconds != 0, __ATOMIC_RELAXED);
+    /* A program that handles or ignores the signal keeps it. */
+    if (sigaction(HANG_SIGNAL, NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+        old.sa_handler != SIG_DFL)
+        return;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = ask;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    handler_ours = sigaction(HANG_SIGNAL, &sa, NULL) == 0;
+}
+
+void shoal_hang_cleanup(void)
+{
+    struct sigaction old, dfl;
+
+    __atomic_store_n(&shoal_hang_armed, 0, __ATOMIC_RELAXED);
+    if (!handler_ours)
+        return;
+    handler_ours = 0;
+    memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    /* Unless the program has put its own in since. */
+    if (sigaction(HANG_SIGNAL, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+        old.sa_handler == ask)
+        sigaction(HANG_SIGNAL, &dfl, NULL);
+}
+
+/* Whether this thread's wait owes a line now (SHOAL_HANG_REPORT, then each
+ * doubling; or a request that came during it), with how long it has waited, in
+ * the two forms the lines use ("after 30 s", "waited 30 s"). The spin count wraps
+ * after 2^32 turns: a look at 0 then one at SHOAL_HANG_EVERY within a second is
+ * the same call. */
+static int look(unsigned spins, char *after, char *waited, size_t len)
+{
+    double now = now_s();
+    unsigned asks = __atomic_load_n(&hang_asks, __ATOMIC_RELAXED);
+    int same = spins == call.spins + SHOAL_HANG_EVERY &&
+               (spins != SHOAL_HANG_EVERY || now - call.last < 1.0);
+
+    if (!same) {
+        call.start = spins == SHOAL_HANG_EVERY ? now : 0;
+        call.next = hang_s != 0 && call.start != 0 ? now + (double)hang_s : 0;
+        /* One first seen late was seen because a request came: it answers. */
+        call.asks = spins == SHOAL_HANG_EVERY || asks == 0 ? asks : asks - 1;
+    }
+    call.spins = spins;
+    call.last = now;
+    if (asks != call.asks) {
+        call.asks = asks;
+    } else if (call.next != 0 && now >= call.next) {
+        call.next = call.start + 2 * (call.next - call.start);
+    } else {
+        return 0;
+    }
+    if (call.start == 0) {
+        snprintf(after, len, "when SIGUSR2 came");
+        snprintf(waited, len, "waiting when SIGUSR2 came");
+    } else {
+        snprintf(after, len, "after %ld s", (long)(now - call.start));
+        snprintf(waited, len, "waited %ld s", (long)(now - call.start));
+    }
+    return 1;
+}
+
+int shoal_hang_peek(int pe, int seg, size_t off, size_t size, uint64_t *out)
+{
+    const char *at = shoal_g.seg[seg].base + off;
+    const shoal_transport_ops_t *ops;
+    uint64_t v8 = 0;
+    uint32_t v4 = 0;
+    void *st;
+    int status;
+
+    if (pe != shoal_g.my_pe)
+        at = shoal_core_direct(at, size, pe);
+    if (at != NULL) {
+        *out = size == 8 ? __atomic_load_n((const uint64_t *)at, __ATOMIC_ACQUIRE)
+                         : __atomic_load_n((const uint32_t *)at, __ATOMIC_ACQUIRE);
+        return 0;
+    }
+    /* As left_mark (coll_token.c) does: that PE's progress thread answers. */
+    shoal_log_mute(1);
+    ops = shoal_path(&shoal_ctx_default, pe, 0, &st);
+    status = ops->get(st, seg, off, size == 8 ? (void *)&v8 : (void *)&v4, size);
+    shoal_log_mute(0);
+    if (status != SHOAL_OK)
+        return -1;
+    *out = size == 8 ? v8 : v4;
+    return 0;
+}
+
+/* "heap+0x40" or "data+0x10": what is the same on every PE. */
+static void sym_text(const void *addr, char *buf, size_t len)
+{
+    size_t off;
+    int seg = shoal_seg_find(addr, &off);
+
+    if (seg < 0)
+        snprintf(buf, len, "%p", addr);
+    else
+        snprintf(buf, len, "%s+0x%zx", seg == SHOAL_SEG_HEAP ? "heap" : "data", off);
+}
+
+static void value_text(uint64_t v, int is_signed, char *buf, size_t len)
+{
+    if (is_signed)
+        snprintf(buf, len, "%lld", (long long)(int64_t)v);
+    else
+        snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+static const char *cmp_text(int cmp)
+{
+    static const char *const names[] = {"?",
+                                        "SHMEM_CMP_EQ",
+                                        "SHMEM_CMP_NE",
+                                        "SHMEM_CMP_GT",
+                                        "SHMEM_CMP_LE",
+                                        "SHMEM_CMP_LT",
+                                        "SHMEM_CMP_GE"};
+
+    return shoal_wait_cmp_valid(cmp) ? names[cmp] : names[0];
+}
+
+/* e.g. shmem_int_wait_until(heap+0x40, SHMEM_CMP_NE, 0): value still 0 after 30 s.
+ * Sets of several: the first entry not satisfied now, and how many are not. */
+void shoal_hang_wait_look(unsigned spins, const shoal_wait_set_t *set, int sel, const char *routine)
+{
+    size_t i, first = SIZE_MAX, active = 0, open = 0, esize = set->elem_size;
+    char at[48], first_at[48], seen[24], want[24], masked[48] = "", after[48], waited[48];
+
+    if (!look(spins, after, waited, sizeof(after)))
+        return;
+    for (i = 0; i < set->nelems; i++) {
+        if (shoal_wait_masked(set, i))
+            continue;
+        active++;
+        if (!shoal_wait_test_entry(set, i) && open++ == 0)
+            first = i;
+    }
+    if (first == SIZE_MAX)
+        return; /* satisfied meanwhile: the loop ends at its next test */
+    sym_text(set->ivars, at, sizeof(at));
+    sym_text((const char *)set->ivars + first * esize, first_at, sizeof(first_at));
+    value_text(
+        shoal_wait_load_ivar((const char *)set->ivars + first * esize, esize, set->is_signed),
+        set->is_signed, seen, sizeof(seen));
+    value_text(shoal_wait_load_value((const char *)set->values + (set->vector ? first * esize : 0),
+                                     esize, set->is_signed),
+               set->is_signed, want, sizeof(want));
+    if (sel == SHOAL_SEL_ONE) {
+        shoal_warn("%s(%s, %s, %s): value still %s %s", routine, at, cmp_text(set->cmp), want, seen,
+                   after);
+        return;
+    }
+    if (active < set->nelems)
+        snprintf(masked, sizeof(masked), ", %zu excluded by status", set->nelems - active);
+    if (set->vector)
+        shoal_warn("%s(%s, %zu ivars, %s, cmp_values): ivars[%zu] (%s) still %s, cmp_values[%zu] "
+                   "is %s, %s; %zu of %zu unsatisfied%s",
+                   routine, at, set->nelems, cmp_text(set->cmp), first, first_at, seen, first, want,
+                   after, open, active, masked);
+    else
+        shoal_warn("%s(%s, %zu ivars, %s, %s): ivars[%zu] (%s) still %s %s; %zu of %zu "
+                   "unsatisfied%s",
+                   routine, at, set->nelems, cmp_text(set->cmp), want, first, first_at, seen, after,
+                   open, active, masked);
+}
+
+/* ---- collectives ---- */
+
+void shoal_hang_team_made(const shoal_pset_t *ps)
+{
+    __atomic_store_n((uint64_t *)shoal_coll_local(ps->sync_seg, shoal_coll_entered_off(ps)), 0,
+                     __ATOMIC_RELAXED);
+}
+
+static void team_text(const shoal_pset_t *ps, char *buf, size_t len)
+{
+    if (ps == &shoal_team_world.pset)
+        snprintf(buf, len, "SHMEM_TEAM_WORLD");
+    else if (ps == &shoal_team_shared.pset)
+        snprintf(buf, len, "SHMEM_TEAM_SHARED");
+    else if (ps->stage_pending != NULL)
+        snprintf(buf, len, "a team of %d PEs", ps->size);
+    else
+        snprintf(buf, len, "the active set PE_start %d, logPE_stride %d, PE_size %d", ps->start,
+                 __builtin_ctz((unsigned)ps->stride), ps->size);
+}
+
+/* Appends v to a list of n numbers so far ("2, 3"). */
+static void list_add(char *buf, size_t len, int n, int v)
+{
+    size_t used = strlen(buf);
+
+    snprintf(buf + used, len - used, n == 0 ? "%d" : ", %d", v);
+}
+
+/* The members whose count of collectives entered on ps is below this PE's have not
+ * reached the one it waits in (or the step of it: a collective may contain a barrier,
+ * counted too, alike on every PE). An active set keeps no count: its pSync is the
+ * user's. */
+void shoal_hang_coll_look(unsigned spins, const shoal_pset_t *ps, int from, const char *routine)
+{
+    char team[96], idx[160] = "", world[160] = "", more[48] = "", mute[64] = "", after[48],
+                   waited[48];
+    size_t off;
+    uint64_t mine, theirs;
+    int i, behind = 0, silent = 0;
+
+    if (!look(spins, after, waited, sizeof(after)))
+        return;
+    team_text(ps, team, sizeof(team));
+    if (ps->stage_pending == NULL) {
+        if (from >= 0)
+            shoal_warn("%s: %s for PE %d of %s (world PE %d)", routine, waited, from, team,
+                       shoal_pset_pe(ps, from));
+        else
+            shoal_warn("%s: %s for the other PEs of %s", routine, waited, team);
+        return;
+    }
+    off = shoal_coll_entered_off(ps);
+    mine = *(const uint64_t *)shoal_coll_local(ps->sync_seg, off);
+    for (i = 0; i < ps->size; i++) {
+        if (i == ps->me)
+            continue;
+        if (shoal_hang_peek(shoal_pset_pe(ps, i), ps->sync_seg, off, 8, &theirs) != 0) {
+            silent++;
+            continue;
+        }
+        if (theirs >= mine)
+            continue;
+        if (behind < NAMES_MAX) {
+            list_add(idx, sizeof(idx), behind, i);
+            list_add(world, sizeof(world), behind, shoal_pset_pe(ps, i));
+        }
+        behind++;
+    }
+    if (behind > NAMES_MAX)
+        snprintf(more, sizeof(more), " and %d more", behind - NAMES_MAX);
+    if (silent > 0)
+        snprintf(mute, sizeof(mute), "; %d PE%s could not be read", silent, silent > 1 ? "s" : "");
+    if (behind > 0)
+        shoal_warn("%s: %s; PE%s %s%s of %s (world PE%s %s%s) %s not arrived%s", routine, waited,
+                   behind > 1 ? "s" : "", idx, more, team, behind > 1 ? "s" : "", world, more,
+                   behind > 1 ? "have" : "has", mute);
+    else if (from >= 0)
+        shoal_warn("%s: %s for PE %d of %s (world PE %d); every PE of the team has entered as "
+                   "many collectives on it as this one (SHOAL_CHECK_COLL=1 finds mismatched "
+                   "calls)%s",
+                   routine, waited, from, team, shoal_pset_pe(ps, from), mute);
+    else
+        shoal_warn("%s: %s; every PE of %s has entered as many collectives on it as this one "
+                   "(SHOAL_CHECK_COLL=1 finds mismatched calls)%s",
+                   routine, waited, team, mute);
+}
+
+/* ---- locks ---- */
+
+void shoal_hang_lock_look(unsigned spins, int seg, size_t off, int acquire, const char *routine)
+{
+    char at[48], after[48], waited[48];
+    int holder, ahead;
+
+    if (!look(spins, after, waited, sizeof(after)))
+        return;
+    sym_text(shoal_g.seg[seg].base + off, at, sizeof(at));
+    if (!acquire) {
+        shoal_warn("%s(%s): %s for the PE queued behind this one to say so", routine, at, waited);
+        return;
+    }
+    holder = shoal_lock_queue(seg, off, &ahead);
+    if (holder < 0)
+        shoal_warn("%s(%s): %s; no PE is queued ahead of this one yet", routine, at, waited);
+    else if (holder == ahead)
+        shoal_warn("%s(%s): %s; held by PE %d", routine, at, waited, holder);
+    else
+        shoal_warn("%s(%s): %s; held by PE %d, and PE %d is ahead of this one in the queue",
+                   routine, at, waited, holder, ahead);
+}
