@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shoal_status.h"
+
 enum { SHOAL_SEG_HEAP = 0, SHOAL_SEG_DATA = 1, SHOAL_SEG_COUNT = 2 };
 
 /* Atomic operations. They work on the bit patterns of 4- or 8-byte values: two's
@@ -40,18 +42,18 @@ typedef struct shoal_transport_ops {
     unsigned caps; /* SHOAL_CAP_* */
     /* Blocking forms return once the local buffer may be reused (put) or holds the
      * data (get); the _nbi forms may return before and complete at quiet. */
-    int (*put)(void *state, int seg, size_t off, const void *src, size_t len);
-    int (*get)(void *state, int seg, size_t off, void *dst, size_t len);
-    int (*put_nbi)(void *state, int seg, size_t off, const void *src, size_t len);
-    int (*get_nbi)(void *state, int seg, size_t off, void *dst, size_t len);
+    shoal_status_t (*put)(void *state, int seg, size_t off, const void *src, size_t len);
+    shoal_status_t (*get)(void *state, int seg, size_t off, void *dst, size_t len);
+    shoal_status_t (*put_nbi)(void *state, int seg, size_t off, const void *src, size_t len);
+    shoal_status_t (*get_nbi)(void *state, int seg, size_t off, void *dst, size_t len);
     /* op on the size-byte value at (seg, off): operand and compare as the op needs,
      * fetch (NULL for none) receives the old value; with nbi, by quiet. */
-    int (*amo)(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
+    shoal_status_t (*amo)(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
                const void *operand, const void *compare, void *fetch, int nbi);
     /* Strided get of nelems elements of size bytes, from (seg, off) every sst bytes
      * into dst every dst_stride bytes; returns once dst holds them all, having
      * waited for nothing else (a put issued before it may still be in flight). */
-    int (*iget)(void *state, int seg, size_t off, ptrdiff_t sst, char *dst,
+    shoal_status_t (*iget)(void *state, int seg, size_t off, ptrdiff_t sst, char *dst,
                 ptrdiff_t dst_stride, size_t nelems, size_t size);
     /* A load/store address for (seg, off) on the peer, or NULL. */
     void *(*ptr)(void *state, int seg, size_t off);

@@ -9,16 +9,17 @@ void shoal_check_handle_fatal(uintptr_t handle, shoal_handle_state_t state, int 
     const char *kind = is_team ? "team" : "context";
 
     if (!is_team && handle == 0)
-        shoal_fatal("%s: argument ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context "
-                    "that shmem_ctx_create or shmem_team_create_ctx made",
-                    routine);
+        shoal_log_fatal(
+            "%s: argument ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context "
+            "that shmem_ctx_create or shmem_team_create_ctx made",
+            routine);
     if (state == SHOAL_HANDLE_DESTROYED)
-        shoal_fatal("%s: argument %s is %#lx, a %s that was destroyed (%s); a handle is "
+        shoal_log_fatal("%s: argument %s is %#lx, a %s that was destroyed (%s); a handle is "
                     "valid only until it is destroyed",
                     routine, arg, (unsigned long)handle, kind,
                     is_team ? "by shmem_team_destroy"
                             : "by shmem_ctx_destroy, or with its team by shmem_team_destroy");
-    shoal_fatal("%s: argument %s is %#lx, which is not a %s that this PE made; expected %s",
+    shoal_log_fatal("%s: argument %s is %#lx, which is not a %s that this PE made; expected %s",
                 routine, arg, (unsigned long)handle, kind,
                 is_team ? "SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED or a team from "
                           "shmem_team_split_strided or shmem_team_split_2d"
@@ -28,9 +29,10 @@ void shoal_check_handle_fatal(uintptr_t handle, shoal_handle_state_t state, int 
 
 static void report_outside(const void *addr, const char *routine, const char *arg)
 {
-    const shoal_seg_t *h = &shoal_g.seg[SHOAL_SEG_HEAP], *d = &shoal_g.seg[SHOAL_SEG_DATA];
+    const shoal_seg_t *h = &shoal_core_state.seg[SHOAL_SEG_HEAP],
+                      *d = &shoal_core_state.seg[SHOAL_SEG_DATA];
 
-    shoal_fatal("%s: argument %s is %p, which is not symmetric memory (symmetric heap "
+    shoal_log_fatal("%s: argument %s is %p, which is not symmetric memory (symmetric heap "
                 "%p..%p, global/static data %p..%p); allocate it with shmem_malloc or make "
                 "it a global or static variable",
                 routine, arg, addr, (void *)h->base, (void *)(h->base + h->size),
@@ -42,15 +44,15 @@ static void check_allocation(const void *addr, size_t off, size_t len, const cha
 {
     size_t start, size;
 
-    if (shoal_heap_lookup(&shoal_g.heap, off, &start, &size) != SHOAL_OK)
-        shoal_fatal("%s: argument %s is %p, inside the symmetric heap but not inside any "
+    if (shoal_heap_lookup(&shoal_core_state.heap, off, &start, &size) != SHOAL_OK)
+        shoal_log_fatal("%s: argument %s is %p, inside the symmetric heap but not inside any "
                     "live allocation (freed, or never allocated)",
                     routine, arg, addr);
     if (off + len > start + size)
-        shoal_fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of "
+        shoal_log_fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of "
                     "its allocation (%zu bytes at %p) by %zu bytes",
                     routine, arg, addr, len, size,
-                    (void *)(shoal_g.seg[SHOAL_SEG_HEAP].base + start),
+                    (void *)(shoal_core_state.seg[SHOAL_SEG_HEAP].base + start),
                     off + len - (start + size));
 }
 
@@ -58,16 +60,17 @@ int shoal_check_symmetric(const void *addr, size_t len, const char *routine, con
                           size_t *off_out)
 {
     size_t off;
-    int seg = shoal_seg_find(addr, &off);
+    int seg = shoal_segment_find(addr, &off);
 
     if (seg < 0)
         report_outside(addr, routine, arg);
-    if (len > shoal_g.seg[seg].size - off)
-        shoal_fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of the "
-                    "%s (%zu bytes at %p) by %zu bytes",
-                    routine, arg, addr, len, shoal_seg_names[seg], shoal_g.seg[seg].size,
-                    (void *)shoal_g.seg[seg].base, len - (shoal_g.seg[seg].size - off));
-    if (seg == SHOAL_SEG_HEAP && shoal_g.settings.check)
+    if (len > shoal_core_state.seg[seg].size - off)
+        shoal_log_fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of the "
+                        "%s (%zu bytes at %p) by %zu bytes",
+                        routine, arg, addr, len, shoal_segment_names[seg],
+                        shoal_core_state.seg[seg].size, (void *)shoal_core_state.seg[seg].base,
+                        len - (shoal_core_state.seg[seg].size - off));
+    if (seg == SHOAL_SEG_HEAP && shoal_core_state.settings.check)
         check_allocation(addr, off, len, routine, arg);
     *off_out = off;
     return seg;

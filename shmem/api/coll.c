@@ -13,17 +13,18 @@ static void active_set(shoal_pset_t *ps, int start, int log_stride, int size, lo
 
     shoal_check_init(routine);
     if (log_stride < 0 || log_stride > 30)
-        shoal_fatal("%s: argument logPE_stride is %d, expected 0..30", routine, log_stride);
+        shoal_log_fatal("%s: argument logPE_stride is %d, expected 0..30", routine, log_stride);
     stride = 1 << log_stride;
-    if (size < 1 || start < 0 || start >= shoal_g.n_pes ||
-        (size - 1) > (shoal_g.n_pes - 1 - start) / stride)
-        shoal_fatal("%s: the active set PE_start %d, logPE_stride %d, PE_size %d does not fit "
+    if (size < 1 || start < 0 || start >= shoal_core_state.n_pes ||
+        (size - 1) > (shoal_core_state.n_pes - 1 - start) / stride)
+        shoal_log_fatal("%s: the active set PE_start %d, logPE_stride %d, PE_size %d does not fit "
                     "in PEs 0..%d",
-                    routine, start, log_stride, size, shoal_g.n_pes - 1);
-    last = shoal_g.my_pe - start;
+                    routine, start, log_stride, size, shoal_core_state.n_pes - 1);
+    last = shoal_core_state.my_pe - start;
     if (last < 0 || last % stride != 0 || last / stride >= size)
-        shoal_fatal("%s: PE %d is not in the active set PE_start %d, logPE_stride %d, PE_size %d",
-                    routine, shoal_g.my_pe, start, log_stride, size);
+        shoal_log_fatal(
+            "%s: PE %d is not in the active set PE_start %d, logPE_stride %d, PE_size %d", routine,
+            shoal_core_state.my_pe, start, log_stride, size);
     *ps = (shoal_pset_t){.size = size,
                          .me = last / stride,
                          .start = start,
@@ -46,7 +47,7 @@ static int sym(const void *addr, size_t bytes, const char *routine, const char *
 static void check_args(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
                        const char *const *names, int n)
 {
-    if (shoal_g.settings.check_coll)
+    if (shoal_core_state.settings.check_coll)
         shoal_coll_check(ps, routine, vals, names, n);
 }
 
@@ -58,7 +59,8 @@ static void broadcast(const shoal_pset_t *ps, void *dest, const void *source, si
     int dseg, sseg;
 
     if (root < 0 || root >= ps->size)
-        shoal_fatal("%s: argument PE_root is %d, valid range 0..%d", routine, root, ps->size - 1);
+        shoal_log_fatal("%s: argument PE_root is %d, valid range 0..%d", routine, root,
+                        ps->size - 1);
     dseg = sym(dest, bytes, routine, "dest", &doff);
     sseg = sym(source, bytes, routine, "source", &soff);
     check_args(ps, routine, (const uint64_t[]){nelems, (uint64_t)root}, names, 2);
@@ -93,7 +95,7 @@ static void alltoalls(const shoal_pset_t *ps, void *dest, const void *source, pt
     int dseg, sseg;
 
     if (dst < 1 || sst < 1)
-        shoal_fatal("%s: argument %s is %td, expected a stride of at least 1 element", routine,
+        shoal_log_fatal("%s: argument %s is %td, expected a stride of at least 1 element", routine,
                     dst < 1 ? "dst" : "sst", dst < 1 ? dst : sst);
     dspan = total == 0 ? 0 : shoal_check_bytes((total - 1) * (size_t)dst + 1, elem_size, routine);
     sspan = total == 0 ? 0 : shoal_check_bytes((total - 1) * (size_t)sst + 1, elem_size, routine);
@@ -175,7 +177,7 @@ void shoal_api_reduce_to_all(void *dest, const void *source, int nreduce, int PE
     (void)pWrk;
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, routine);
     if (nreduce < 0)
-        shoal_fatal("%s: argument nreduce is %d, expected 0 or more", routine, nreduce);
+        shoal_log_fatal("%s: argument nreduce is %d, expected 0 or more", routine, nreduce);
     reduce(&ps, dest, source, (size_t)nreduce, op, dt, elem_size, routine);
 }
 

@@ -20,14 +20,14 @@ static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx,
     shoal_check_init(routine);
     team = shoal_check_team_handle(team_handle, routine, "team");
     if (ctx == NULL) {
-        shoal_debug("%s: argument ctx is NULL, expected the address of a shmem_ctx_t; "
+        shoal_log_debug("%s: argument ctx is NULL, expected the address of a shmem_ctx_t; "
                     "returning -1",
                     routine);
         return -1;
     }
     *ctx = SHMEM_CTX_INVALID;
     if (options & ~CTX_OPTIONS) {
-        shoal_debug("%s: argument options is %#lx, expected SHMEM_CTX_PRIVATE, "
+        shoal_log_debug("%s: argument options is %#lx, expected SHMEM_CTX_PRIVATE, "
                     "SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE or-ed together (or 0); "
                     "returning -1",
                     routine, options);
@@ -37,8 +37,8 @@ static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx,
         return -1;
     status = shoal_ctx_create(team, options, &made);
     if (status != SHOAL_OK) {
-        shoal_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu)", routine,
-                    shoal_status_string(status), shoal_g.settings.ctx_max);
+        shoal_log_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu)", routine,
+                    shoal_status_string(status), shoal_core_state.settings.ctx_max);
         return -1;
     }
     *ctx = (shmem_ctx_t)made->handle;
@@ -63,7 +63,7 @@ void pshmem_ctx_destroy(shmem_ctx_t ctx)
     if (ctx == SHMEM_CTX_INVALID)
         return;
     if ((uintptr_t)ctx == SHOAL_CTX_DEFAULT_HANDLE)
-        shoal_fatal("shmem_ctx_destroy: argument ctx is SHMEM_CTX_DEFAULT, which cannot be "
+        shoal_log_fatal("shmem_ctx_destroy: argument ctx is SHMEM_CTX_DEFAULT, which cannot be "
                     "destroyed");
     shoal_ctx_destroy(shoal_check_ctx(ctx, "shmem_ctx_destroy"));
 }
@@ -113,11 +113,11 @@ void pshmemx_ctx_session_start(shmem_ctx_t ctx, long options,
         return;
     shoal_check_ctx(ctx, routine);
     if (config_mask & ~SHMEMX_CTX_SESSION_TOTAL_OPS)
-        shoal_fatal("%s: argument config_mask is %#lx, expected SHMEMX_CTX_SESSION_TOTAL_OPS "
+        shoal_log_fatal("%s: argument config_mask is %#lx, expected SHMEMX_CTX_SESSION_TOTAL_OPS "
                     "or 0",
                     routine, config_mask);
     if (config_mask != 0 && config == NULL)
-        shoal_fatal("%s: argument config is NULL, but config_mask is %#lx; pass the "
+        shoal_log_fatal("%s: argument config is NULL, but config_mask is %#lx; pass the "
                     "configuration it names",
                     routine, config_mask);
 }

@@ -12,24 +12,24 @@
  * answer is NULL, and a NULL without a reason sends users to the wrong knob. */
 static void warn_failed(size_t size, size_t align, const char *routine)
 {
-    const shoal_heap_t *heap = &shoal_g.heap;
+    const shoal_heap_t *heap = &shoal_core_state.heap;
     size_t largest = shoal_heap_largest_free(heap);
 
     if (align > SHOAL_HEAP_BASE_ALIGN)
-        shoal_warn("%s: cannot place %zu bytes at a multiple of %zu bytes: the symmetric heap "
+        shoal_log_warn("%s: cannot place %zu bytes at a multiple of %zu bytes: the symmetric heap "
                    "itself is aligned to %zu bytes, so no offset in it is; returning NULL",
                    routine, size, align, (size_t)SHOAL_HEAP_BASE_ALIGN);
     else if (size > heap->capacity)
-        shoal_warn("%s: cannot allocate %zu bytes: larger than the whole symmetric heap "
+        shoal_log_warn("%s: cannot allocate %zu bytes: larger than the whole symmetric heap "
                    "(SHMEM_SYMMETRIC_SIZE is %zu bytes); returning NULL",
                    routine, size, heap->capacity);
     else if (align > SHOAL_HEAP_MIN_ALIGN && largest >= size)
-        shoal_warn("%s: cannot place %zu bytes at a multiple of %zu bytes: no free range of "
+        shoal_log_warn("%s: cannot place %zu bytes at a multiple of %zu bytes: no free range of "
                    "the %zu-byte symmetric heap starts at one (the largest free range, %zu "
                    "bytes, would hold it unaligned); returning NULL",
                    routine, size, align, heap->capacity, largest);
     else
-        shoal_warn("%s: cannot allocate %zu bytes: %zu of %zu symmetric heap bytes are in "
+        shoal_log_warn("%s: cannot allocate %zu bytes: %zu of %zu symmetric heap bytes are in "
                    "use (largest free range %zu bytes); returning NULL; raise "
                    "SHMEM_SYMMETRIC_SIZE",
                    routine, size, heap->in_use, heap->capacity, largest);
@@ -43,7 +43,7 @@ static void *heap_alloc(size_t size, size_t align, const char *routine)
     int status;
 
     shoal_check_init(routine);
-    if (shoal_g.settings.check_coll) /* a size that differs would break symmetry */
+    if (shoal_core_state.settings.check_coll) /* a size that differs would break symmetry */
         shoal_coll_check(&shoal_team_world.pset, routine, (const uint64_t[]){size, align},
                          (const char *const[]){"size", "alignment"}, 2);
     if (size == 0)
@@ -51,7 +51,7 @@ static void *heap_alloc(size_t size, size_t align, const char *routine)
     else if (align > SHOAL_HEAP_BASE_ALIGN) /* the same on every PE: the bases are equal */
         status = SHOAL_ERR_NO_MEMORY;
     else
-        status = shoal_heap_alloc(&shoal_g.heap, size, align, &off);
+        status = shoal_heap_alloc(&shoal_core_state.heap, size, align, &off);
     shoal_coll_barrier(&shoal_team_world.pset, 1, routine);
     if (size == 0)
         return NULL;
@@ -59,7 +59,7 @@ static void *heap_alloc(size_t size, size_t align, const char *routine)
         warn_failed(size, align, routine);
         return NULL;
     }
-    return shoal_g.seg[SHOAL_SEG_HEAP].base + off;
+    return shoal_core_state.seg[SHOAL_SEG_HEAP].base + off;
 }
 
 /* The heap offset of a block shmem_malloc returned, or the end of the job. */
@@ -67,9 +67,9 @@ static size_t heap_block(const void *ptr, const char *routine)
 {
     size_t off, start, size;
 
-    if (shoal_seg_find(ptr, &off) != SHOAL_SEG_HEAP ||
-        shoal_heap_lookup(&shoal_g.heap, off, &start, &size) != SHOAL_OK || start != off)
-        shoal_fatal("%s: argument ptr is %p, which is not a block from shmem_malloc (or it "
+    if (shoal_segment_find(ptr, &off) != SHOAL_SEG_HEAP ||
+        shoal_heap_lookup(&shoal_core_state.heap, off, &start, &size) != SHOAL_OK || start != off)
+        shoal_log_fatal("%s: argument ptr is %p, which is not a block from shmem_malloc (or it "
                     "was freed already)",
                     routine, ptr);
     return off;
@@ -99,7 +99,7 @@ void *pshmem_calloc(size_t count, size_t size)
     if (__builtin_mul_overflow(count, size, &bytes)) { /* cannot fit: NULL, collectively */
         shoal_check_init("shmem_calloc");
         shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_calloc");
-        shoal_warn("shmem_calloc: cannot allocate %zu objects of %zu bytes: the product "
+        shoal_log_warn("shmem_calloc: cannot allocate %zu objects of %zu bytes: the product "
                    "overflows size_t; returning NULL",
                    count, size);
         return NULL;
@@ -117,7 +117,7 @@ SHOAL_PROFILED(shmem_calloc);
 void *pshmem_align(size_t alignment, size_t size)
 {
     if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-        shoal_fatal("shmem_align: argument alignment is %zu, expected a power of two",
+        shoal_log_fatal("shmem_align: argument alignment is %zu, expected a power of two",
                     alignment);
     return heap_alloc(size, alignment, "shmem_align");
 }
@@ -132,7 +132,7 @@ void pshmem_free(void *ptr)
     if (ptr == NULL)
         return;
     off = heap_block(ptr, "shmem_free");
-    shoal_heap_free(&shoal_g.heap, off);
+    shoal_heap_free(&shoal_core_state.heap, off);
 }
 SHOAL_PROFILED(shmem_free);
 
@@ -152,13 +152,13 @@ void *pshmem_realloc(void *ptr, size_t size)
     }
     shoal_check_init("shmem_realloc");
     off = heap_block(ptr, "shmem_realloc");
-    shoal_heap_lookup(&shoal_g.heap, off, &start, &old_size);
+    shoal_heap_lookup(&shoal_core_state.heap, off, &start, &old_size);
     shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_realloc");
-    status = shoal_heap_realloc(&shoal_g.heap, off, size, &new_off, &moved);
-    base = shoal_g.seg[SHOAL_SEG_HEAP].base;
+    status = shoal_heap_realloc(&shoal_core_state.heap, off, size, &new_off, &moved);
+    base = shoal_core_state.seg[SHOAL_SEG_HEAP].base;
     if (status == SHOAL_OK && moved) {
         memcpy(base + new_off, base + off, old_size < size ? old_size : size);
-        shoal_heap_free(&shoal_g.heap, off);
+        shoal_heap_free(&shoal_core_state.heap, off);
     }
     shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_realloc");
     if (status != SHOAL_OK) { /* the old block stays, as the spec says */

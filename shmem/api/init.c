@@ -18,12 +18,12 @@ SHOAL_PROFILED(shmem_init);
 int pshmem_init_thread(int requested, int *provided)
 {
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
-        shoal_fatal("shmem_init_thread: argument requested is %d, expected one of "
+        shoal_log_fatal("shmem_init_thread: argument requested is %d, expected one of "
                     "SHMEM_THREAD_SINGLE (%d), _FUNNELED, _SERIALIZED, _MULTIPLE (%d)",
                     requested, SHMEM_THREAD_SINGLE, SHMEM_THREAD_MULTIPLE);
     shoal_core_init(requested, "shmem_init_thread");
     if (provided != NULL)
-        *provided = shoal_g.thread_level;
+        *provided = shoal_core_state.thread_level;
     return 0;
 }
 SHOAL_PROFILED(shmem_init_thread);
@@ -31,7 +31,7 @@ SHOAL_PROFILED(shmem_init_thread);
 void pshmem_query_thread(int *provided)
 {
     shoal_check_init("shmem_query_thread");
-    *provided = shoal_g.thread_level;
+    *provided = shoal_core_state.thread_level;
 }
 SHOAL_PROFILED(shmem_query_thread);
 
@@ -47,7 +47,7 @@ void pshmem_global_exit(int status)
 
     fflush(stdout);
     fflush(stderr);
-    snprintf(message, sizeof(message), "PE %d called shmem_global_exit(%d)", shoal_g.my_pe,
+    snprintf(message, sizeof(message), "PE %d called shmem_global_exit(%d)", shoal_core_state.my_pe,
              status);
     shoal_rt_abort(status, message);
 }
@@ -56,21 +56,21 @@ SHOAL_PROFILED(shmem_global_exit);
 int pshmem_my_pe(void)
 {
     shoal_check_init("shmem_my_pe");
-    return shoal_g.my_pe;
+    return shoal_core_state.my_pe;
 }
 SHOAL_PROFILED(shmem_my_pe);
 
 int pshmem_n_pes(void)
 {
     shoal_check_init("shmem_n_pes");
-    return shoal_g.n_pes;
+    return shoal_core_state.n_pes;
 }
 SHOAL_PROFILED(shmem_n_pes);
 
 int pshmem_pe_accessible(int pe)
 {
     shoal_check_init("shmem_pe_accessible");
-    return pe >= 0 && pe < shoal_g.n_pes;
+    return pe >= 0 && pe < shoal_core_state.n_pes;
 }
 SHOAL_PROFILED(shmem_pe_accessible);
 
@@ -79,7 +79,7 @@ int pshmem_addr_accessible(const void *addr, int pe)
     size_t off;
 
     shoal_check_init("shmem_addr_accessible");
-    return pe >= 0 && pe < shoal_g.n_pes && shoal_seg_find(addr, &off) >= 0;
+    return pe >= 0 && pe < shoal_core_state.n_pes && shoal_segment_find(addr, &off) >= 0;
 }
 SHOAL_PROFILED(shmem_addr_accessible);
 
@@ -89,12 +89,12 @@ void *pshmem_ptr(const void *dest, int pe)
     int seg;
 
     shoal_check_init("shmem_ptr");
-    if (pe < 0 || pe >= shoal_g.n_pes) { /* the spec's answer for what cannot be reached */
-        shoal_debug("shmem_ptr: argument pe is %d, valid range 0..%d; returning NULL", pe,
-                    shoal_g.n_pes - 1);
+    if (pe < 0 || pe >= shoal_core_state.n_pes) { /* the spec's answer for what cannot be reached */
+        shoal_log_debug("shmem_ptr: argument pe is %d, valid range 0..%d; returning NULL", pe,
+                    shoal_core_state.n_pes - 1);
         return NULL;
     }
-    seg = shoal_seg_find(dest, &off);
+    seg = shoal_segment_find(dest, &off);
     if (seg < 0)
         return NULL;
     return shoal_core_ptr(pe, seg, off);
@@ -104,7 +104,7 @@ SHOAL_PROFILED(shmem_ptr);
 void pshmem_info_get_version(int *major, int *minor)
 {
     if (major == NULL || minor == NULL)
-        shoal_fatal("shmem_info_get_version: argument %s is NULL, expected the address of an "
+        shoal_log_fatal("shmem_info_get_version: argument %s is NULL, expected the address of an "
                     "int to receive the %s version",
                     major == NULL ? "major" : "minor", major == NULL ? "major" : "minor");
     *major = SHMEM_MAJOR_VERSION;
@@ -115,7 +115,7 @@ SHOAL_PROFILED(shmem_info_get_version);
 void pshmem_info_get_name(char *name)
 {
     if (name == NULL)
-        shoal_fatal("shmem_info_get_name: argument name is NULL, expected a buffer of "
+        shoal_log_fatal("shmem_info_get_name: argument name is NULL, expected a buffer of "
                     "SHMEM_MAX_NAME_LEN (%d) characters",
                     SHMEM_MAX_NAME_LEN);
     strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
@@ -133,13 +133,13 @@ SHOAL_PROFILED(start_pes);
 int p_my_pe(void)
 {
     shoal_check_init("_my_pe");
-    return shoal_g.my_pe;
+    return shoal_core_state.my_pe;
 }
 SHOAL_PROFILED(_my_pe);
 
 int p_num_pes(void)
 {
     shoal_check_init("_num_pes");
-    return shoal_g.n_pes;
+    return shoal_core_state.n_pes;
 }
 SHOAL_PROFILED(_num_pes);

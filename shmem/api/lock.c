@@ -23,10 +23,10 @@ void pshmem_set_lock(long *lock)
     int seg = check_lock(lock, "shmem_set_lock", &off);
     /* Below SHMEM_THREAD_MULTIPLE no other thread could clear a lock this PE holds
      * while this one waits for it. */
-    int may_wait = shoal_g.thread_level == SHMEM_THREAD_MULTIPLE;
+    int may_wait = shoal_core_state.thread_level == SHMEM_THREAD_MULTIPLE;
 
     if (shoal_lock_set(seg, off, may_wait, "shmem_set_lock") != SHOAL_OK)
-        shoal_fatal("shmem_set_lock: argument lock is %p, which this PE holds already; it "
+        shoal_log_fatal("shmem_set_lock: argument lock is %p, which this PE holds already; it "
                     "would wait for itself forever: clear it first",
                     (void *)lock);
 }
@@ -40,7 +40,7 @@ void pshmem_clear_lock(long *lock)
     /* Clearing a lock this PE does not hold would free it under its holder, or wait
      * forever for a PE to queue behind this one; end the job with one line instead. */
     if (shoal_lock_clear(seg, off, "shmem_clear_lock") != SHOAL_OK)
-        shoal_fatal("shmem_clear_lock: argument lock is %p, which this PE does not hold; clear "
+        shoal_log_fatal("shmem_clear_lock: argument lock is %p, which this PE does not hold; clear "
                     "a lock only after shmem_set_lock, or a shmem_test_lock that returned 0, "
                     "took it",
                     (void *)lock);

@@ -15,7 +15,7 @@ _Static_assert(SHMEM_CMP_EQ == SHOAL_CMP_EQ && SHMEM_CMP_NE == SHOAL_CMP_NE &&
 static void check_cmp(int cmp, const char *routine)
 {
     if (!shoal_wait_cmp_valid(cmp))
-        shoal_fatal("%s: argument cmp is %d, expected one of SHMEM_CMP_EQ, SHMEM_CMP_NE, "
+        shoal_log_fatal("%s: argument cmp is %d, expected one of SHMEM_CMP_EQ, SHMEM_CMP_NE, "
                     "SHMEM_CMP_GT, SHMEM_CMP_LE, SHMEM_CMP_LT, SHMEM_CMP_GE",
                     routine, cmp);
 }
@@ -45,11 +45,11 @@ size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *ind
                               sel == SHOAL_SEL_ONE ? "ivar" : "ivars", &off);
         shoal_check_aligned(ivars, elem_size, routine, sel == SHOAL_SEL_ONE ? "ivar" : "ivars");
         if (sel == SHOAL_SEL_SOME && indices == NULL)
-            shoal_fatal("%s: argument indices is NULL, expected an array of nelems (%zu) "
+            shoal_log_fatal("%s: argument indices is NULL, expected an array of nelems (%zu) "
                         "size_t",
                         routine, nelems);
         if (vector && values == NULL)
-            shoal_fatal("%s: argument cmp_values is NULL, expected nelems (%zu) values",
+            shoal_log_fatal("%s: argument cmp_values is NULL, expected nelems (%zu) values",
                         routine, nelems);
     }
     return shoal_core_sync(&set, sel, block, indices, routine);
@@ -75,7 +75,7 @@ void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *sourc
     shoal_check_init(routine);
     c = shoal_check_ctx_pe(ctx, &pe, routine);
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
-        shoal_fatal("%s: argument sig_op is %d, expected SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",
+        shoal_log_fatal("%s: argument sig_op is %d, expected SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",
                     routine, sig_op);
     if (bytes > 0)
         seg = shoal_check_symmetric(dest, bytes, routine, "dest", &off);

@@ -57,7 +57,7 @@ static size_t strided_span(ptrdiff_t stride, size_t bsize, size_t nblocks, size_
     size_t least = bsize > 1 ? bsize : 1, span;
 
     if (stride <= 0 || (size_t)stride < least)
-        shoal_fatal("%s: argument %s is %td, expected a stride of at least %zu element%s%s",
+        shoal_log_fatal("%s: argument %s is %td, expected a stride of at least %zu element%s%s",
                     routine, arg, stride, least, least == 1 ? "" : "s",
                     blocked && least > 1 ? " (bsize)" : "");
     if (nblocks == 0 || bsize == 0)
@@ -65,7 +65,7 @@ static size_t strided_span(ptrdiff_t stride, size_t bsize, size_t nblocks, size_
     if (__builtin_mul_overflow((size_t)stride, nblocks - 1, &span) ||
         __builtin_add_overflow(span, bsize, &span) ||
         __builtin_mul_overflow(span, elem_size, &span))
-        shoal_fatal("%s: arguments %s (%zu) and %s (%td) span more than size_t bytes", routine,
+        shoal_log_fatal("%s: arguments %s (%zu) and %s (%td) span more than size_t bytes", routine,
                     blocked ? "nblocks" : "nelems", nblocks, arg, stride);
     return span;
 }

@@ -12,16 +12,16 @@
 
 static inline void shoal_check_init(const char *routine)
 {
-    if (__builtin_expect(!shoal_g.initialized, 0))
-        shoal_fatal("%s: called %s; call shmem_init first", routine,
-                    shoal_g.finalized ? "after shmem_finalize" : "before shmem_init");
+    if (__builtin_expect(!shoal_core_state.initialized, 0))
+        shoal_log_fatal("%s: called %s; call shmem_init first", routine,
+                    shoal_core_state.finalized ? "after shmem_finalize" : "before shmem_init");
 }
 
 static inline void shoal_check_pe(int pe, const char *routine)
 {
-    if (__builtin_expect((unsigned)pe >= (unsigned)shoal_g.n_pes, 0))
-        shoal_fatal("%s: argument pe is %d, valid range 0..%d", routine, pe,
-                    shoal_g.n_pes - 1);
+    if (__builtin_expect((unsigned)pe >= (unsigned)shoal_core_state.n_pes, 0))
+        shoal_log_fatal("%s: argument pe is %d, valid range 0..%d", routine, pe,
+                    shoal_core_state.n_pes - 1);
 }
 
 /* The end of the job for a handle that names no live team or context (check.c). */
@@ -71,7 +71,7 @@ static inline shoal_ctx_t *shoal_check_ctx_pe(shmem_ctx_t ctx, int *pe, const ch
         return c;
     }
     if (__builtin_expect((unsigned)*pe >= (unsigned)t->pset.size, 0))
-        shoal_fatal("%s: argument pe is %d, valid range 0..%d (PEs of the context's team)",
+        shoal_log_fatal("%s: argument pe is %d, valid range 0..%d (PEs of the context's team)",
                     routine, *pe, t->pset.size - 1);
     *pe = shoal_pset_pe(&t->pset, *pe);
     return c;
@@ -85,11 +85,11 @@ static inline const shoal_pset_t *shoal_check_team(shmem_team_t handle, const ch
     shoal_check_init(routine);
     team = shoal_check_team_handle(handle, routine, "team");
     if (team == NULL)
-        shoal_fatal("%s: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to",
+        shoal_log_fatal("%s: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to",
                     routine);
     if (team->pset.me < 0)
-        shoal_fatal("%s: PE %d is not a member of the team it passed (%d PEs)", routine,
-                    shoal_g.my_pe, team->pset.size);
+        shoal_log_fatal("%s: PE %d is not a member of the team it passed (%d PEs)", routine,
+                    shoal_core_state.my_pe, team->pset.size);
     return &team->pset;
 }
 
@@ -99,7 +99,7 @@ static inline void shoal_check_local(const void *local, size_t bytes, const char
                                      const char *arg)
 {
     if (__builtin_expect(local == NULL && bytes > 0, 0))
-        shoal_fatal("%s: argument %s is NULL, but the call moves %zu bytes; expected a local "
+        shoal_log_fatal("%s: argument %s is NULL, but the call moves %zu bytes; expected a local "
                     "buffer of that size",
                     routine, arg, bytes);
 }
@@ -110,7 +110,7 @@ static inline size_t shoal_check_bytes(size_t nelems, size_t elem_size, const ch
     size_t bytes;
 
     if (__builtin_expect(__builtin_mul_overflow(nelems, elem_size, &bytes), 0))
-        shoal_fatal("%s: argument nelems is %zu, too large: %zu-byte elements overflow size_t",
+        shoal_log_fatal("%s: argument nelems is %zu, too large: %zu-byte elements overflow size_t",
                     routine, nelems, elem_size);
     return bytes;
 }
@@ -120,7 +120,7 @@ static inline void shoal_check_aligned(const void *addr, size_t size, const char
                                        const char *arg)
 {
     if (__builtin_expect(((uintptr_t)addr & (size - 1)) != 0, 0))
-        shoal_fatal("%s: argument %s is %p, not aligned to its %zu-byte type", routine, arg,
+        shoal_log_fatal("%s: argument %s is %p, not aligned to its %zu-byte type", routine, arg,
                     addr, size);
 }
 

@@ -67,15 +67,15 @@ static shoal_team_t *split_parent(shmem_team_t parent_team, const char *routine)
     shoal_team_t *parent = query_team(parent_team, routine, "parent_team");
 
     if (parent != NULL && parent->pset.me < 0)
-        shoal_fatal("%s: PE %d is not a member of argument parent_team (%d PEs)", routine,
-                    shoal_g.my_pe, parent->pset.size);
+        shoal_log_fatal("%s: PE %d is not a member of argument parent_team (%d PEs)", routine,
+                    shoal_core_state.my_pe, parent->pset.size);
     return parent;
 }
 
 static void check_out(const void *out, const char *routine, const char *arg)
 {
     if (out == NULL)
-        shoal_fatal("%s: argument %s is NULL, expected the address of a shmem_team_t", routine,
+        shoal_log_fatal("%s: argument %s is NULL, expected the address of a shmem_team_t", routine,
                     arg);
 }
 
@@ -84,10 +84,10 @@ static void check_out(const void *out, const char *routine, const char *arg)
  * SHOAL_CHECK_COLL, for which it is likely a bug. */
 static int split_refused(const char *routine, const char *why)
 {
-    if (shoal_g.settings.check_coll)
-        shoal_warn("%s: %s; no team made, returning -1", routine, why);
+    if (shoal_core_state.settings.check_coll)
+        shoal_log_warn("%s: %s; no team made, returning -1", routine, why);
     else
-        shoal_debug("%s: %s; no team made, returning -1", routine, why);
+        shoal_log_debug("%s: %s; no team made, returning -1", routine, why);
     return -1;
 }
 
@@ -128,7 +128,7 @@ int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, i
     }
     want[0] = malloc((size_t)size * sizeof(int));
     if (want[0] == NULL)
-        shoal_fatal("%s: out of memory for %d PEs", routine, size);
+        shoal_log_fatal("%s: out of memory for %d PEs", routine, size);
     for (i = 0; i < size; i++) {
         want[0][i] = start + i * (size > 1 ? stride : 0);
         if (want[0][i] == parent->pset.me)
@@ -170,7 +170,7 @@ int pshmem_team_split_2d(shmem_team_t parent_team, int xrange,
     want[0] = malloc((size_t)xrange * sizeof(int));
     want[1] = malloc(((size_t)size / (size_t)xrange + 1) * sizeof(int));
     if (want[0] == NULL || want[1] == NULL)
-        shoal_fatal("%s: out of memory for %d PEs", routine, size);
+        shoal_log_fatal("%s: out of memory for %d PEs", routine, size);
     for (i = y * xrange; i < size && i < (y + 1) * xrange; i++)
         want[0][n[0]++] = i;
     for (i = x; i < size; i += xrange)
@@ -191,7 +191,7 @@ void pshmem_team_destroy(shmem_team_t team)
     if (t == NULL)
         return;
     if (t->predefined)
-        shoal_fatal("shmem_team_destroy: argument team is %s, a predefined team, which cannot "
+        shoal_log_fatal("shmem_team_destroy: argument team is %s, a predefined team, which cannot "
                     "be destroyed",
                     t == &shoal_team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
     shoal_ctx_destroy_team(t);
@@ -218,12 +218,12 @@ void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe)
     if (t == NULL)
         return NULL;
     if (pe < 0 || pe >= t->pset.size) { /* as for what cannot be reached: NULL */
-        shoal_debug("shmem_team_ptr: argument pe is %d, valid range 0..%d (PEs of the team); "
+        shoal_log_debug("shmem_team_ptr: argument pe is %d, valid range 0..%d (PEs of the team); "
                     "returning NULL",
                     pe, t->pset.size - 1);
         return NULL;
     }
-    seg = shoal_seg_find(dest, &off);
+    seg = shoal_segment_find(dest, &off);
     if (seg < 0)
         return NULL;
     return shoal_core_ptr(shoal_pset_pe(&t->pset, pe), seg, off);

@@ -10,13 +10,13 @@ void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_
                     const char *routine)
 {
     void *st;
-    const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 1, &st);
+    const shoal_transport_ops_t *ops = shoal_core_path(ctx, pe, 1, &st);
     int status;
 
     shoal_stats_op(SHOAL_STATS_AMO, ops, size);
     status = ops->amo(st, seg, off, op, size, operand, compare, fetch, nbi);
     if (status != SHOAL_OK)
-        shoal_fatal("%s: the atomic operation on PE %d failed (%s)", routine, pe,
+        shoal_log_fatal("%s: the atomic operation on PE %d failed (%s)", routine, pe,
                     shoal_status_string(status));
 }
 

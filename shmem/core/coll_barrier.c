@@ -72,7 +72,7 @@ static void barrier(const shoal_pset_t *ps, int complete_puts, const char *routi
 
     if (complete_puts)
         shoal_core_quiet_all();
-    if (n > 2 && shoal_coll_flat_fits(n) && !shoal_g.settings.check_coll) {
+    if (n > 2 && shoal_coll_flat_fits(n) && !shoal_core_state.settings.check_coll) {
         barrier_count(ps, routine);
         return;
     }

@@ -6,13 +6,13 @@
 
 static int bcast_algo(size_t bytes, int n)
 {
-    int algo = shoal_g.settings.bcast_algo;
+    int algo = shoal_core_state.settings.bcast_algo;
 
     if (algo == SHOAL_ALGO_FLAT && !shoal_coll_flat_fits(n))
         algo = SHOAL_ALGO_AUTO;
     if (algo != SHOAL_ALGO_AUTO)
         return algo;
-    if (bytes <= shoal_g.settings.coll_small)
+    if (bytes <= shoal_core_state.settings.coll_small)
         return shoal_coll_flat_fits(n) ? SHOAL_ALGO_FLAT : SHOAL_ALGO_DIRECT;
     /* On one node every PE reading the root at once beats the tree's rounds
      * (64 KiB on 8 PEs, 2 cores: 27-52 us against 67-90). */

@@ -14,7 +14,7 @@ static size_t *collect_offsets(const shoal_pset_t *ps, size_t bytes, int fixed, 
     int i;
 
     if (off == NULL)
-        shoal_fatal("%s: out of memory for %d offsets", routine, ps->size);
+        shoal_log_fatal("%s: out of memory for %d offsets", routine, ps->size);
     if (!fixed) {
         __atomic_store_n((uint64_t *)shoal_coll_local(ps->sync_seg, w), (uint64_t)bytes,
                          __ATOMIC_RELEASE);

@@ -10,7 +10,7 @@ static void combine(void *inout, const void *in, size_t count, shoal_red_op_t op
                     shoal_dt_t dt, size_t elem_size, const char *routine)
 {
     if (shoal_reduce_combine(inout, in, count, op, dt, elem_size) != 0)
-        shoal_fatal("%s: this operator does not apply to %zu-byte elements of this kind",
+        shoal_log_fatal("%s: this operator does not apply to %zu-byte elements of this kind",
                     routine, elem_size);
 }
 
@@ -44,7 +44,7 @@ static void reduce_block(const shoal_pset_t *ps, int sseg, size_t soff, size_t l
  * serve n, else the automatic choice. */
 static int reduce_algo(size_t bytes, int n)
 {
-    int algo = shoal_g.settings.reduce_algo;
+    int algo = shoal_core_state.settings.reduce_algo;
     int doubling_fits = n < 2 || 31 - __builtin_clz((unsigned)n) <= ALGO_ROUNDS;
 
     if ((algo == SHOAL_ALGO_FLAT && !shoal_coll_flat_fits(n)) ||
@@ -52,11 +52,11 @@ static int reduce_algo(size_t bytes, int n)
         algo = SHOAL_ALGO_AUTO;
     if (algo != SHOAL_ALGO_AUTO)
         return algo;
-    if (bytes <= shoal_g.settings.coll_small && shoal_coll_flat_fits(n))
+    if (bytes <= shoal_core_state.settings.coll_small && shoal_coll_flat_fits(n))
         return SHOAL_ALGO_FLAT;
     /* Two PEs included: each then combines half, where doubling combines all
      * (64 KiB on 2 PEs: 14 us against 44). */
-    if (n > 1 && (bytes > shoal_g.settings.coll_small || !doubling_fits))
+    if (n > 1 && (bytes > shoal_core_state.settings.coll_small || !doubling_fits))
         return SHOAL_ALGO_RING;
     return SHOAL_ALGO_DOUBLING;
 }
@@ -166,7 +166,7 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
 
     shoal_coll_enter(ps);
     if (acc == NULL || in == NULL)
-        shoal_fatal("%s: out of memory for %zu bytes of reduction buffers", routine, 2 * bytes);
+        shoal_log_fatal("%s: out of memory for %zu bytes of reduction buffers", routine, 2 * bytes);
     if (algo == SHOAL_ALGO_FLAT) {
         /* Index 0 combines once every source is ready, and writes every dest. */
         if (shoal_coll_flat_gather(ps, 0, routine)) {
@@ -205,7 +205,7 @@ void shoal_coll_scan(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, si
     char *acc = calloc(1, bytes + 1), *in = malloc(bytes + 1);
 
     if (acc == NULL || in == NULL)
-        shoal_fatal("%s: out of memory for %zu bytes of scan buffers", routine, 2 * bytes);
+        shoal_log_fatal("%s: out of memory for %zu bytes of scan buffers", routine, 2 * bytes);
     shoal_coll_barrier(ps, 0, routine);
     for (i = 0; i < upto && bytes > 0; i++) {
         shoal_coll_get(ps, i, sseg, soff, i == 0 ? acc : in, bytes, routine);

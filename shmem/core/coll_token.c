@@ -24,8 +24,9 @@ static double now_s(void)
 void shoal_coll_flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_op_t op,
                          const uint64_t *operand, uint64_t *fetch, const char *routine)
 {
-    char *p =
-        shoal_g.direct_amo ? shoal_core_direct(shoal_coll_local(ps->sync_seg, off), 8, pe) : NULL;
+    char *p = shoal_core_state.direct_amo
+                  ? shoal_core_direct(shoal_coll_local(ps->sync_seg, off), 8, pe)
+                  : NULL;
 
     if (p != NULL)
         shoal_shm_amo_at(p, op, sizeof(uint64_t), operand, NULL, fetch);
@@ -50,7 +51,7 @@ void shoal_coll_counter_send(const shoal_pset_t *ps, int to, size_t off, const c
     int pe = shoal_pset_pe(ps, to);
     uint64_t *p = NULL;
 
-    if (shoal_g.sleep_waits)
+    if (shoal_core_state.sleep_waits)
         p = (uint64_t *)shoal_core_direct(shoal_coll_local(ps->sync_seg, off), 8, pe);
     if (p == NULL)
         shoal_coll_flag_amo(ps, pe, off, SHOAL_AMO_ADD, &one, NULL, routine);
@@ -101,7 +102,7 @@ static uint64_t left_mark(int pe, int remote)
     if (!remote)
         return LEFT_NOT;
     shoal_log_mute(1);
-    ops = shoal_path(&shoal_ctx_default, pe, 0, &st);
+    ops = shoal_core_path(&shoal_ctx_default, pe, 0, &st);
     if (ops->get(st, w->sync_seg, off, &mark, 8) != SHOAL_OK)
         mark = LEFT_NOT;
     shoal_log_mute(0);
@@ -128,7 +129,7 @@ static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int s
             continue;
         if (pe != suspect)
             return pe;
-        shoal_fatal("%s: PE %d %s, so it cannot join this collective, which waits for it; "
+        shoal_log_fatal("%s: PE %d %s, so it cannot join this collective, which waits for it; "
                     "every PE must call the same collectives before shmem_finalize",
                     routine, pe,
                     mark == LEFT_EXIT ? "exited without calling shmem_finalize"
@@ -150,7 +151,7 @@ void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const
     unsigned spins = 0;
 
     while (shoal_shm_token_count(p) == 0) {
-        if (shoal_g.sleep_waits && spins > 0 && yield_start == 0)
+        if (shoal_core_state.sleep_waits && spins > 0 && yield_start == 0)
             yield_start = now_s();
         if (yield_start != 0 && now_s() - yield_start > SLEEP_AFTER_S) {
             counter_sleep(p, pe); /* sleep_waits: no UCX to progress */
@@ -170,23 +171,24 @@ void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const
             suspect = check_left(ps, from, p, suspect, now_s() - first_look >= 3.0, routine);
             left_checked = now_s();
         }
-        if (!shoal_g.settings.check_coll)
+        if (!shoal_core_state.settings.check_coll)
             continue;
         if (start == 0)
             start = now_s();
-        else if (now_s() - start > (double)shoal_g.settings.check_coll_s && from < 0)
-            shoal_fatal("%s: waited %zu s for the PEs of this team of %d PEs to finish the "
-                        "previous broadcast from PE %d; every PE of the team must call the "
-                        "same collectives in the same order",
-                        routine, shoal_g.settings.check_coll_s, ps->size, shoal_g.my_pe);
-        else if (now_s() - start > (double)shoal_g.settings.check_coll_s)
-            shoal_fatal("%s: waited %zu s for PE %d (index %d of this team or active set of %d "
+        else if (now_s() - start > (double)shoal_core_state.settings.check_coll_s && from < 0)
+            shoal_log_fatal("%s: waited %zu s for the PEs of this team of %d PEs to finish the "
+                            "previous broadcast from PE %d; every PE of the team must call the "
+                            "same collectives in the same order",
+                            routine, shoal_core_state.settings.check_coll_s, ps->size,
+                            shoal_core_state.my_pe);
+        else if (now_s() - start > (double)shoal_core_state.settings.check_coll_s)
+            shoal_log_fatal("%s: waited %zu s for PE %d (index %d of this team or active set of %d "
                         "PEs) to join; every PE of the team must call the same collectives in "
                         "the same order",
-                        routine, shoal_g.settings.check_coll_s, pe, from, ps->size);
+                        routine, shoal_core_state.settings.check_coll_s, pe, from, ps->size);
     }
     /* Fetching, so the take is done before the next look at the counter. */
-    shoal_coll_flag_amo(ps, shoal_g.my_pe, off, SHOAL_AMO_ADD, &minus_one, &old, routine);
+    shoal_coll_flag_amo(ps, shoal_core_state.my_pe, off, SHOAL_AMO_ADD, &minus_one, &old, routine);
 }
 
 void shoal_coll_token_send(const shoal_pset_t *ps, int to, int flag, const char *routine)

@@ -23,7 +23,7 @@ static int count_locked(const shoal_team_t *team)
     return n;
 }
 
-static int track(shoal_ctx_t *ctx)
+static shoal_status_t track(shoal_ctx_t *ctx)
 {
     if (nlive == maxlive) {
         int want = maxlive ? 2 * maxlive : 16;
@@ -38,13 +38,13 @@ static int track(shoal_ctx_t *ctx)
     return SHOAL_OK;
 }
 
-int shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out)
+shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out)
 {
     shoal_ctx_t *ctx;
     int status = SHOAL_ERR_NO_RESOURCE;
 
     pthread_mutex_lock(&ctx_lock);
-    if ((size_t)count_locked(NULL) >= shoal_g.settings.ctx_max ||
+    if ((size_t)count_locked(NULL) >= shoal_core_state.settings.ctx_max ||
         (team->num_contexts > 0 && count_locked(team) >= team->num_contexts))
         goto err_unlock;
     status = SHOAL_ERR_NO_MEMORY;
@@ -53,11 +53,11 @@ int shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out)
         goto err_unlock;
     ctx->options = options;
     ctx->team = team;
-    if (shoal_g.ucx != NULL) {
-        ctx->ucx_peers = calloc((size_t)shoal_g.n_pes, sizeof(void *));
+    if (shoal_core_state.ucx != NULL) {
+        ctx->ucx_peers = calloc((size_t)shoal_core_state.n_pes, sizeof(void *));
         if (ctx->ucx_peers == NULL)
             goto err_free;
-        status = shoal_ucx_worker_create(shoal_g.ucx, &ctx->worker);
+        status = shoal_ucx_worker_create(shoal_core_state.ucx, &ctx->worker);
         if (status != SHOAL_OK)
             goto err_free;
     }
@@ -97,7 +97,7 @@ void shoal_ctx_destroy(shoal_ctx_t *ctx)
         }
     }
     pthread_mutex_unlock(&ctx_lock);
-    for (i = 0; ctx->ucx_peers != NULL && i < shoal_g.n_pes; i++)
+    for (i = 0; ctx->ucx_peers != NULL && i < shoal_core_state.n_pes; i++)
         shoal_ucx_peer_destroy(ctx->ucx_peers[i]);
     shoal_ucx_worker_destroy(ctx->worker);
     free(ctx->ucx_peers);
@@ -134,7 +134,7 @@ void shoal_ctx_cleanup(void)
     shoal_handle_cleanup(&handles);
 }
 
-int shoal_ctx_setup(void)
+shoal_status_t shoal_ctx_setup(void)
 {
     int status = shoal_handle_add(&handles, &shoal_ctx_default, &shoal_ctx_default.handle);
 
@@ -166,15 +166,15 @@ void *shoal_ctx_ucx_peer(shoal_ctx_t *ctx, int pe)
 
     if (state != NULL)
         return state;
-    pthread_mutex_lock(&shoal_g.connect_lock);
+    pthread_mutex_lock(&shoal_core_state.connect_lock);
     if (ctx->ucx_peers[pe] == NULL) {
         status = shoal_peer_ucx_attach(pe, ctx->worker, &state);
         if (status == SHOAL_OK)
             __atomic_store_n(&ctx->ucx_peers[pe], state, __ATOMIC_RELEASE);
     }
     state = ctx->ucx_peers[pe];
-    pthread_mutex_unlock(&shoal_g.connect_lock);
+    pthread_mutex_unlock(&shoal_core_state.connect_lock);
     if (status != SHOAL_OK)
-        shoal_fatal("cannot reach PE %d from a context: %s", pe, shoal_status_string(status));
+        shoal_log_fatal("cannot reach PE %d from a context: %s", pe, shoal_status_string(status));
     return state;
 }

@@ -32,7 +32,7 @@ __attribute__((format(printf, 1, 2), noreturn)) static void gpu_fatal(const char
     va_list ap;
 
     va_start(ap, fmt);
-    shoal_vfatal(fmt, ap); /* does not return: no va_end */
+    shoal_log_vfatal(fmt, ap); /* does not return: no va_end */
 }
 
 void shoal_core_gpu_init(char *summary, size_t len)
@@ -41,10 +41,10 @@ void shoal_core_gpu_init(char *summary, size_t len)
     if (shoal_gpu_hooks == NULL)
         return;
     gpu_env = (shoal_gpu_env_t){
-        .my_pe = shoal_g.my_pe,
-        .n_pes = shoal_g.n_pes,
-        .heap_base = shoal_g.seg[SHOAL_SEG_HEAP].base,
-        .heap_size = shoal_g.seg[SHOAL_SEG_HEAP].size,
+        .my_pe = shoal_core_state.my_pe,
+        .n_pes = shoal_core_state.n_pes,
+        .heap_base = shoal_core_state.seg[SHOAL_SEG_HEAP].base,
+        .heap_size = shoal_core_state.seg[SHOAL_SEG_HEAP].size,
         .peer_heap = shoal_peer_heap,
         .log = gpu_log,
         .fatal = gpu_fatal,

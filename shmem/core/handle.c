@@ -16,7 +16,7 @@ static shoal_handle_entry_t *entry(const shoal_handles_t *t, uint32_t index)
     return chunk == NULL ? NULL : &chunk[index % SHOAL_HANDLE_CHUNK];
 }
 
-static int take_entry(shoal_handles_t *t, uint32_t *index_out)
+static shoal_status_t take_entry(shoal_handles_t *t, uint32_t *index_out)
 {
     uint32_t index = t->used;
     shoal_handle_entry_t *chunk;
@@ -41,7 +41,7 @@ static int take_entry(shoal_handles_t *t, uint32_t *index_out)
     return SHOAL_OK;
 }
 
-int shoal_handle_add(shoal_handles_t *t, void *obj, uintptr_t *h_out)
+shoal_status_t shoal_handle_add(shoal_handles_t *t, void *obj, uintptr_t *h_out)
 {
     shoal_handle_entry_t *e;
     uint32_t index;

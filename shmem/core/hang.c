@@ -122,14 +122,14 @@ static int look(unsigned spins, char *after, char *waited, size_t len)
 
 int shoal_hang_peek(int pe, int seg, size_t off, size_t size, uint64_t *out)
 {
-    const char *at = shoal_g.seg[seg].base + off;
+    const char *at = shoal_core_state.seg[seg].base + off;
     const shoal_transport_ops_t *ops;
     uint64_t v8 = 0;
     uint32_t v4 = 0;
     void *st;
     int status;
 
-    if (pe != shoal_g.my_pe)
+    if (pe != shoal_core_state.my_pe)
         at = shoal_core_direct(at, size, pe);
     if (at != NULL) {
         *out = size == 8 ? __atomic_load_n((const uint64_t *)at, __ATOMIC_ACQUIRE)
@@ -138,7 +138,7 @@ int shoal_hang_peek(int pe, int seg, size_t off, size_t size, uint64_t *out)
     }
     /* As left_mark (coll_token.c) does: that PE's progress thread answers. */
     shoal_log_mute(1);
-    ops = shoal_path(&shoal_ctx_default, pe, 0, &st);
+    ops = shoal_core_path(&shoal_ctx_default, pe, 0, &st);
     status = ops->get(st, seg, off, size == 8 ? (void *)&v8 : (void *)&v4, size);
     shoal_log_mute(0);
     if (status != SHOAL_OK)
@@ -151,7 +151,7 @@ int shoal_hang_peek(int pe, int seg, size_t off, size_t size, uint64_t *out)
 static void sym_text(const void *addr, char *buf, size_t len)
 {
     size_t off;
-    int seg = shoal_seg_find(addr, &off);
+    int seg = shoal_segment_find(addr, &off);
 
     if (seg < 0)
         snprintf(buf, len, "%p", addr);
@@ -207,19 +207,20 @@ void shoal_hang_wait_look(unsigned spins, const shoal_wait_set_t *set, int sel, 
                                      esize, set->is_signed),
                set->is_signed, want, sizeof(want));
     if (sel == SHOAL_SEL_ONE) {
-        shoal_warn("%s(%s, %s, %s): value still %s %s", routine, at, cmp_text(set->cmp), want, seen,
-                   after);
+        shoal_log_warn("%s(%s, %s, %s): value still %s %s", routine, at, cmp_text(set->cmp), want,
+                       seen, after);
         return;
     }
     if (active < set->nelems)
         snprintf(masked, sizeof(masked), ", %zu excluded by status", set->nelems - active);
     if (set->vector)
-        shoal_warn("%s(%s, %zu ivars, %s, cmp_values): ivars[%zu] (%s) still %s, cmp_values[%zu] "
-                   "is %s, %s; %zu of %zu unsatisfied%s",
-                   routine, at, set->nelems, cmp_text(set->cmp), first, first_at, seen, first, want,
-                   after, open, active, masked);
+        shoal_log_warn(
+            "%s(%s, %zu ivars, %s, cmp_values): ivars[%zu] (%s) still %s, cmp_values[%zu] "
+            "is %s, %s; %zu of %zu unsatisfied%s",
+            routine, at, set->nelems, cmp_text(set->cmp), first, first_at, seen, first, want, after,
+            open, active, masked);
     else
-        shoal_warn("%s(%s, %zu ivars, %s, %s): ivars[%zu] (%s) still %s %s; %zu of %zu "
+        shoal_log_warn("%s(%s, %zu ivars, %s, %s): ivars[%zu] (%s) still %s %s; %zu of %zu "
                    "unsatisfied%s",
                    routine, at, set->nelems, cmp_text(set->cmp), want, first, first_at, seen, after,
                    open, active, masked);
@@ -271,10 +272,10 @@ void shoal_hang_coll_look(unsigned spins, const shoal_pset_t *ps, int from, cons
     team_text(ps, team, sizeof(team));
     if (ps->stage_pending == NULL) {
         if (from >= 0)
-            shoal_warn("%s: %s for PE %d of %s (world PE %d)", routine, waited, from, team,
+            shoal_log_warn("%s: %s for PE %d of %s (world PE %d)", routine, waited, from, team,
                        shoal_pset_pe(ps, from));
         else
-            shoal_warn("%s: %s for the other PEs of %s", routine, waited, team);
+            shoal_log_warn("%s: %s for the other PEs of %s", routine, waited, team);
         return;
     }
     off = shoal_coll_entered_off(ps);
@@ -299,16 +300,16 @@ void shoal_hang_coll_look(unsigned spins, const shoal_pset_t *ps, int from, cons
     if (silent > 0)
         snprintf(mute, sizeof(mute), "; %d PE%s could not be read", silent, silent > 1 ? "s" : "");
     if (behind > 0)
-        shoal_warn("%s: %s; PE%s %s%s of %s (world PE%s %s%s) %s not arrived%s", routine, waited,
-                   behind > 1 ? "s" : "", idx, more, team, behind > 1 ? "s" : "", world, more,
-                   behind > 1 ? "have" : "has", mute);
+        shoal_log_warn("%s: %s; PE%s %s%s of %s (world PE%s %s%s) %s not arrived%s", routine,
+                       waited, behind > 1 ? "s" : "", idx, more, team, behind > 1 ? "s" : "", world,
+                       more, behind > 1 ? "have" : "has", mute);
     else if (from >= 0)
-        shoal_warn("%s: %s for PE %d of %s (world PE %d); every PE of the team has entered as "
+        shoal_log_warn("%s: %s for PE %d of %s (world PE %d); every PE of the team has entered as "
                    "many collectives on it as this one (SHOAL_CHECK_COLL=1 finds mismatched "
                    "calls)%s",
                    routine, waited, from, team, shoal_pset_pe(ps, from), mute);
     else
-        shoal_warn("%s: %s; every PE of %s has entered as many collectives on it as this one "
+        shoal_log_warn("%s: %s; every PE of %s has entered as many collectives on it as this one "
                    "(SHOAL_CHECK_COLL=1 finds mismatched calls)%s",
                    routine, waited, team, mute);
 }
@@ -322,17 +323,18 @@ void shoal_hang_lock_look(unsigned spins, int seg, size_t off, int acquire, cons
 
     if (!look(spins, after, waited, sizeof(after)))
         return;
-    sym_text(shoal_g.seg[seg].base + off, at, sizeof(at));
+    sym_text(shoal_core_state.seg[seg].base + off, at, sizeof(at));
     if (!acquire) {
-        shoal_warn("%s(%s): %s for the PE queued behind this one to say so", routine, at, waited);
+        shoal_log_warn("%s(%s): %s for the PE queued behind this one to say so", routine, at,
+                       waited);
         return;
     }
     holder = shoal_lock_queue(seg, off, &ahead);
     if (holder < 0)
-        shoal_warn("%s(%s): %s; no PE is queued ahead of this one yet", routine, at, waited);
+        shoal_log_warn("%s(%s): %s; no PE is queued ahead of this one yet", routine, at, waited);
     else if (holder == ahead)
-        shoal_warn("%s(%s): %s; held by PE %d", routine, at, waited, holder);
+        shoal_log_warn("%s(%s): %s; held by PE %d", routine, at, waited, holder);
     else
-        shoal_warn("%s(%s): %s; held by PE %d, and PE %d is ahead of this one in the queue",
+        shoal_log_warn("%s(%s): %s; held by PE %d, and PE %d is ahead of this one in the queue",
                    routine, at, waited, holder, ahead);
 }

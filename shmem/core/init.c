@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-shoal_state_t shoal_g = {
+shoal_state_t shoal_core_state = {
     .connect_lock = PTHREAD_MUTEX_INITIALIZER,
     .seg = {{.fd = -1}, {.fd = -1}},
 };
@@ -46,14 +46,14 @@ static void exit_hook(int status)
 {
     char msg[128];
 
-    if (!shoal_g.initialized)
+    if (!shoal_core_state.initialized)
         return;
     if (status == 0) {
         finalize(1);
         return;
     }
     snprintf(msg, sizeof(msg), "exit status %d before shmem_finalize; ending the job", status);
-    shoal_error("%s", msg);
+    shoal_log_error("%s", msg);
     shoal_rt_abort(status, msg);
 }
 
@@ -72,26 +72,27 @@ static void finalize_at_exit(void)
 
 static void fail(const char *routine, const char *what, int status)
 {
-    shoal_fatal("%s: %s failed (%s)", routine, what, shoal_status_string(status));
+    shoal_log_fatal("%s: %s failed (%s)", routine, what, shoal_status_string(status));
 }
 
 static void print_info(const double *t, int ucx_on, const char *gpu)
 {
-    printf("Shoal %s, OpenSHMEM %d.%d, %d PEs\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION,
-           shoal_g.n_pes);
-    if (!shoal_g.settings.info) {
+    printf("Shoal %s, OpenSHMEM %d.%d, %d PEs\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION,
+           SHMEM_MINOR_VERSION, shoal_core_state.n_pes);
+    if (!shoal_core_state.settings.info) {
         fflush(stdout);
         return;
     }
     printf("Settings:\n");
-    shoal_env_print(stdout, &shoal_g.settings);
+    shoal_env_print(stdout, &shoal_core_state.settings);
     printf("Transports: same-node peers by %s, other nodes by %s\n",
-           shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? "UCX" : "load/store",
+           shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX ? "UCX" : "load/store",
            ucx_on ? "UCX" : "UCX (not started: every PE is on this node)");
     printf("Atomics: %s\n",
-           shoal_g.amo_ucx ? "UCX for every AMO, this PE's own included (the job spans nodes "
-                             "and a NIC may do UCX's AMOs)"
-           : ucx_on && !shoal_g.one_node
+           shoal_core_state.amo_ucx
+               ? "UCX for every AMO, this PE's own included (the job spans nodes "
+                 "and a NIC may do UCX's AMOs)"
+           : ucx_on && !shoal_core_state.one_node
                ? "CPU atomics within a node, UCX between nodes (UCX's AMOs are CPU atomics "
                  "on the target: no NIC atomics among its transports, or UCX_ATOMIC_MODE=cpu)"
                : "CPU atomics on mapped memory (UCX's same-node transports use "
@@ -130,13 +131,14 @@ static void warn_unknown_settings(const char *routine)
 
     if (n == 0)
         return;
-    if (shoal_g.my_pe == 0)
-        shoal_warn("%s: environment variable %s is not a setting of Shoal's and is ignored%s%s%s "
-                   "(%d such variable%s; SHMEM_INFO=1 lists the settings)",
-                   routine, name, near[0] ? "; did you mean " : "", near, near[0] ? "?" : "", n,
-                   n > 1 ? "s" : "");
+    if (shoal_core_state.my_pe == 0)
+        shoal_log_warn(
+            "%s: environment variable %s is not a setting of Shoal's and is ignored%s%s%s "
+            "(%d such variable%s; SHMEM_INFO=1 lists the settings)",
+            routine, name, near[0] ? "; did you mean " : "", near, near[0] ? "?" : "", n,
+            n > 1 ? "s" : "");
     else
-        shoal_debug("%s: %d unknown SHMEM_/SHOAL_/SMA_ variables, the first %s", routine, n,
+        shoal_log_debug("%s: %d unknown SHMEM_/SHOAL_/SMA_ variables, the first %s", routine, n,
                     name);
 }
 
@@ -147,14 +149,14 @@ static void warn_unknown_settings(const char *routine)
  * not progress its peers' UCX requests, so a job across nodes never sleeps. */
 static int sleep_agreed(const char *routine)
 {
-    uint64_t here = shoal_g.spins_before_yield == 0 && shoal_g.direct_amo &&
-                    shoal_g.ucx == NULL && shoal_g.settings.sleep_waits;
+    uint64_t here = shoal_core_state.spins_before_yield == 0 && shoal_core_state.direct_amo &&
+                    shoal_core_state.ucx == NULL && shoal_core_state.settings.sleep_waits;
     int all;
 
-    if (!shoal_g.one_node) /* the same answer on every PE, without asking */
+    if (!shoal_core_state.one_node) /* the same answer on every PE, without asking */
         return 0;
     all = shoal_team_and(&shoal_team_world, here, routine) != 0;
-    shoal_debug("sleeping waits: this PE %s, the job %s", here ? "may" : "may not",
+    shoal_log_debug("sleeping waits: this PE %s, the job %s", here ? "may" : "may not",
                 all ? "sleeps" : "does not");
     return all;
 }
@@ -165,61 +167,63 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     double t[6];
     int status, local_size;
 
-    if (shoal_g.initialized)
+    if (shoal_core_state.initialized)
         return;
-    if (shoal_g.finalized)
-        shoal_fatal("%s: called after shmem_finalize; a program may initialise Shoal once",
+    if (shoal_core_state.finalized)
+        shoal_log_fatal("%s: called after shmem_finalize; a program may initialise Shoal once",
                     routine);
     t[0] = now_ms();
-    if (shoal_env_parse(NULL, err, sizeof(err), &shoal_g.settings) != SHOAL_OK)
-        shoal_fatal("%s: %s", routine, err);
-    if (shoal_g.settings.debug)
+    if (shoal_env_parse(NULL, err, sizeof(err), &shoal_core_state.settings) != SHOAL_OK)
+        shoal_log_fatal("%s: %s", routine, err);
+    if (shoal_core_state.settings.debug)
         shoal_log_level = SHOAL_LOG_DEBUG;
-    shoal_g.thread_level = requested_thread_level;
+    shoal_core_state.thread_level = requested_thread_level;
 
     /* The data segment's pages are replaced (and, where SHOAL_TRANSPORT=ucx, then
      * replaced again by UCX's) before PMIx starts its threads. No library thread
      * writes the program's own globals (theirs live in their shared objects), so
      * only the program's threads could lose a write here: shmem_init(3) says none
      * may run yet. */
-    status = shoal_segment_data_setup(&shoal_g.seg[SHOAL_SEG_DATA]);
+    status = shoal_segment_data_setup(&shoal_core_state.seg[SHOAL_SEG_DATA]);
     if (status != SHOAL_OK)
         fail(routine, "making global/static data symmetric", status);
-    if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX) {
-        status = shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
+    if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX) {
+        status = shoal_ucx_create((unsigned)shoal_core_state.settings.progress_us,
+                                  &shoal_core_state.ucx);
         if (status != SHOAL_OK)
             fail(routine, "starting UCX", status);
         shoal_segment_data_to_ucx();
     }
 
-    status = shoal_rt_init(&shoal_g.my_pe, &shoal_g.n_pes, &local_size);
+    status = shoal_rt_init(&shoal_core_state.my_pe, &shoal_core_state.n_pes, &local_size);
     if (status != SHOAL_OK)
         fail(routine, "connecting to the launcher", status);
-    shoal_log_set_pe(shoal_g.my_pe);
+    shoal_log_set_pe(shoal_core_state.my_pe);
     warn_unknown_settings(routine);
-    if (shoal_g.n_pes > SHOAL_COLL_MAX_PES)
-        shoal_fatal("%s: the job has %d PEs; Shoal's collectives count rounds for up to %d",
-                    routine, shoal_g.n_pes, SHOAL_COLL_MAX_PES);
+    if (shoal_core_state.n_pes > SHOAL_COLL_MAX_PES)
+        shoal_log_fatal("%s: the job has %d PEs; Shoal's collectives count rounds for up to %d",
+                    routine, shoal_core_state.n_pes, SHOAL_COLL_MAX_PES);
     shoal_log_set_abort_cb(abort_job);
     t[1] = now_ms();
 
     /* UCX is needed for other nodes, or for every peer when forced (then it also
      * allocates the heap, below). Once it is up, peers may need this PE to
      * progress while it computes: start the thread. */
-    if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX && shoal_g.n_pes == 1) {
+    if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX && shoal_core_state.n_pes == 1) {
         /* a job of one PE has nobody to reach: no UCX, as without the setting */
         shoal_segment_data_from_ucx();
-        shoal_ucx_destroy(shoal_g.ucx);
-        shoal_g.ucx = NULL;
+        shoal_ucx_destroy(shoal_core_state.ucx);
+        shoal_core_state.ucx = NULL;
     }
-    if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_g.n_pes > 1
-                                                          : local_size < shoal_g.n_pes) {
-        status = shoal_g.ucx != NULL
+    if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_core_state.n_pes > 1
+                                                          : local_size < shoal_core_state.n_pes) {
+        status = shoal_core_state.ucx != NULL
                      ? SHOAL_OK
-                     : shoal_ucx_create((unsigned)shoal_g.settings.progress_us, &shoal_g.ucx);
+                     : shoal_ucx_create((unsigned)shoal_core_state.settings.progress_us,
+                                        &shoal_core_state.ucx);
         if (status == SHOAL_OK) {
-            shoal_g.ucx_main = shoal_ucx_main_worker(shoal_g.ucx);
-            status = shoal_ucx_progress_start(shoal_g.ucx);
+            shoal_core_state.ucx_main = shoal_ucx_main_worker(shoal_core_state.ucx);
+            status = shoal_ucx_progress_start(shoal_core_state.ucx);
         }
         if (status != SHOAL_OK)
             fail(routine, "starting UCX", status);
@@ -228,44 +232,45 @@ void shoal_core_init(int requested_thread_level, const char *routine)
          * takes UCX so that its atomics never meet the CPU's; where UCX's AMOs are
          * CPU atomics anyway (software AMOs over TCP, UCX_ATOMIC_MODE=cpu), the
          * PEs of a node keep CPU atomics on each other's memory. */
-        shoal_g.amo_ucx = local_size < shoal_g.n_pes && !shoal_ucx_cpu_atomics(shoal_g.ucx);
+        shoal_core_state.amo_ucx =
+            local_size < shoal_core_state.n_pes && !shoal_ucx_cpu_atomics(shoal_core_state.ucx);
     }
     t[2] = now_ms();
 
-    status = shoal_segment_heap_setup(shoal_g.settings.symmetric_size,
-                                      &shoal_g.seg[SHOAL_SEG_HEAP]);
+    status = shoal_segment_heap_setup(shoal_core_state.settings.symmetric_size,
+                                      &shoal_core_state.seg[SHOAL_SEG_HEAP]);
     if (status != SHOAL_OK)
-        shoal_fatal("%s: cannot create a symmetric heap of %zu bytes (%m); set "
+        shoal_log_fatal("%s: cannot create a symmetric heap of %zu bytes (%m); set "
                     "SHMEM_SYMMETRIC_SIZE to a size this machine can map",
-                    routine, shoal_g.settings.symmetric_size);
-    if (shoal_heap_init(&shoal_g.heap, shoal_g.settings.symmetric_size) != SHOAL_OK ||
+                    routine, shoal_core_state.settings.symmetric_size);
+    if (shoal_heap_setup(&shoal_core_state.heap, shoal_core_state.settings.symmetric_size) !=
+            SHOAL_OK ||
         shoal_team_setup(local_size) != SHOAL_OK || shoal_ctx_setup() != SHOAL_OK)
-        shoal_fatal("%s: SHMEM_SYMMETRIC_SIZE (%zu bytes) is too small for Shoal's own "
-                    "synchronisation counters (%zu teams of %zu bytes; see SHOAL_TEAMS_MAX)",
-                    routine, shoal_g.settings.symmetric_size, shoal_g.settings.teams_max,
-                    shoal_team_slot_bytes());
-    shoal_g.peers = calloc((size_t)shoal_g.n_pes, sizeof(*shoal_g.peers));
-    shoal_g.direct[0] = calloc((size_t)shoal_g.n_pes * SHOAL_SEG_COUNT, sizeof(char *));
-    if (shoal_g.peers == NULL || shoal_g.direct[0] == NULL)
+        shoal_log_fatal("%s: SHMEM_SYMMETRIC_SIZE (%zu bytes) is too small for Shoal's own "
+                        "synchronisation counters (%zu teams of %zu bytes; see SHOAL_TEAMS_MAX)",
+                        routine, shoal_core_state.settings.symmetric_size,
+                        shoal_core_state.settings.teams_max, shoal_team_slot_bytes());
+    if (shoal_peer_setup() != SHOAL_OK)
         fail(routine, "allocating the peer table", SHOAL_ERR_NO_MEMORY);
-    shoal_g.direct[1] = shoal_g.direct[0] + shoal_g.n_pes;
     t[3] = now_ms();
 
 
-    shoal_hang_setup(shoal_g.settings.hang_report_s); /* the teams' counts exist now */
+    shoal_hang_setup(shoal_core_state.settings.hang_report_s); /* the teams' counts exist now */
     status = shoal_wireup_publish();
     if (status == SHOAL_OK)
         status = shoal_rt_exchange();
     if (status != SHOAL_OK)
         fail(routine, "exchanging wire-up data", status);
-    shoal_g.initialized = 1;
-    shoal_g.direct_amo = !shoal_g.amo_ucx;
+    shoal_core_state.initialized = 1;
+    shoal_core_state.direct_amo = !shoal_core_state.amo_ucx;
     /* SHOAL_STATS counts the program's operations where they are not direct. */
-    shoal_g.direct_pes = shoal_g.settings.check || shoal_g.settings.stats ? 0 : shoal_g.n_pes;
-    shoal_g.direct_coll_pes = shoal_g.settings.check ? 0 : shoal_g.n_pes;
-    shoal_g.spins_before_yield = oversubscribed(local_size) ? 0 : 64;
-    shoal_g.one_node = local_size >= shoal_g.n_pes;
-    shoal_g.sleep_waits = sleep_agreed(routine);
+    shoal_core_state.direct_pes = shoal_core_state.settings.check || shoal_core_state.settings.stats
+                                      ? 0
+                                      : shoal_core_state.n_pes;
+    shoal_core_state.direct_coll_pes = shoal_core_state.settings.check ? 0 : shoal_core_state.n_pes;
+    shoal_core_state.spins_before_yield = oversubscribed(local_size) ? 0 : 64;
+    shoal_core_state.one_node = local_size >= shoal_core_state.n_pes;
+    shoal_core_state.sleep_waits = sleep_agreed(routine);
     shoal_stats_setup(); /* after init's own collectives */
     t[4] = now_ms();
     /* Before atexit: the GPU library's runtime then outlives finalize_at_exit. */
@@ -276,8 +281,9 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     atexit(finalize_at_exit);
 #endif
     t[5] = now_ms();
-    if (shoal_g.my_pe == 0 && (shoal_g.settings.info || shoal_g.settings.version))
-        print_info(t, shoal_g.ucx != NULL, gpu);
+    if (shoal_core_state.my_pe == 0 &&
+        (shoal_core_state.settings.info || shoal_core_state.settings.version))
+        print_info(t, shoal_core_state.ucx != NULL, gpu);
 }
 
 void shoal_core_finalize(void)
@@ -288,7 +294,7 @@ void shoal_core_finalize(void)
 /* by_exit: the implicit finalize of a PE that exits with status 0 without it. */
 static void finalize(int by_exit)
 {
-    if (!shoal_g.initialized)
+    if (!shoal_core_state.initialized)
         return;
     /* A PE whose kernel failed reports it instead of waiting in the barrier. */
     shoal_core_gpu_check();
@@ -299,28 +305,24 @@ static void finalize(int by_exit)
     shoal_coll_mark_left(by_exit);
     shoal_stats_publish(); /* SHOAL_STATS: this PE's sums, which PE 0 prints after */
     if (shoal_rt_barrier() != SHOAL_OK) /* said why; the launcher ends the job */
-        shoal_fatal("shmem_finalize: cannot synchronise with the other PEs");
+        shoal_log_fatal("shmem_finalize: cannot synchronise with the other PEs");
     shoal_stats_report();
     shoal_ctx_cleanup();
-    shoal_g.direct_pes = shoal_g.direct_coll_pes = 0;
-    shoal_g.initialized = 0;
-    shoal_g.finalized = 1;
+    shoal_core_state.direct_pes = shoal_core_state.direct_coll_pes = 0;
+    shoal_core_state.initialized = 0;
+    shoal_core_state.finalized = 1;
     shoal_core_gpu_finalize(); /* it unregisters the peers' heaps we unmap next */
     /* No PE touches another's memory any more. Endpoints close with a flush that
      * may need the peer's worker, so every PE closes before any worker goes. */
     shoal_peer_cleanup();
     shoal_rt_barrier();
     shoal_segment_data_from_ucx();
-    shoal_ucx_destroy(shoal_g.ucx);
-    shoal_g.ucx = NULL;
-    shoal_g.ucx_main = NULL;
+    shoal_ucx_destroy(shoal_core_state.ucx);
+    shoal_core_state.ucx = NULL;
+    shoal_core_state.ucx_main = NULL;
     shoal_hang_cleanup();
     shoal_team_cleanup();
-    free(shoal_g.peers);
-    shoal_g.peers = NULL;
-    free(shoal_g.direct[0]);
-    shoal_g.direct[0] = shoal_g.direct[1] = NULL;
-    shoal_heap_cleanup(&shoal_g.heap);
-    shoal_segment_heap_cleanup(&shoal_g.seg[SHOAL_SEG_HEAP]);
+    shoal_heap_cleanup(&shoal_core_state.heap);
+    shoal_segment_heap_cleanup(&shoal_core_state.seg[SHOAL_SEG_HEAP]);
     shoal_rt_finalize();
 }

@@ -29,17 +29,17 @@
 
 static int home_of(size_t off)
 {
-    return (int)(off / sizeof(uint64_t) % (size_t)shoal_g.n_pes);
+    return (int)(off / sizeof(uint64_t) % (size_t)shoal_core_state.n_pes);
 }
 
 static uint32_t me_plus_one(void)
 {
-    return (uint32_t)shoal_g.my_pe + 1;
+    return (uint32_t)shoal_core_state.my_pe + 1;
 }
 
 static const uint32_t *node_of(int seg, size_t off)
 {
-    return (const uint32_t *)(shoal_g.seg[seg].base + off + NODE_OFF);
+    return (const uint32_t *)(shoal_core_state.seg[seg].base + off + NODE_OFF);
 }
 
 /* The PE a tail or next field names (it holds PE + 1, here never 0). A value out of
@@ -47,9 +47,11 @@ static const uint32_t *node_of(int seg, size_t off)
  * or the program wrote it. Cost: one compare. */
 static int pe_named(uint32_t field, int seg, size_t off, const char *routine)
 {
-    if (__builtin_expect(field > (uint32_t)shoal_g.n_pes, 0))
-        shoal_fatal("%s: argument lock is %p, which holds a value no lock routine wrote; set it to 0 on every PE before its first use and change it only through the lock routines",
-                    routine, (void *)(shoal_g.seg[seg].base + off));
+    if (__builtin_expect(field > (uint32_t)shoal_core_state.n_pes, 0))
+        shoal_log_fatal(
+            "%s: argument lock is %p, which holds a value no lock routine wrote; set it to 0 on "
+            "every PE before its first use and change it only through the lock routines",
+            routine, (void *)(shoal_core_state.seg[seg].base + off));
     return (int)field - 1;
 }
 
@@ -94,7 +96,7 @@ static uint32_t wait_node(int seg, size_t off, uint32_t bits, const char *routin
  * lock locally would otherwise go first every time. One call: nothing waits. */
 static void serve_earlier_requests(int home)
 {
-    if (shoal_g.my_pe == home)
+    if (shoal_core_state.my_pe == home)
         shoal_core_progress();
 }
 
@@ -104,7 +106,8 @@ static void serve_earlier_requests(int home)
  * queue may move while it reads. */
 int shoal_lock_queue(int seg, size_t off, int *ahead_out)
 {
-    int n = shoal_g.n_pes, *behind = malloc((size_t)n * sizeof(int)), pe = shoal_g.my_pe, i, k;
+    int n = shoal_core_state.n_pes, *behind = malloc((size_t)n * sizeof(int)),
+        pe = shoal_core_state.my_pe, i, k;
     uint64_t v;
 
     *ahead_out = -1;
@@ -192,7 +195,7 @@ static claim_t *claim_take(int seg, size_t off, int wait, const char *routine)
     if (spare == NULL) {
         spare = calloc(1, sizeof(*spare));
         if (spare == NULL)
-            shoal_fatal("%s: out of memory recording a held lock", routine);
+            shoal_log_fatal("%s: out of memory recording a held lock", routine);
         spare->next = claims;
         claims = spare;
     }
@@ -237,7 +240,7 @@ static void claim_free(claim_t *c)
 
 /* Cost: one swap at the home PE; when the lock is taken, one add to the PE ahead,
  * then reads of this PE's own memory until that PE hands over. */
-int shoal_lock_set(int seg, size_t off, int may_wait, const char *routine)
+shoal_status_t shoal_lock_set(int seg, size_t off, int may_wait, const char *routine)
 {
     int home = home_of(off);
     claim_t *c = claim_take(seg, off, may_wait, routine);
@@ -276,7 +279,7 @@ int shoal_lock_test(int seg, size_t off, const char *routine)
 
 /* Cost: a quiet; then one compare-swap at the home PE when no PE is behind this one,
  * else one add to that PE (the hand-off) and one swap on this PE's own node. */
-int shoal_lock_clear(int seg, size_t off, const char *routine)
+shoal_status_t shoal_lock_clear(int seg, size_t off, const char *routine)
 {
     const uint32_t *node = node_of(seg, off);
     claim_t *c = claim_for_clear(seg, off);
@@ -298,7 +301,7 @@ int shoal_lock_clear(int seg, size_t off, const char *routine)
      * has linked and been served, and later PEs queue behind it. A fetching swap is
      * complete here when it returns, so it cannot land after the next turn's link. */
     if (v != 0)
-        (void)amo_fetch(shoal_g.my_pe, seg, off + NODE_OFF, SHOAL_AMO_SWAP, 0, 0, routine);
+        (void)amo_fetch(shoal_core_state.my_pe, seg, off + NODE_OFF, SHOAL_AMO_SWAP, 0, 0, routine);
     claim_free(c);
     return SHOAL_OK;
 }

@@ -19,12 +19,12 @@ static void direct_publish(int pe, const wireup_t *w, char *const *base)
     int seg;
 
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
-        if (base[seg] != NULL && w->size[seg] == shoal_g.seg[seg].size)
-            __atomic_store_n(&shoal_g.direct[seg][pe], base[seg], __ATOMIC_RELEASE);
+        if (base[seg] != NULL && w->size[seg] == shoal_core_state.seg[seg].size)
+            __atomic_store_n(&shoal_core_state.direct[seg][pe], base[seg], __ATOMIC_RELEASE);
 }
 
 /* RMA to pe by load/store (transport/shm); AMOs too where amo_ops says so. */
-static int connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
+static shoal_status_t connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
 {
     char *own[SHOAL_SEG_COUNT], *base[SHOAL_SEG_COUNT];
     size_t size[SHOAL_SEG_COUNT];
@@ -32,11 +32,12 @@ static int connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
     void *state;
 
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
-        own[seg] = shoal_g.seg[seg].base;
+        own[seg] = shoal_core_state.seg[seg].base;
         size[seg] = w->size[seg];
         fd[seg] = w->fd[seg];
     }
-    status = shoal_shm_peer_create(w->pid, fd, size, pe == shoal_g.my_pe ? own : NULL, &state);
+    status =
+        shoal_shm_peer_create(w->pid, fd, size, pe == shoal_core_state.my_pe ? own : NULL, &state);
     if (status != SHOAL_OK)
         return status;
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
@@ -50,13 +51,13 @@ static int connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
 }
 
 /* A UCX endpoint on worker wk and remote keys for the peer that published w. */
-static int attach_ucx(const wireup_t *w, shoal_ucx_worker_t *wk, void **state_out)
+static shoal_status_t attach_ucx(const wireup_t *w, shoal_ucx_worker_t *wk, void **state_out)
 {
     const void *rkeys[SHOAL_SEG_COUNT];
     uint64_t bases[SHOAL_SEG_COUNT];
     int seg;
 
-    if (shoal_g.ucx == NULL || w->addr_len == 0)
+    if (shoal_core_state.ucx == NULL || w->addr_len == 0)
         return SHOAL_ERR_UNREACHABLE;
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
         rkeys[seg] = shoal_wireup_rkey(w, seg);
@@ -65,9 +66,9 @@ static int attach_ucx(const wireup_t *w, shoal_ucx_worker_t *wk, void **state_ou
     return shoal_ucx_peer_create(wk, shoal_wireup_ucx_address(w), rkeys, bases, state_out);
 }
 
-static int connect_ucx(const wireup_t *w, int pe, shoal_peer_t *peer)
+static shoal_status_t connect_ucx(const wireup_t *w, int pe, shoal_peer_t *peer)
 {
-    int status = attach_ucx(w, shoal_g.ucx_main, &peer->state), seg;
+    int status = attach_ucx(w, shoal_core_state.ucx_main, &peer->state), seg;
     char *base[SHOAL_SEG_COUNT];
 
     if (status != SHOAL_OK)
@@ -86,38 +87,39 @@ static int connect_ucx(const wireup_t *w, int pe, shoal_peer_t *peer)
  * this node unless SHOAL_TRANSPORT=ucx. */
 static int is_direct(int pe, const wireup_t *w)
 {
-    if (pe == shoal_g.my_pe)
+    if (pe == shoal_core_state.my_pe)
         return 1;
-    return shoal_wireup_same_node(w) && shoal_g.settings.transport != SHOAL_TRANSPORT_UCX;
+    return shoal_wireup_same_node(w) && shoal_core_state.settings.transport != SHOAL_TRANSPORT_UCX;
 }
 
 /* Connects pe from the blob it published; the caller holds connect_lock. */
-static int connect_wireup(int pe, const wireup_t *w, shoal_peer_t *peer)
+static shoal_status_t connect_wireup(int pe, const wireup_t *w, shoal_peer_t *peer)
 {
     int status;
 
     /* Offsets are the same on every PE, so a heap of another size would let an
      * offset valid here land past the peer's heap (or in another mapping). */
-    if (w->size[SHOAL_SEG_HEAP] != shoal_g.seg[SHOAL_SEG_HEAP].size)
-        shoal_fatal("PE %d has a symmetric heap of %llu bytes, this PE %zu: every PE must be "
+    if (w->size[SHOAL_SEG_HEAP] != shoal_core_state.seg[SHOAL_SEG_HEAP].size)
+        shoal_log_fatal("PE %d has a symmetric heap of %llu bytes, this PE %zu: every PE must be "
                     "given the same SHMEM_SYMMETRIC_SIZE",
                     pe, (unsigned long long)w->size[SHOAL_SEG_HEAP],
-                    shoal_g.seg[SHOAL_SEG_HEAP].size);
-    __atomic_store_n(&peer->where, shoal_wireup_same_node(w) ? SHOAL_PEER_THIS_NODE : SHOAL_PEER_OTHER_NODE,
+                    shoal_core_state.seg[SHOAL_SEG_HEAP].size);
+    __atomic_store_n(&peer->where,
+                     shoal_wireup_same_node(w) ? SHOAL_PEER_THIS_NODE : SHOAL_PEER_OTHER_NODE,
                      __ATOMIC_RELAXED);
-    if (peer->where == SHOAL_PEER_THIS_NODE && w->amo_ucx != shoal_g.amo_ucx)
-        shoal_fatal("PE %d, on this node, sends its AMOs %s but this PE %s: one of them may "
+    if (peer->where == SHOAL_PEER_THIS_NODE && w->amo_ucx != shoal_core_state.amo_ucx)
+        shoal_log_fatal("PE %d, on this node, sends its AMOs %s but this PE %s: one of them may "
                     "use a NIC's atomics, which CPU atomics on the same memory would break; "
                     "give every PE of a node the same UCX_TLS and UCX_ATOMIC_MODE",
                     pe, w->amo_ucx ? "through UCX" : "by CPU atomics within the node",
-                    shoal_g.amo_ucx ? "through UCX" : "by CPU atomics within the node");
+                    shoal_core_state.amo_ucx ? "through UCX" : "by CPU atomics within the node");
     if (!is_direct(pe, w))
         return connect_ucx(w, pe, peer);
     /* Same node (or this PE): load/store for RMA; AMOs by CPU atomics too, unless the
      * job spans nodes, where they must meet the NIC's atomics on one path. */
     peer->amo_ops = &shoal_shm_ops;
-    if (shoal_g.amo_ucx) {
-        status = attach_ucx(w, shoal_g.ucx_main, &peer->amo_state);
+    if (shoal_core_state.amo_ucx) {
+        status = attach_ucx(w, shoal_core_state.ucx_main, &peer->amo_state);
         if (status != SHOAL_OK)
             return status;
         peer->amo_ops = &shoal_ucx_ops;
@@ -126,7 +128,7 @@ static int connect_wireup(int pe, const wireup_t *w, shoal_peer_t *peer)
 }
 
 /* Connects pe; the caller holds connect_lock. */
-static int connect_peer(int pe, shoal_peer_t *peer)
+static shoal_status_t connect_peer(int pe, shoal_peer_t *peer)
 {
     wireup_t *w = NULL;
     int status;
@@ -139,7 +141,7 @@ static int connect_peer(int pe, shoal_peer_t *peer)
     return status;
 }
 
-int shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *wk, void **state_out)
+shoal_status_t shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *wk, void **state_out)
 {
     wireup_t *w = NULL;
     int status = shoal_wireup_lookup(pe, &w);
@@ -153,39 +155,39 @@ int shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *wk, void **state_out)
 
 void shoal_peer_connect(int pe)
 {
-    shoal_peer_t *peer = &shoal_g.peers[pe];
+    shoal_peer_t *peer = &shoal_core_state.peers[pe];
     int status = SHOAL_OK;
 
-    pthread_mutex_lock(&shoal_g.connect_lock);
+    pthread_mutex_lock(&shoal_core_state.connect_lock);
     if (peer->ops == NULL) {
-        if (pe == shoal_g.my_pe && shoal_rt_is_singleton()) {
+        if (pe == shoal_core_state.my_pe && shoal_rt_is_singleton()) {
             wireup_t self = {.pid = (int32_t)getpid()};
 
-            self.size[0] = shoal_g.seg[0].size;
-            self.size[1] = shoal_g.seg[1].size;
+            self.size[0] = shoal_core_state.seg[0].size;
+            self.size[1] = shoal_core_state.seg[1].size;
             peer->amo_ops = &shoal_shm_ops;
             status = connect_shm(&self, pe, peer);
         } else {
             status = connect_peer(pe, peer);
         }
-        shoal_debug("connected to PE %d: RMA through %s, AMOs through %s", pe,
+        shoal_log_debug("connected to PE %d: RMA through %s, AMOs through %s", pe,
                     peer->ops ? peer->ops->name : "nothing",
                     peer->amo_ops ? peer->amo_ops->name : "nothing");
     }
-    pthread_mutex_unlock(&shoal_g.connect_lock);
+    pthread_mutex_unlock(&shoal_core_state.connect_lock);
     if (status != SHOAL_OK)
-        shoal_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
+        shoal_log_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
 }
 
 int shoal_peer_is_local(int pe)
 {
-    shoal_peer_t *peer = &shoal_g.peers[pe];
+    shoal_peer_t *peer = &shoal_core_state.peers[pe];
     int where = __atomic_load_n(&peer->where, __ATOMIC_RELAXED);
     wireup_t *w = NULL;
 
     if (where != SHOAL_PEER_UNKNOWN)
         return where == SHOAL_PEER_THIS_NODE;
-    if (pe == shoal_g.my_pe || shoal_g.one_node)
+    if (pe == shoal_core_state.my_pe || shoal_core_state.one_node)
         where = SHOAL_PEER_THIS_NODE;
     else if (shoal_wireup_lookup(pe, &w) == SHOAL_OK)
         where = shoal_wireup_same_node(w) ? SHOAL_PEER_THIS_NODE : SHOAL_PEER_OTHER_NODE;
@@ -198,15 +200,15 @@ int shoal_peer_is_local(int pe)
 
 void *shoal_peer_heap(int pe, size_t *size_out)
 {
-    shoal_peer_t *peer = &shoal_g.peers[pe];
+    shoal_peer_t *peer = &shoal_core_state.peers[pe];
     wireup_t *w = NULL;
     int status = SHOAL_OK;
 
-    if (pe == shoal_g.my_pe) {
-        *size_out = shoal_g.seg[SHOAL_SEG_HEAP].size;
-        return shoal_g.seg[SHOAL_SEG_HEAP].base;
+    if (pe == shoal_core_state.my_pe) {
+        *size_out = shoal_core_state.seg[SHOAL_SEG_HEAP].size;
+        return shoal_core_state.seg[SHOAL_SEG_HEAP].base;
     }
-    pthread_mutex_lock(&shoal_g.connect_lock);
+    pthread_mutex_lock(&shoal_core_state.connect_lock);
     if (peer->ops == NULL) {
         /* Connect a direct peer now; leave any other alone: its UCX endpoint is
          * made on first use, as ever. */
@@ -215,21 +217,37 @@ void *shoal_peer_heap(int pe, size_t *size_out)
             status = connect_wireup(pe, w, peer);
         free(w);
     }
-    pthread_mutex_unlock(&shoal_g.connect_lock);
+    pthread_mutex_unlock(&shoal_core_state.connect_lock);
     if (status != SHOAL_OK)
-        shoal_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
+        shoal_log_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
     if (__atomic_load_n(&peer->ops, __ATOMIC_ACQUIRE) != &shoal_shm_ops)
         return NULL;
-    *size_out = shoal_g.seg[SHOAL_SEG_HEAP].size; /* connect_wireup checked it is ours */
+    *size_out = shoal_core_state.seg[SHOAL_SEG_HEAP].size; /* connect_wireup checked it is ours */
     return shoal_shm_ops.ptr(peer->state, SHOAL_SEG_HEAP, 0);
 }
 
+shoal_status_t shoal_peer_setup(void)
+{
+    int n = shoal_core_state.n_pes;
+
+    shoal_core_state.peers = calloc((size_t)n, sizeof(*shoal_core_state.peers));
+    shoal_core_state.direct[0] = calloc((size_t)n * SHOAL_SEG_COUNT, sizeof(char *));
+    if (shoal_core_state.peers == NULL || shoal_core_state.direct[0] == NULL) {
+        shoal_peer_cleanup();
+        return SHOAL_ERR_NO_MEMORY;
+    }
+    shoal_core_state.direct[1] = shoal_core_state.direct[0] + n;
+    return SHOAL_OK;
+}
+
+/* Closes every peer's transport state, then frees the tables: no PE may touch
+ * another's memory after this. */
 void shoal_peer_cleanup(void)
 {
     int pe;
 
-    for (pe = 0; shoal_g.peers != NULL && pe < shoal_g.n_pes; pe++) {
-        shoal_peer_t *peer = &shoal_g.peers[pe];
+    for (pe = 0; shoal_core_state.peers != NULL && pe < shoal_core_state.n_pes; pe++) {
+        shoal_peer_t *peer = &shoal_core_state.peers[pe];
 
         if (peer->ops != NULL)
             peer->ops->destroy(peer->state);
@@ -237,4 +255,8 @@ void shoal_peer_cleanup(void)
             peer->amo_ops->destroy(peer->amo_state);
         *peer = (shoal_peer_t){0};
     }
+    free(shoal_core_state.peers);
+    shoal_core_state.peers = NULL;
+    free(shoal_core_state.direct[0]);
+    shoal_core_state.direct[0] = shoal_core_state.direct[1] = NULL;
 }

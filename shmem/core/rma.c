@@ -10,7 +10,7 @@
 static void check_transport(int status, const char *routine, int pe)
 {
     if (status != SHOAL_OK)
-        shoal_fatal("%s: the transport to PE %d failed (%s)", routine, pe,
+        shoal_log_fatal("%s: the transport to PE %d failed (%s)", routine, pe,
                     shoal_status_string(status));
 }
 
@@ -18,7 +18,7 @@ void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *s
                     int nbi, const char *routine)
 {
     void *st;
-    const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
+    const shoal_transport_ops_t *ops = shoal_core_path(ctx, pe, 0, &st);
 
     shoal_stats_op(SHOAL_STATS_PUT, ops, len);
     check_transport(nbi ? ops->put_nbi(st, seg, off, src, len) : ops->put(st, seg, off, src, len),
@@ -29,7 +29,7 @@ void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, si
                     int nbi, const char *routine)
 {
     void *st;
-    const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
+    const shoal_transport_ops_t *ops = shoal_core_path(ctx, pe, 0, &st);
 
     shoal_stats_op(SHOAL_STATS_GET, ops, len);
     check_transport(nbi ? ops->get_nbi(st, seg, off, dst, len) : ops->get(st, seg, off, dst, len),
@@ -72,7 +72,7 @@ void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *
                      size_t elem_size, const char *routine)
 {
     void *st;
-    const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
+    const shoal_transport_ops_t *ops = shoal_core_path(ctx, pe, 0, &st);
     size_t block = bsize * elem_size, i;
 
     shoal_stats_op(SHOAL_STATS_PUT, ops, nblocks * block);
@@ -116,7 +116,7 @@ void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_bu
                      size_t elem_size, const char *routine)
 {
     void *st;
-    const shoal_transport_ops_t *ops = shoal_path(ctx, pe, 0, &st);
+    const shoal_transport_ops_t *ops = shoal_core_path(ctx, pe, 0, &st);
     size_t block = bsize * elem_size;
 
     shoal_stats_op(SHOAL_STATS_GET, ops, nblocks * block);

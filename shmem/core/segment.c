@@ -34,7 +34,7 @@ static int find_main_data(struct dl_phdr_info *info, size_t size, void *arg)
     return 1; /* the first object is the program itself */
 }
 
-int shoal_segment_data_setup(shoal_seg_t *seg_out)
+shoal_status_t shoal_segment_data_setup(shoal_seg_t *seg_out)
 {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start;
     data_range_t r = {0};
@@ -42,7 +42,7 @@ int shoal_segment_data_setup(shoal_seg_t *seg_out)
 
     dl_iterate_phdr(find_main_data, &r);
     if (r.start == 0) {
-        shoal_warn("the program has no writable data segment: only the heap is symmetric");
+        shoal_log_warn("the program has no writable data segment: only the heap is symmetric");
         *seg_out = (shoal_seg_t){.fd = -1};
         return SHOAL_OK;
     }
@@ -64,8 +64,8 @@ int shoal_segment_data_setup(shoal_seg_t *seg_out)
  * pages; the data comes back from the shared-memory file that held them, which
  * also puts the old mapping back where UCX fails. It runs before PMIx starts
  * its threads. shoal_segment_data_from_ucx undoes it at shmem_finalize, since
- * the program goes on using its data (and at shmem_init in a job of one PE). Only locals are used while the pages are
- * replaced: in a static link, shoal_g itself is among them. */
+ * the program goes on using its data (and at shmem_init in a job of one PE). Only locals are used
+ * while the pages are replaced: in a static link, shoal_core_state itself is among them. */
 static int data_in_ucx;
 
 /* Whether UCX allocates the segments: every peer through UCX, and no GPU library
@@ -73,50 +73,50 @@ static int data_in_ucx;
  * when the job ends). */
 static int ucx_allocates(void)
 {
-    return shoal_g.ucx != NULL && shoal_g.settings.transport == SHOAL_TRANSPORT_UCX &&
-           shoal_gpu_hooks == NULL;
+    return shoal_core_state.ucx != NULL &&
+           shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX && shoal_gpu_hooks == NULL;
 }
 
 static void data_map_file(char *base, size_t size, int fd)
 {
     if (mmap(base, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
-        shoal_fatal("cannot map the global/static data back at %p (%zu bytes): %m",
+        shoal_log_fatal("cannot map the global/static data back at %p (%zu bytes): %m",
                     (void *)base, size);
 }
 
 void shoal_segment_data_to_ucx(void)
 {
-    char *base = shoal_g.seg[SHOAL_SEG_DATA].base;
-    size_t size = shoal_g.seg[SHOAL_SEG_DATA].size;
-    int fd = shoal_g.seg[SHOAL_SEG_DATA].fd;
-    shoal_ucx_t *ucx = shoal_g.ucx;
+    char *base = shoal_core_state.seg[SHOAL_SEG_DATA].base;
+    size_t size = shoal_core_state.seg[SHOAL_SEG_DATA].size;
+    int fd = shoal_core_state.seg[SHOAL_SEG_DATA].fd;
+    shoal_ucx_t *ucx = shoal_core_state.ucx;
 
     if (size == 0 || fd < 0 || !ucx_allocates())
         return;
     if (shoal_ucx_alloc(ucx, SHOAL_SEG_DATA, base, size) != SHOAL_OK) {
         data_map_file(base, size, fd);
-        shoal_debug("UCX cannot allocate the global/static data; it stays in Shoal's mapping");
+        shoal_log_debug("UCX cannot allocate the global/static data; it stays in Shoal's mapping");
         return;
     }
     if (shoal_shm_file_copy(fd, base, size, 0) != SHOAL_OK)
-        shoal_fatal("shmem_init: cannot copy the global/static data into UCX's memory: %m");
+        shoal_log_fatal("shmem_init: cannot copy the global/static data into UCX's memory: %m");
     data_in_ucx = 1;
-    shoal_debug("global/static data (%zu bytes at %p) now in memory UCX allocated", size,
+    shoal_log_debug("global/static data (%zu bytes at %p) now in memory UCX allocated", size,
                 (void *)base);
 }
 
 void shoal_segment_data_from_ucx(void)
 {
-    char *base = shoal_g.seg[SHOAL_SEG_DATA].base;
-    size_t size = shoal_g.seg[SHOAL_SEG_DATA].size;
-    int fd = shoal_g.seg[SHOAL_SEG_DATA].fd;
+    char *base = shoal_core_state.seg[SHOAL_SEG_DATA].base;
+    size_t size = shoal_core_state.seg[SHOAL_SEG_DATA].size;
+    int fd = shoal_core_state.seg[SHOAL_SEG_DATA].fd;
 
     if (!data_in_ucx)
         return;
     data_in_ucx = 0;
     if (shoal_shm_file_copy(fd, base, size, 1) != SHOAL_OK)
-        shoal_fatal("shmem_finalize: cannot save the global/static data from UCX's memory: %m");
-    shoal_ucx_unmap(shoal_g.ucx, SHOAL_SEG_DATA);
+        shoal_log_fatal("shmem_finalize: cannot save the global/static data from UCX's memory: %m");
+    shoal_ucx_unmap(shoal_core_state.ucx, SHOAL_SEG_DATA);
     data_map_file(base, size, fd);
 }
 
@@ -133,7 +133,7 @@ static void *aligned_hole(size_t size, size_t align)
     return (void *)(((uintptr_t)span + align - 1) & ~(uintptr_t)(align - 1));
 }
 
-int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
+shoal_status_t shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
 {
     void *addr;
     int status, fd;
@@ -144,7 +144,7 @@ int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
         addr = aligned_hole(size, SHOAL_HEAP_BASE_ALIGN);
         if (addr == NULL)
             return SHOAL_ERR_NO_MEMORY;
-        status = shoal_ucx_alloc(shoal_g.ucx, SHOAL_SEG_HEAP, addr, size);
+        status = shoal_ucx_alloc(shoal_core_state.ucx, SHOAL_SEG_HEAP, addr, size);
         if (status != SHOAL_OK)
             return status;
         *seg_out = (shoal_seg_t){.base = addr, .size = size, .fd = -1};

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "shoal_status.h"
 
 /* Reduction operators and the representations they combine. */
 typedef enum shoal_red_op {
@@ -100,7 +101,7 @@ static inline int shoal_team_index(const shoal_team_t *t, int pe)
 }
 
 /* team.c */
-int shoal_team_setup(int local_size);
+shoal_status_t shoal_team_setup(int local_size);
 void shoal_team_cleanup(void);
 /* Makes the teams of a split: want[k] lists parent indices of new team k (this
  * PE's), n[k] their count (0: none for this PE). All parent members call it with

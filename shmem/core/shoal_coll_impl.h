@@ -53,7 +53,7 @@ _Static_assert(SHOAL_COLL_MAX_PES == 1 << ALGO_ROUNDS, "one counter per round");
 
 static inline void *shoal_coll_local(int seg, size_t off)
 {
-    return shoal_g.seg[seg].base + off;
+    return shoal_core_state.seg[seg].base + off;
 }
 
 /* How many collectives this PE has entered on a team: a hang report (hang.c)
@@ -84,7 +84,7 @@ static inline void shoal_coll_enter(const shoal_pset_t *ps)
 
 static inline int shoal_coll_flat_fits(int n)
 {
-    return shoal_g.one_node && n <= FLAT_MAX;
+    return shoal_core_state.one_node && n <= FLAT_MAX;
 }
 
 /* coll_token.c: a token to set index to, or taken from set index from (-1: any

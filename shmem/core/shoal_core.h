@@ -19,6 +19,7 @@
 #include "shoal_transport.h"
 #include "shoal_ucx.h"
 #include "shoal_wait.h"
+#include "shoal_status.h"
 
 typedef struct shoal_seg {
     char *base;
@@ -89,20 +90,20 @@ typedef struct shoal_ctx {
 
 extern shoal_ctx_t shoal_ctx_default;
 
-extern shoal_state_t shoal_g;
+extern shoal_state_t shoal_core_state;
 
-static const char *const shoal_seg_names[SHOAL_SEG_COUNT] = {"symmetric heap",
+static const char *const shoal_segment_names[SHOAL_SEG_COUNT] = {"symmetric heap",
                                                              "global/static data"};
 
 /* The segment holding addr (and its offset), or -1. Cost: two compares. */
-static inline int shoal_seg_find(const void *addr, size_t *off_out)
+static inline int shoal_segment_find(const void *addr, size_t *off_out)
 {
     int seg;
 
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
-        uintptr_t off = (uintptr_t)addr - (uintptr_t)shoal_g.seg[seg].base;
+        uintptr_t off = (uintptr_t)addr - (uintptr_t)shoal_core_state.seg[seg].base;
 
-        if (off < shoal_g.seg[seg].size) {
+        if (off < shoal_core_state.seg[seg].size) {
             *off_out = off;
             return seg;
         }
@@ -118,28 +119,28 @@ static inline int shoal_seg_find(const void *addr, size_t *off_out)
 static inline char *shoal_core_direct_below(const void *addr, size_t len, int pe,
                                             const int *pes)
 {
-    uintptr_t off = (uintptr_t)addr - (uintptr_t)shoal_g.seg[SHOAL_SEG_HEAP].base;
+    uintptr_t off = (uintptr_t)addr - (uintptr_t)shoal_core_state.seg[SHOAL_SEG_HEAP].base;
     int seg = SHOAL_SEG_HEAP;
     char *base;
 
     if (__builtin_expect((unsigned)pe >= (unsigned)*pes, 0))
         return NULL;
-    if (off >= shoal_g.seg[SHOAL_SEG_HEAP].size) {
+    if (off >= shoal_core_state.seg[SHOAL_SEG_HEAP].size) {
         seg = SHOAL_SEG_DATA;
-        off = (uintptr_t)addr - (uintptr_t)shoal_g.seg[SHOAL_SEG_DATA].base;
-        if (off >= shoal_g.seg[SHOAL_SEG_DATA].size)
+        off = (uintptr_t)addr - (uintptr_t)shoal_core_state.seg[SHOAL_SEG_DATA].base;
+        if (off >= shoal_core_state.seg[SHOAL_SEG_DATA].size)
             return NULL;
     }
-    if (len > shoal_g.seg[seg].size - off)
+    if (len > shoal_core_state.seg[seg].size - off)
         return NULL;
-    base = __atomic_load_n(&shoal_g.direct[seg][pe], __ATOMIC_ACQUIRE);
+    base = __atomic_load_n(&shoal_core_state.direct[seg][pe], __ATOMIC_ACQUIRE);
     return base != NULL ? base + off : NULL;
 }
 
 /* For the library's own collectives and tokens. */
 static inline char *shoal_core_direct(const void *addr, size_t len, int pe)
 {
-    return shoal_core_direct_below(addr, len, pe, &shoal_g.direct_coll_pes);
+    return shoal_core_direct_below(addr, len, pe, &shoal_core_state.direct_coll_pes);
 }
 
 /* The fast paths the API's inline wrappers try first: on the default context
@@ -156,7 +157,7 @@ static inline char *shoal_core_direct_ctx(uintptr_t ctx, const void *addr, size_
 
     if (ctx != SHOAL_CTX_DEFAULT_HANDLE || __builtin_mul_overflow(nelems, elem_size, &bytes))
         return NULL;
-    return shoal_core_direct_below(addr, bytes, pe, &shoal_g.direct_pes);
+    return shoal_core_direct_below(addr, bytes, pe, &shoal_core_state.direct_pes);
 }
 
 /* A put (put set: dest remote) or get (source remote); a null local buffer takes
@@ -182,7 +183,7 @@ static inline int shoal_core_try_amo(uintptr_t ctx, shoal_amo_op_t op, void *des
                                      const void *operand, const void *compare, void *fetch,
                                      size_t elem_size, int pe)
 {
-    char *at = shoal_g.direct_amo && ((uintptr_t)dest & (elem_size - 1)) == 0
+    char *at = shoal_core_state.direct_amo && ((uintptr_t)dest & (elem_size - 1)) == 0
                    ? shoal_core_direct_ctx(ctx, dest, 1, elem_size, pe)
                    : NULL;
 
@@ -200,7 +201,7 @@ static inline int shoal_core_try_put_signal(uintptr_t ctx, void *dest, const voi
                                             int pe)
 {
     char *to = shoal_core_direct_ctx(ctx, dest, nelems, elem_size, pe);
-    char *sig = to != NULL && source != NULL && shoal_g.direct_amo &&
+    char *sig = to != NULL && source != NULL && shoal_core_state.direct_amo &&
                         ((uintptr_t)sig_addr & 7) == 0
                     ? shoal_core_direct_ctx(ctx, sig_addr, 1, sizeof(uint64_t), pe)
                     : NULL;
@@ -219,7 +220,7 @@ void shoal_peer_connect(int pe);
 /* The peer, connected on first use. */
 static inline shoal_peer_t *shoal_peer_get(int pe)
 {
-    shoal_peer_t *peer = &shoal_g.peers[pe];
+    shoal_peer_t *peer = &shoal_core_state.peers[pe];
 
     if (__builtin_expect(__atomic_load_n(&peer->ops, __ATOMIC_ACQUIRE) == NULL, 0))
         shoal_peer_connect(pe);
@@ -230,7 +231,7 @@ void *shoal_ctx_ucx_peer(shoal_ctx_t *ctx, int pe);
 
 /* The ops and state that carry ctx's RMA (amo: AMOs) to world PE pe. Cost: the
  * peer look-up, plus one compare for contexts other than the default. */
-static inline const shoal_transport_ops_t *shoal_path(shoal_ctx_t *ctx, int pe, int amo,
+static inline const shoal_transport_ops_t *shoal_core_path(shoal_ctx_t *ctx, int pe, int amo,
                                                        void **state_out)
 {
     shoal_peer_t *peer = shoal_peer_get(pe);
@@ -243,14 +244,16 @@ static inline const shoal_transport_ops_t *shoal_path(shoal_ctx_t *ctx, int pe, 
 }
 
 /* segment.c */
-int shoal_segment_data_setup(shoal_seg_t *seg_out);
-int shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out);
+shoal_status_t shoal_segment_data_setup(shoal_seg_t *seg_out);
+shoal_status_t shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out);
 void shoal_segment_heap_cleanup(shoal_seg_t *seg);
 /* SHOAL_TRANSPORT=ucx: global/static data into UCX's memory, and back. */
 void shoal_segment_data_to_ucx(void);
 void shoal_segment_data_from_ucx(void);
 
-/* peer.c */
+/* peer.c: the peer table (n_pes entries, and the direct path's table), its
+ * entries connected on first use. */
+shoal_status_t shoal_peer_setup(void);
 void shoal_peer_cleanup(void);
 /* pe's heap as mapped here (mapping a same-node peer's now) and its size, or NULL
  * where pe is reached only through UCX; makes no UCX endpoint. */
@@ -259,7 +262,7 @@ void *shoal_peer_heap(int pe, size_t *size_out);
  * shmem_ptr to a PE on another node needs no endpoint to say NULL. */
 int shoal_peer_is_local(int pe);
 /* A UCX endpoint to pe on worker w (for a context). */
-int shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
+shoal_status_t shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
 
 /* sync.c */
 void shoal_core_progress(void);
@@ -270,19 +273,19 @@ void shoal_core_fence(shoal_ctx_t *ctx);
 void shoal_core_quiet_all(void);
 
 /* ctx.c */
-int shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out);
+shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out);
 void shoal_ctx_destroy(shoal_ctx_t *ctx);
 void shoal_ctx_cleanup(void);
 void shoal_ctx_destroy_team(const shoal_team_t *team);
 /* Registers the default context (first in the table): after shoal_team_setup. */
-int shoal_ctx_setup(void);
+shoal_status_t shoal_ctx_setup(void);
 /* The context or team a program's handle names, or NULL and why. */
 shoal_ctx_t *shoal_ctx_find(uintptr_t handle, shoal_handle_state_t *state_out);
 shoal_team_t *shoal_team_find(uintptr_t handle, shoal_handle_state_t *state_out);
 
 /* rma.c: remote ranges have been checked by the API layer; pe is a world PE. */
-void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src, size_t len, int nbi,
-                    const char *routine);
+void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src, size_t len,
+                    int nbi, const char *routine);
 void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, size_t len, int nbi,
                     const char *routine);
 /* Strided: nblocks blocks of bsize elements (1 for iput/iget), block i at element
@@ -299,9 +302,9 @@ void *shoal_core_ptr(int pe, int seg, size_t off);
 void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op, size_t size,
                     const void *operand, const void *compare, void *fetch, int nbi,
                     const char *routine);
-void shoal_core_put_signal(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src, size_t len,
-                           int sig_seg, size_t sig_off, uint64_t signal, int sig_add, int nbi,
-                           const char *routine);
+void shoal_core_put_signal(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src,
+                           size_t len, int sig_seg, size_t sig_off, uint64_t signal, int sig_add,
+                           int nbi, const char *routine);
 
 /* wait.c: waits (block) or tests the set; returns as shoal_api_sync does. routine
  * names it in a hang report. */

@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include "shoal_status.h"
 
 #define SHOAL_HANDLE_CHUNK 256   /* entries per chunk: chunks never move */
 #define SHOAL_HANDLE_CHUNKS 4096 /* so at most 2^20 live handles of a kind */
@@ -43,10 +44,14 @@ typedef struct shoal_handles {
     }
 
 /* What a look-up found: the object, or why there is none. */
-typedef enum { SHOAL_HANDLE_LIVE, SHOAL_HANDLE_DESTROYED, SHOAL_HANDLE_FOREIGN } shoal_handle_state_t;
+typedef enum {
+    SHOAL_HANDLE_LIVE,
+    SHOAL_HANDLE_DESTROYED,
+    SHOAL_HANDLE_FOREIGN
+} shoal_handle_state_t;
 
 /* A handle for obj in *h_out; SHOAL_ERR_NO_RESOURCE when the table is full. */
-int shoal_handle_add(shoal_handles_t *t, void *obj, uintptr_t *h_out);
+shoal_status_t shoal_handle_add(shoal_handles_t *t, void *obj, uintptr_t *h_out);
 /* h stops being valid; its entry may be reused under a later generation. */
 void shoal_handle_remove(shoal_handles_t *t, uintptr_t h);
 /* The object h names, or NULL and the reason in *state_out. Cost: a few loads. */

@@ -12,7 +12,7 @@ static size_t align_up(size_t v, size_t a)
     return (v + a - 1) & ~(a - 1);
 }
 
-static int blocks_reserve(shoal_heap_t *heap, size_t extra)
+static shoal_status_t blocks_reserve(shoal_heap_t *heap, size_t extra)
 {
     shoal_heap_block_t *grown;
     size_t want = heap->nblocks + extra;
@@ -62,7 +62,7 @@ static size_t block_find(const shoal_heap_t *heap, size_t off)
     return heap->nblocks;
 }
 
-int shoal_heap_init(shoal_heap_t *heap, size_t capacity)
+shoal_status_t shoal_heap_setup(shoal_heap_t *heap, size_t capacity)
 {
     memset(heap, 0, sizeof(*heap));
     heap->capacity = capacity;
@@ -101,7 +101,7 @@ static void block_carve(shoal_heap_t *heap, size_t i, size_t start, size_t len, 
     note_in_use(heap);
 }
 
-int shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, size_t *off_out)
+shoal_status_t shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, size_t *off_out)
 {
     size_t i, len;
 
@@ -149,7 +149,7 @@ static void block_coalesce(shoal_heap_t *heap, size_t i)
     }
 }
 
-int shoal_heap_free(shoal_heap_t *heap, size_t off)
+shoal_status_t shoal_heap_free(shoal_heap_t *heap, size_t off)
 {
     size_t i = block_find(heap, off);
 
@@ -162,7 +162,7 @@ int shoal_heap_free(shoal_heap_t *heap, size_t off)
     return SHOAL_OK;
 }
 
-int shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, size_t *new_off_out,
+shoal_status_t shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, size_t *new_off_out,
                        int *moved_out)
 {
     size_t i = block_find(heap, off), len, room;
@@ -202,7 +202,7 @@ int shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, size_t *new_
     return SHOAL_OK;
 }
 
-int shoal_heap_lookup(const shoal_heap_t *heap, size_t off, size_t *start_out,
+shoal_status_t shoal_heap_lookup(const shoal_heap_t *heap, size_t off, size_t *start_out,
                       size_t *size_out)
 {
     size_t i = block_find(heap, off);

@@ -6,6 +6,7 @@
 #define SHOAL_HEAP_H
 
 #include <stddef.h>
+#include "shoal_status.h"
 
 #define SHOAL_HEAP_MIN_ALIGN 64 /* a cache line: separate allocations never share one */
 /* The heap's base address is a multiple of this, so aligning an offset aligns the
@@ -28,21 +29,21 @@ typedef struct shoal_heap {
     size_t in_use_max; /* the most in_use has been: SHOAL_STATS' high-water mark */
 } shoal_heap_t;
 
-int shoal_heap_init(shoal_heap_t *heap, size_t capacity);
+shoal_status_t shoal_heap_setup(shoal_heap_t *heap, size_t capacity);
 void shoal_heap_cleanup(shoal_heap_t *heap);
 
 /* align must be a power of two (it is raised to SHOAL_HEAP_MIN_ALIGN). */
-int shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, size_t *off_out);
+shoal_status_t shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, size_t *off_out);
 /* off must be the start of a used block, else SHOAL_ERR_NOT_FOUND. */
-int shoal_heap_free(shoal_heap_t *heap, size_t off);
+shoal_status_t shoal_heap_free(shoal_heap_t *heap, size_t off);
 /* The longest free range, in bytes (what an unaligned request of that size could get). */
 size_t shoal_heap_largest_free(const shoal_heap_t *heap);
 /* Grows or shrinks in place when it can; otherwise allocates anew (the caller copies
  * and frees the old block). *moved_out says which happened. */
-int shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, size_t *new_off_out,
+shoal_status_t shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, size_t *new_off_out,
                        int *moved_out);
 /* The used block containing off: its start and requested size. */
-int shoal_heap_lookup(const shoal_heap_t *heap, size_t off, size_t *start_out,
+shoal_status_t shoal_heap_lookup(const shoal_heap_t *heap, size_t off, size_t *start_out,
                       size_t *size_out);
 
 #endif

@@ -3,7 +3,7 @@
  * the PEs at shmem_finalize and printed by PE 0 (stats.c). The hooks sit on the
  * checked path only and cost one load and a branch when off; the direct path is
  * never counted: with stats on, init turns it off for the program's operations
- * (shoal_g.direct_pes), so every one of them reaches a hook. */
+ * (shoal_core_state.direct_pes), so every one of them reaches a hook. */
 #ifndef SHOAL_STATS_H
 #define SHOAL_STATS_H
 

@@ -6,11 +6,12 @@
 #include <stdint.h>
 
 #include "shoal_transport.h"
+#include "shoal_status.h"
 
 typedef struct wireup {
     char node[80]; /* host name and pid namespace: same string = same node */
     int32_t pid;
-    int32_t amo_ucx; /* shoal_g.amo_ucx: the PEs of a node must agree on it */
+    int32_t amo_ucx; /* shoal_core_state.amo_ucx: the PEs of a node must agree on it */
     int32_t fd[SHOAL_SEG_COUNT];
     uint64_t base[SHOAL_SEG_COUNT];
     uint64_t size[SHOAL_SEG_COUNT];
@@ -20,9 +21,9 @@ typedef struct wireup {
 } wireup_t;
 
 /* Publishes this PE's blob (registering its segments with UCX where UCX is up). */
-int shoal_wireup_publish(void);
+shoal_status_t shoal_wireup_publish(void);
 /* pe's blob, to free(); SHOAL_OK or the runtime's error. */
-int shoal_wireup_lookup(int pe, wireup_t **w_out);
+shoal_status_t shoal_wireup_lookup(int pe, wireup_t **w_out);
 /* The UCX worker address and the packed rkey of segment seg in w. */
 const void *shoal_wireup_ucx_address(const wireup_t *w);
 const void *shoal_wireup_rkey(const wireup_t *w, int seg);

@@ -126,7 +126,7 @@ void shoal_stats_signal_count(struct shoal_ctx *ctx, int pe, size_t bytes)
 {
     void *st;
 
-    shoal_stats_op_count(SHOAL_STATS_SIGNAL, shoal_path(ctx, pe, 0, &st), bytes);
+    shoal_stats_op_count(SHOAL_STATS_SIGNAL, shoal_core_path(ctx, pe, 0, &st), bytes);
     me.held++;
 }
 
@@ -170,11 +170,11 @@ void shoal_stats_wait_count(uint64_t *since)
 
 void shoal_stats_setup(void)
 {
-    if (shoal_g.settings.stats == 0)
+    if (shoal_core_state.settings.stats == 0)
         return;
     start_ns = now_ns();
-    heap_own = shoal_g.heap.in_use; /* the team slots */
-    reported_level = (int)shoal_g.settings.stats;
+    heap_own = shoal_core_state.heap.in_use; /* the team slots */
+    reported_level = (int)shoal_core_state.settings.stats;
     __atomic_store_n(&shoal_stats_level, reported_level, __ATOMIC_RELAXED);
 }
 
@@ -187,11 +187,11 @@ void shoal_stats_publish(void)
         return;
     __atomic_store_n(&shoal_stats_level, 0, __ATOMIC_RELAXED);
     own.version = STATS_VERSION;
-    own.pe = (uint32_t)shoal_g.my_pe;
+    own.pe = (uint32_t)shoal_core_state.my_pe;
     own.run_ns = now_ns() - start_ns;
-    own.heap_high = shoal_g.heap.in_use_max;
+    own.heap_high = shoal_core_state.heap.in_use_max;
     own.heap_own = heap_own;
-    own.heap_size = shoal_g.heap.capacity;
+    own.heap_size = shoal_core_state.heap.capacity;
     own.lost = (uint64_t)__atomic_load_n(&lost, __ATOMIC_RELAXED);
     pthread_mutex_lock(&blocks_lock);
     for (b = blocks; b != NULL; b = b->next)
@@ -382,14 +382,14 @@ static void print_report(FILE *f, const blob_t *all, const int *have, int n)
  * report is written whole, in one go, so that no other line splits it. */
 void shoal_stats_report(void)
 {
-    int n = shoal_g.n_pes, pe;
+    int n = shoal_core_state.n_pes, pe;
     blob_t *all;
     int *have;
     char *text = NULL;
     size_t len = 0;
     FILE *f;
 
-    if (reported_level == 0 || shoal_g.my_pe != 0)
+    if (reported_level == 0 || shoal_core_state.my_pe != 0)
         return;
     all = calloc((size_t)n, sizeof(*all));
     have = calloc((size_t)n, sizeof(*have));

@@ -9,13 +9,13 @@
 
 void shoal_core_progress(void)
 {
-    if (shoal_g.ucx != NULL)
-        shoal_ucx_progress(shoal_g.ucx);
+    if (shoal_core_state.ucx != NULL)
+        shoal_ucx_progress(shoal_core_state.ucx);
 }
 
 static shoal_ucx_worker_t *worker_of(shoal_ctx_t *ctx)
 {
-    return ctx->worker != NULL ? ctx->worker : shoal_g.ucx_main;
+    return ctx->worker != NULL ? ctx->worker : shoal_core_state.ucx_main;
 }
 
 void shoal_core_quiet(shoal_ctx_t *ctx)
@@ -24,7 +24,7 @@ void shoal_core_quiet(shoal_ctx_t *ctx)
 
     shoal_shm_quiet();
     if (w != NULL && shoal_ucx_quiet(w) != SHOAL_OK)
-        shoal_fatal("shmem_quiet: the UCX transport failed to complete outstanding operations");
+        shoal_log_fatal("shmem_quiet: the UCX transport failed to complete outstanding operations");
 }
 
 void shoal_core_fence(shoal_ctx_t *ctx)
@@ -33,7 +33,7 @@ void shoal_core_fence(shoal_ctx_t *ctx)
 
     shoal_shm_fence();
     if (w != NULL && shoal_ucx_fence(w) != SHOAL_OK)
-        shoal_fatal("shmem_fence: the UCX transport failed to order operations");
+        shoal_log_fatal("shmem_fence: the UCX transport failed to order operations");
 }
 
 static inline void cpu_relax(void)
@@ -50,7 +50,7 @@ static inline void cpu_relax(void)
 void shoal_core_backoff(unsigned *spins)
 {
     shoal_core_progress();
-    if (++*spins <= shoal_g.spins_before_yield)
+    if (++*spins <= shoal_core_state.spins_before_yield)
         cpu_relax();
     else
         sched_yield();

@@ -45,7 +45,7 @@ static void team_strided(shoal_team_t *t, int slot, int start, int stride, int n
     t->pset.start = start;
     t->pset.stride = stride;
     pset_init(&t->pset, slot);
-    t->pset.me = shoal_team_index(t, shoal_g.my_pe);
+    t->pset.me = shoal_team_index(t, shoal_core_state.my_pe);
     t->pset.stage_off = t->pset.sync_off + SLOT_STAGE;
     t->pset.stage_pending = &t->stage_pending;
     shoal_hang_team_made(&t->pset);
@@ -57,7 +57,7 @@ size_t shoal_team_slot_bytes(void)
 }
 
 /* t from world PEs pes[0..n): strided when they are, else with tables. */
-static int team_make(shoal_team_t *t, int slot, const int *pes, int n, int num_contexts)
+static shoal_status_t team_make(shoal_team_t *t, int slot, const int *pes, int n, int num_contexts)
 {
     int i, stride = n > 1 ? pes[1] - pes[0] : 1, strided = stride > 0;
 
@@ -67,18 +67,18 @@ static int team_make(shoal_team_t *t, int slot, const int *pes, int n, int num_c
     if (strided)
         return SHOAL_OK;
     t->pes = malloc((size_t)n * sizeof(int));
-    t->index_of = malloc((size_t)shoal_g.n_pes * sizeof(int));
+    t->index_of = malloc((size_t)shoal_core_state.n_pes * sizeof(int));
     if (t->pes == NULL || t->index_of == NULL) {
         team_release(t);
         return SHOAL_ERR_NO_MEMORY;
     }
     memcpy(t->pes, pes, (size_t)n * sizeof(int));
-    for (i = 0; i < shoal_g.n_pes; i++)
+    for (i = 0; i < shoal_core_state.n_pes; i++)
         t->index_of[i] = -1;
     for (i = 0; i < n; i++)
         t->index_of[pes[i]] = i;
     t->pset.pes = t->pes;
-    t->pset.me = t->index_of[shoal_g.my_pe];
+    t->pset.me = t->index_of[shoal_core_state.my_pe];
     return SHOAL_OK;
 }
 
@@ -90,19 +90,21 @@ static int by_rank(const void *a, const void *b)
 /* The PEs this one reaches by load/store (what shmem_ptr works for): the node's,
  * from the launcher (every PE when it cannot say), or only itself when
  * SHOAL_TRANSPORT=ucx sends every peer through UCX. */
-static int shared_pes(int local_size, int **pes_out, int *n_out)
+static shoal_status_t shared_pes(int local_size, int **pes_out, int *n_out)
 {
     int *pes = NULL, n = 0, i;
 
-    if (shoal_g.settings.transport == SHOAL_TRANSPORT_UCX)
+    if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX)
         local_size = 1;
     if (local_size == 1 || shoal_rt_local_peers(&pes, &n) != SHOAL_OK || n == 0) {
-        n = local_size >= shoal_g.n_pes || shoal_g.n_pes == 1 ? shoal_g.n_pes : 1;
+        n = local_size >= shoal_core_state.n_pes || shoal_core_state.n_pes == 1
+                ? shoal_core_state.n_pes
+                : 1;
         pes = malloc((size_t)n * sizeof(int));
         if (pes == NULL)
             return SHOAL_ERR_NO_MEMORY;
         for (i = 0; i < n; i++)
-            pes[i] = n == 1 ? shoal_g.my_pe : i;
+            pes[i] = n == 1 ? shoal_core_state.my_pe : i;
     }
     qsort(pes, (size_t)n, sizeof(int), by_rank);
     *pes_out = pes;
@@ -110,15 +112,16 @@ static int shared_pes(int local_size, int **pes_out, int *n_out)
     return SHOAL_OK;
 }
 
-int shoal_team_setup(int local_size)
+shoal_status_t shoal_team_setup(int local_size)
 {
-    int max = (int)shoal_g.settings.teams_max, status, n, *pes;
+    int max = (int)shoal_core_state.settings.teams_max, status, n, *pes;
 
-    status = shoal_heap_alloc(&shoal_g.heap, (size_t)max * SLOT_BYTES, SLOT_STRIDE, &slots_off);
+    status =
+        shoal_heap_alloc(&shoal_core_state.heap, (size_t)max * SLOT_BYTES, SLOT_STRIDE, &slots_off);
     if (status != SHOAL_OK)
         return status;
     slots_free = (max == 64 ? ~(uint64_t)0 : (((uint64_t)1 << max) - 1)) & ~(uint64_t)3;
-    team_strided(&shoal_team_world, 0, 0, 1, shoal_g.n_pes, 0);
+    team_strided(&shoal_team_world, 0, 0, 1, shoal_core_state.n_pes, 0);
     shoal_team_world.predefined = 1;
     status = shared_pes(local_size, &pes, &n);
     if (status != SHOAL_OK)
@@ -165,7 +168,7 @@ uint64_t shoal_team_and(shoal_team_t *team, uint64_t value, const char *routine)
 {
     const shoal_pset_t *ps = &team->pset;
     size_t src = shoal_pset_scratch(ps, 0), dst = shoal_pset_scratch(ps, 1);
-    uint64_t *base = (uint64_t *)shoal_g.seg[ps->sync_seg].base, all;
+    uint64_t *base = (uint64_t *)shoal_core_state.seg[ps->sync_seg].base, all;
 
     __atomic_store_n(&base[src / 8], value, __ATOMIC_RELEASE);
     shoal_coll_reduce(ps, ps->sync_seg, dst, ps->sync_seg, src, 1, SHOAL_RED_AND, SHOAL_DT_UINT, 8,
@@ -203,7 +206,8 @@ int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const i
         if (status == SHOAL_OK)
             status = shoal_handle_add(&handles, t, &t->handle);
         if (status != SHOAL_OK)
-            shoal_fatal("%s: cannot make the new team (%s)", routine, shoal_status_string(status));
+            shoal_log_fatal("%s: cannot make the new team (%s)", routine,
+                            shoal_status_string(status));
         slots_free &= ~((uint64_t)1 << slot[k]);
         out[k] = t;
     }

@@ -25,7 +25,7 @@ static void node_id(char *buf, size_t len)
     snprintf(buf, len, "%s/%lu", host, (unsigned long)st.st_ino);
 }
 
-int shoal_wireup_publish(void)
+shoal_status_t shoal_wireup_publish(void)
 {
     const void *addr = NULL, *rkey[SHOAL_SEG_COUNT] = {NULL};
     size_t addr_len = 0, rkey_len[SHOAL_SEG_COUNT] = {0}, total;
@@ -33,13 +33,13 @@ int shoal_wireup_publish(void)
     char *p;
     int seg, status;
 
-    if (shoal_g.ucx != NULL) {
-        shoal_ucx_address(shoal_g.ucx, &addr, &addr_len);
+    if (shoal_core_state.ucx != NULL) {
+        shoal_ucx_address(shoal_core_state.ucx, &addr, &addr_len);
         for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
-            if (shoal_g.seg[seg].size == 0)
+            if (shoal_core_state.seg[seg].size == 0)
                 continue;
-            status = shoal_ucx_register(shoal_g.ucx, seg, shoal_g.seg[seg].base,
-                                        shoal_g.seg[seg].size, &rkey[seg], &rkey_len[seg]);
+            status = shoal_ucx_register(shoal_core_state.ucx, seg, shoal_core_state.seg[seg].base,
+                                        shoal_core_state.seg[seg].size, &rkey[seg], &rkey_len[seg]);
             if (status != SHOAL_OK)
                 return status;
         }
@@ -50,16 +50,16 @@ int shoal_wireup_publish(void)
         return SHOAL_ERR_NO_MEMORY;
     node_id(w->node, sizeof(w->node));
     w->pid = (int32_t)getpid();
-    w->amo_ucx = shoal_g.amo_ucx;
+    w->amo_ucx = shoal_core_state.amo_ucx;
     w->addr_len = (uint32_t)addr_len;
     p = (char *)(w + 1);
     if (addr_len > 0) /* no UCX: nothing to copy (and addr is NULL) */
         memcpy(p, addr, addr_len);
     p += addr_len;
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
-        w->fd[seg] = shoal_g.seg[seg].fd;
-        w->base[seg] = (uintptr_t)shoal_g.seg[seg].base;
-        w->size[seg] = shoal_g.seg[seg].size;
+        w->fd[seg] = shoal_core_state.seg[seg].fd;
+        w->base[seg] = (uintptr_t)shoal_core_state.seg[seg].base;
+        w->size[seg] = shoal_core_state.seg[seg].size;
         w->rkey_len[seg] = (uint32_t)rkey_len[seg];
         if (rkey_len[seg] > 0)
             memcpy(p, rkey[seg], rkey_len[seg]);
@@ -70,7 +70,7 @@ int shoal_wireup_publish(void)
     return status;
 }
 
-int shoal_wireup_lookup(int pe, wireup_t **w_out)
+shoal_status_t shoal_wireup_lookup(int pe, wireup_t **w_out)
 {
     size_t len;
 

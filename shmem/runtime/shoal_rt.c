@@ -31,7 +31,7 @@ static void lost_server(size_t id, pmix_status_t status, const pmix_proc_t *sour
     (void)nresults;
     (void)cbfunc;
     (void)cbdata;
-    shoal_error("lost the connection to the launcher (%s): ending this PE",
+    shoal_log_error("lost the connection to the launcher (%s): ending this PE",
                 PMIx_Error_string(status));
     _exit(1);
 }
@@ -55,7 +55,7 @@ static int get_job_u32(const char *key, uint32_t *out)
     return PMIX_SUCCESS;
 }
 
-int shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
+shoal_status_t shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
 {
     uint32_t size, local_size;
     pmix_status_t rc;
@@ -70,7 +70,7 @@ int shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
     }
     rc = PMIx_Init(&rt_me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
-        shoal_error("PMIx_Init failed: %s; was the program started by a PMIx launcher?",
+        shoal_log_error("PMIx_Init failed: %s; was the program started by a PMIx launcher?",
                     PMIx_Error_string(rc));
         return SHOAL_ERR_RUNTIME;
     }
@@ -79,7 +79,7 @@ int shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
     /* The job size, not PMIX_UNIV_SIZE: mpirun sets that to its slot count. */
     rc = get_job_u32(PMIX_JOB_SIZE, &size);
     if (rc != PMIX_SUCCESS) {
-        shoal_error("PMIx_Get(PMIX_JOB_SIZE) failed: %s", PMIx_Error_string(rc));
+        shoal_log_error("PMIx_Get(PMIX_JOB_SIZE) failed: %s", PMIx_Error_string(rc));
         PMIx_Finalize(NULL, 0);
         rt_active = 0;
         return SHOAL_ERR_RUNTIME;
@@ -94,7 +94,7 @@ int shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
     return SHOAL_OK;
 }
 
-int shoal_rt_local_peers(int **ranks_out, int *n_out)
+shoal_status_t shoal_rt_local_peers(int **ranks_out, int *n_out)
 {
     pmix_value_t *val = NULL;
     pmix_proc_t wildcard;
@@ -141,7 +141,7 @@ int shoal_rt_is_singleton(void)
     return rt_singleton;
 }
 
-int shoal_rt_publish(const char *key, const void *data, size_t len)
+shoal_status_t shoal_rt_publish(const char *key, const void *data, size_t len)
 {
     pmix_value_t value;
     pmix_status_t rc;
@@ -154,7 +154,7 @@ int shoal_rt_publish(const char *key, const void *data, size_t len)
     value.data.bo.size = len;
     rc = PMIx_Put(PMIX_GLOBAL, key, &value);
     if (rc != PMIX_SUCCESS) {
-        shoal_error("PMIx_Put(%s) failed: %s", key, PMIx_Error_string(rc));
+        shoal_log_error("PMIx_Put(%s) failed: %s", key, PMIx_Error_string(rc));
         return SHOAL_ERR_RUNTIME;
     }
     return SHOAL_OK;
@@ -162,19 +162,19 @@ int shoal_rt_publish(const char *key, const void *data, size_t len)
 
 /* A collective that failed because a peer died: the launcher is ending the job
  * and names that peer; exiting first would make us look like the culprit. */
-static int collective_failed(const char *what, pmix_status_t rc)
+static shoal_status_t collective_failed(const char *what, pmix_status_t rc)
 {
     if (rc == PMIX_ERR_PARTIAL_SUCCESS || rc == PMIX_ERR_LOST_CONNECTION ||
         rc == PMIX_ERR_PROC_ABORTED || rc == PMIX_ERR_UNREACH) {
-        shoal_debug("%s failed (%s): a peer is gone; waiting for the launcher", what,
+        shoal_log_debug("%s failed (%s): a peer is gone; waiting for the launcher", what,
                     PMIx_Error_string(rc));
         sleep(10);
     }
-    shoal_error("%s failed: %s", what, PMIx_Error_string(rc));
+    shoal_log_error("%s failed: %s", what, PMIx_Error_string(rc));
     return SHOAL_ERR_RUNTIME;
 }
 
-int shoal_rt_exchange(void)
+shoal_status_t shoal_rt_exchange(void)
 {
     pmix_info_t info;
     bool collect = true;
@@ -184,7 +184,7 @@ int shoal_rt_exchange(void)
         return SHOAL_OK;
     rc = PMIx_Commit();
     if (rc != PMIX_SUCCESS) {
-        shoal_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
+        shoal_log_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
         return SHOAL_ERR_RUNTIME;
     }
     PMIX_INFO_CONSTRUCT(&info);
@@ -196,7 +196,7 @@ int shoal_rt_exchange(void)
     return SHOAL_OK;
 }
 
-int shoal_rt_commit(void)
+shoal_status_t shoal_rt_commit(void)
 {
     pmix_status_t rc;
 
@@ -204,13 +204,13 @@ int shoal_rt_commit(void)
         return SHOAL_OK;
     rc = PMIx_Commit();
     if (rc != PMIX_SUCCESS) {
-        shoal_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
+        shoal_log_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
         return SHOAL_ERR_RUNTIME;
     }
     return SHOAL_OK;
 }
 
-int shoal_rt_lookup(int rank, const char *key, void **data_out, size_t *len_out)
+shoal_status_t shoal_rt_lookup(int rank, const char *key, void **data_out, size_t *len_out)
 {
     pmix_value_t *val = NULL;
     pmix_proc_t proc;
@@ -221,12 +221,12 @@ int shoal_rt_lookup(int rank, const char *key, void **data_out, size_t *len_out)
     PMIX_LOAD_PROCID(&proc, rt_me.nspace, (pmix_rank_t)rank);
     rc = PMIx_Get(&proc, key, NULL, 0, &val);
     if (rc != PMIX_SUCCESS) {
-        shoal_error("PMIx_Get(%s) of PE %d failed: %s", key, rank, PMIx_Error_string(rc));
+        shoal_log_error("PMIx_Get(%s) of PE %d failed: %s", key, rank, PMIx_Error_string(rc));
         return SHOAL_ERR_RUNTIME;
     }
     if (val->type != PMIX_BYTE_OBJECT || (copy = malloc(val->data.bo.size)) == NULL) {
         PMIX_VALUE_RELEASE(val);
-        shoal_error("PMIx_Get(%s) of PE %d: unexpected value", key, rank);
+        shoal_log_error("PMIx_Get(%s) of PE %d: unexpected value", key, rank);
         return SHOAL_ERR_RUNTIME;
     }
     memcpy(copy, val->data.bo.bytes, val->data.bo.size);
@@ -236,7 +236,7 @@ int shoal_rt_lookup(int rank, const char *key, void **data_out, size_t *len_out)
     return SHOAL_OK;
 }
 
-int shoal_rt_barrier(void)
+shoal_status_t shoal_rt_barrier(void)
 {
     pmix_status_t rc;
 

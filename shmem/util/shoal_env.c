@@ -320,7 +320,8 @@ static void format_expected(char *buf, size_t len, const env_entry_t *e)
                  k->example);
 }
 
-int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_settings_t *out)
+shoal_status_t shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen,
+                               shoal_settings_t *out)
 {
     shoal_settings_t s;
     const char *value, *used;

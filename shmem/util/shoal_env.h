@@ -7,10 +7,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "shoal_status.h"
+
 enum { SHOAL_TRANSPORT_AUTO = 0, SHOAL_TRANSPORT_UCX = 1 };
 /* Collective algorithms: auto picks by size and PE count. */
-enum { SHOAL_ALGO_AUTO = 0, SHOAL_ALGO_DIRECT, SHOAL_ALGO_TREE, SHOAL_ALGO_RING, SHOAL_ALGO_DOUBLING,
-       SHOAL_ALGO_FLAT };
+enum {
+    SHOAL_ALGO_AUTO = 0,
+    SHOAL_ALGO_DIRECT,
+    SHOAL_ALGO_TREE,
+    SHOAL_ALGO_RING,
+    SHOAL_ALGO_DOUBLING,
+    SHOAL_ALGO_FLAT
+};
 
 /* K(kind, field type, parser, ranged, what a value is, its form, an example) - the
  * kinds a setting may have. A ranged kind is a size_t number that a row may bound;
@@ -111,7 +119,8 @@ typedef const char *(*shoal_env_get_cb_t)(const char *name);
 /* Fills out from get (getenv when NULL). On a bad value, or a number outside its
  * row's range, returns SHOAL_ERR_INVALID_ARG and writes one line naming the
  * variable, its value and the accepted forms (with the range) to err. */
-int shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen, shoal_settings_t *out);
+shoal_status_t shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen,
+                               shoal_settings_t *out);
 void shoal_env_print(FILE *stream, const shoal_settings_t *settings);
 
 /* A variable of env (NAME=VALUE strings, NULL-terminated; environ when NULL)

@@ -69,7 +69,7 @@ void shoal_log_print(int level, const char *fmt, ...)
     va_end(ap);
 }
 
-void shoal_vfatal(const char *fmt, va_list ap)
+void shoal_log_vfatal(const char *fmt, va_list ap)
 {
     char line[1024];
 
@@ -82,10 +82,10 @@ void shoal_vfatal(const char *fmt, va_list ap)
     _exit(1);
 }
 
-void shoal_fatal(const char *fmt, ...)
+void shoal_log_fatal(const char *fmt, ...)
 {
     va_list ap;
 
     va_start(ap, fmt);
-    shoal_vfatal(fmt, ap); /* does not return: no va_end */
+    shoal_log_vfatal(fmt, ap); /* does not return: no va_end */
 }

@@ -27,18 +27,18 @@ void shoal_log_vprint(int level, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 
 /* Prints one line on this PE and ends the job with a non-zero status. */
-void shoal_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-void shoal_vfatal(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0), noreturn));
+void shoal_log_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void shoal_log_vfatal(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0), noreturn));
 
-#define shoal_log(level, ...)                    \
+#define shoal_log_at(level, ...)                    \
     do {                                         \
         if ((level) <= shoal_log_level)          \
             shoal_log_print((level), __VA_ARGS__); \
     } while (0)
 
-#define shoal_error(...) shoal_log(SHOAL_LOG_ERROR, __VA_ARGS__)
-#define shoal_warn(...) shoal_log(SHOAL_LOG_WARN, __VA_ARGS__)
-#define shoal_info(...) shoal_log(SHOAL_LOG_INFO, __VA_ARGS__)
-#define shoal_debug(...) shoal_log(SHOAL_LOG_DEBUG, __VA_ARGS__)
+#define shoal_log_error(...) shoal_log_at(SHOAL_LOG_ERROR, __VA_ARGS__)
+#define shoal_log_warn(...) shoal_log_at(SHOAL_LOG_WARN, __VA_ARGS__)
+#define shoal_log_info(...) shoal_log_at(SHOAL_LOG_INFO, __VA_ARGS__)
+#define shoal_log_debug(...) shoal_log_at(SHOAL_LOG_DEBUG, __VA_ARGS__)
 
 #endif

@@ -14,7 +14,7 @@ static shoal_heap_t heap;
 
 static void setup(void)
 {
-    ck_assert_int_eq(shoal_heap_init(&heap, CAP), SHOAL_OK);
+    ck_assert_int_eq(shoal_heap_setup(&heap, CAP), SHOAL_OK);
 }
 
 static void teardown(void)
@@ -47,7 +47,7 @@ START_TEST(test_same_calls_give_same_offsets)
     size_t sizes[] = {10, 4096, 3, 70000, 64, 1};
     size_t i, offs[6], o;
 
-    ck_assert_int_eq(shoal_heap_init(&other, CAP), SHOAL_OK);
+    ck_assert_int_eq(shoal_heap_setup(&other, CAP), SHOAL_OK);
     for (i = 0; i < 6; i++)
         offs[i] = alloc_ok(sizes[i], 0);
     ck_assert_int_eq(shoal_heap_free(&heap, offs[1]), SHOAL_OK);

@@ -13,17 +13,19 @@ static char data_mem[4096];
 
 static void setup(void)
 {
-    shoal_g.seg[SHOAL_SEG_HEAP] = (shoal_seg_t){.base = heap_mem, .size = sizeof(heap_mem)};
-    shoal_g.seg[SHOAL_SEG_DATA] = (shoal_seg_t){.base = data_mem, .size = sizeof(data_mem)};
-    shoal_g.n_pes = 4;
-    shoal_g.initialized = 1;
-    shoal_g.settings.check = 0;
-    ck_assert_int_eq(shoal_heap_init(&shoal_g.heap, sizeof(heap_mem)), SHOAL_OK);
+    shoal_core_state.seg[SHOAL_SEG_HEAP] =
+        (shoal_seg_t){.base = heap_mem, .size = sizeof(heap_mem)};
+    shoal_core_state.seg[SHOAL_SEG_DATA] =
+        (shoal_seg_t){.base = data_mem, .size = sizeof(data_mem)};
+    shoal_core_state.n_pes = 4;
+    shoal_core_state.initialized = 1;
+    shoal_core_state.settings.check = 0;
+    ck_assert_int_eq(shoal_heap_setup(&shoal_core_state.heap, sizeof(heap_mem)), SHOAL_OK);
 }
 
 static void teardown(void)
 {
-    shoal_heap_cleanup(&shoal_g.heap);
+    shoal_heap_cleanup(&shoal_core_state.heap);
 }
 
 START_TEST(test_find_segments)
@@ -31,15 +33,15 @@ START_TEST(test_find_segments)
     size_t off;
     int local;
 
-    ck_assert_int_eq(shoal_seg_find(heap_mem, &off), SHOAL_SEG_HEAP);
+    ck_assert_int_eq(shoal_segment_find(heap_mem, &off), SHOAL_SEG_HEAP);
     ck_assert_uint_eq(off, 0);
-    ck_assert_int_eq(shoal_seg_find(heap_mem + 100, &off), SHOAL_SEG_HEAP);
+    ck_assert_int_eq(shoal_segment_find(heap_mem + 100, &off), SHOAL_SEG_HEAP);
     ck_assert_uint_eq(off, 100);
-    ck_assert_int_eq(shoal_seg_find(data_mem + 4095, &off), SHOAL_SEG_DATA);
+    ck_assert_int_eq(shoal_segment_find(data_mem + 4095, &off), SHOAL_SEG_DATA);
     ck_assert_uint_eq(off, 4095);
-    ck_assert_int_eq(shoal_seg_find(heap_mem + sizeof(heap_mem), &off), -1);
-    ck_assert_int_eq(shoal_seg_find(&local, &off), -1);
-    ck_assert_int_eq(shoal_seg_find(NULL, &off), -1);
+    ck_assert_int_eq(shoal_segment_find(heap_mem + sizeof(heap_mem), &off), -1);
+    ck_assert_int_eq(shoal_segment_find(&local, &off), -1);
+    ck_assert_int_eq(shoal_segment_find(NULL, &off), -1);
 }
 END_TEST
 
@@ -91,7 +93,7 @@ END_TEST
 
 START_TEST(test_uninitialised_ends_process)
 {
-    shoal_g.initialized = 0;
+    shoal_core_state.initialized = 0;
     shoal_check_init("shmem_int_put");
 }
 END_TEST
@@ -100,8 +102,8 @@ START_TEST(test_allocation_bounds_when_checking)
 {
     size_t off, a;
 
-    shoal_g.settings.check = 1;
-    ck_assert_int_eq(shoal_heap_alloc(&shoal_g.heap, 100, 0, &a), SHOAL_OK);
+    shoal_core_state.settings.check = 1;
+    ck_assert_int_eq(shoal_heap_alloc(&shoal_core_state.heap, 100, 0, &a), SHOAL_OK);
     ck_assert_int_eq(shoal_check_symmetric(heap_mem + a, 100, "t", "dest", &off), SHOAL_SEG_HEAP);
     shoal_check_symmetric(heap_mem + a + 50, 51, "shmem_putmem", "dest", &off);
 }

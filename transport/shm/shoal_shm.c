@@ -28,16 +28,16 @@ typedef struct shm_peer {
     int own;
 } shm_peer_t;
 
-static int memfd_sized(const char *name, size_t size, int *fd_out)
+static shoal_status_t memfd_sized(const char *name, size_t size, int *fd_out)
 {
     int fd = memfd_create(name, 0);
 
     if (fd < 0) {
-        shoal_error("memfd_create(%s) failed: %m", name);
+        shoal_log_error("memfd_create(%s) failed: %m", name);
         return SHOAL_ERR_SYSTEM;
     }
     if (ftruncate(fd, (off_t)size) != 0) {
-        shoal_error("cannot size shared segment %s to %zu bytes: %m", name, size);
+        shoal_log_error("cannot size shared segment %s to %zu bytes: %m", name, size);
         close(fd);
         return SHOAL_ERR_SYSTEM;
     }
@@ -45,7 +45,7 @@ static int memfd_sized(const char *name, size_t size, int *fd_out)
     return SHOAL_OK;
 }
 
-int shoal_shm_segment_create(const char *name, size_t size, size_t align, int *fd_out,
+shoal_status_t shoal_shm_segment_create(const char *name, size_t size, size_t align, int *fd_out,
                              void **addr_out)
 {
     char *span, *addr;
@@ -89,7 +89,7 @@ err_close:
  * the padding between variables included, and AddressSanitizer's interceptors
  * would report that padding (its redzones) as an overflow. The kernel reads and
  * writes the bytes as they are; nothing is checked or lost. */
-int shoal_shm_file_copy(int fd, char *base, size_t size, int to_file)
+shoal_status_t shoal_shm_file_copy(int fd, char *base, size_t size, int to_file)
 {
     size_t done = 0;
     long n = 1;
@@ -102,7 +102,7 @@ int shoal_shm_file_copy(int fd, char *base, size_t size, int to_file)
     return done == size ? SHOAL_OK : SHOAL_ERR_SYSTEM;
 }
 
-int shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out)
+shoal_status_t shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out)
 {
     int fd, status;
 
@@ -110,13 +110,13 @@ int shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_o
     if (status != SHOAL_OK)
         return status;
     if (shoal_shm_file_copy(fd, addr, size, 1) != SHOAL_OK) {
-        shoal_error("cannot copy %s into shared memory: %m", name);
+        shoal_log_error("cannot copy %s into shared memory: %m", name);
         goto err_close;
     }
     /* MAP_FIXED replaces the private pages in one step: no other thread of this
      * library runs yet, so nothing writes the segment in between. */
     if (mmap(addr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
-        shoal_error("cannot remap %s at %p (%zu bytes) as shared: %m", name, addr, size);
+        shoal_log_error("cannot remap %s at %p (%zu bytes) as shared: %m", name, addr, size);
         goto err_close;
     }
     *fd_out = fd;
@@ -127,7 +127,7 @@ err_close:
     return SHOAL_ERR_SYSTEM;
 }
 
-static int segment_attach(pid_t pid, int fd, size_t size, void **addr_out)
+static shoal_status_t segment_attach(pid_t pid, int fd, size_t size, void **addr_out)
 {
     char path[64];
     void *addr;
@@ -136,13 +136,13 @@ static int segment_attach(pid_t pid, int fd, size_t size, void **addr_out)
     snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
     peer_fd = open(path, O_RDWR | O_CLOEXEC);
     if (peer_fd < 0) {
-        shoal_error("cannot open peer segment %s: %m", path);
+        shoal_log_error("cannot open peer segment %s: %m", path);
         return SHOAL_ERR_UNREACHABLE;
     }
     addr = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, peer_fd, 0);
     close(peer_fd);
     if (addr == MAP_FAILED) {
-        shoal_error("cannot map peer segment %s (%zu bytes): %m", path, size);
+        shoal_log_error("cannot map peer segment %s (%zu bytes): %m", path, size);
         return SHOAL_ERR_NO_MEMORY;
     }
     *addr_out = addr;
@@ -155,7 +155,7 @@ void shoal_shm_segment_detach(void *addr, size_t size)
         munmap(addr, size);
 }
 
-int shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *size, char *const *own,
+shoal_status_t shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *size, char *const *own,
                           void **state_out)
 {
     shm_peer_t *peer = calloc(1, sizeof(*peer));
@@ -221,7 +221,7 @@ void shoal_shm_wake(const void *word)
 }
 
 /* The ops: a copy (cost: the memcpy itself) or one CPU atomic. */
-static int shm_put(void *state, int seg, size_t off, const void *src, size_t len)
+static shoal_status_t shm_put(void *state, int seg, size_t off, const void *src, size_t len)
 {
     shm_peer_t *peer = state;
 
@@ -229,7 +229,7 @@ static int shm_put(void *state, int seg, size_t off, const void *src, size_t len
     return SHOAL_OK;
 }
 
-static int shm_get(void *state, int seg, size_t off, void *dst, size_t len)
+static shoal_status_t shm_get(void *state, int seg, size_t off, void *dst, size_t len)
 {
     shm_peer_t *peer = state;
 
@@ -237,7 +237,7 @@ static int shm_get(void *state, int seg, size_t off, void *dst, size_t len)
     return SHOAL_OK;
 }
 
-static int shm_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
+static shoal_status_t shm_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
                    const void *operand, const void *compare, void *fetch, int nbi)
 {
     shm_peer_t *peer = state;
@@ -246,7 +246,7 @@ static int shm_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t s
     return SHOAL_OK;
 }
 
-static int shm_iget(void *state, int seg, size_t off, ptrdiff_t sst, char *dst,
+static shoal_status_t shm_iget(void *state, int seg, size_t off, ptrdiff_t sst, char *dst,
                     ptrdiff_t dst_stride, size_t nelems, size_t size)
 {
     shm_peer_t *peer = state;

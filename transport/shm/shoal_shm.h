@@ -12,25 +12,26 @@
 #include <sys/types.h>
 
 #include "shoal_transport.h"
+#include "shoal_status.h"
 
 extern const shoal_transport_ops_t shoal_shm_ops;
 
 /* A new shared segment of size bytes, mapped at a multiple of align (a power of
  * two, at least a page). */
-int shoal_shm_segment_create(const char *name, size_t size, size_t align, int *fd_out,
+shoal_status_t shoal_shm_segment_create(const char *name, size_t size, size_t align, int *fd_out,
                              void **addr_out);
 /* Makes the existing private mapping [addr, addr+size) shared, keeping its contents
  * and its address (used for the program's data and bss). */
-int shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out);
+shoal_status_t shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out);
 /* Copies size bytes between [base, base+size) and the start of file fd, into the
  * file when to_file is set, else out of it. Returns SHOAL_OK or SHOAL_ERR_SYSTEM. */
-int shoal_shm_file_copy(int fd, char *base, size_t size, int to_file);
+shoal_status_t shoal_shm_file_copy(int fd, char *base, size_t size, int to_file);
 void shoal_shm_segment_detach(void *addr, size_t size);
 
 /* A peer's state for shoal_shm_ops: its segments (descriptors fd, sizes size, in
  * process pid) mapped here. own: this PE's own segments, used as they are (pid and
  * fd unused); NULL for another PE. */
-int shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *size, char *const *own,
+shoal_status_t shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *size, char *const *own,
                           void **state_out);
 
 /* Sleeps while the 32-bit word at word (shared memory) holds expect, until

@@ -65,7 +65,7 @@ typedef struct ucx_peer {
     int used;                      /* an operation went through ep (written under lock) */
 } ucx_peer_t;
 
-static int worker_init(shoal_ucx_t *ucx, shoal_ucx_worker_t *w)
+static shoal_status_t worker_init(shoal_ucx_t *ucx, shoal_ucx_worker_t *w)
 {
     /* Our lock serialises every call, from any thread. */
     ucp_worker_params_t wparams = {
@@ -78,7 +78,7 @@ static int worker_init(shoal_ucx_t *ucx, shoal_ucx_worker_t *w)
     w->ucx = ucx;
     st = ucp_worker_create(ucx->context, &wparams, &w->worker);
     if (st != UCS_OK) {
-        shoal_error("UCX: cannot create a worker: %s", ucs_status_string(st));
+        shoal_log_error("UCX: cannot create a worker: %s", ucs_status_string(st));
         return SHOAL_ERR_TRANSPORT;
     }
     pthread_mutex_init(&w->lock, NULL);
@@ -147,7 +147,7 @@ int shoal_ucx_cpu_atomics(shoal_ucx_t *ucx)
     return ucx->cpu_atomics;
 }
 
-int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
+shoal_status_t shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
 {
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES,
@@ -163,13 +163,13 @@ int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
     ucx->progress_us = progress_us;
     st = ucp_config_read(NULL, NULL, &config);
     if (st != UCS_OK) {
-        shoal_error("UCX: cannot read its configuration: %s", ucs_status_string(st));
+        shoal_log_error("UCX: cannot read its configuration: %s", ucs_status_string(st));
         goto err_free;
     }
     st = ucp_init(&params, config, &ucx->context);
     if (st != UCS_OK) {
         ucp_config_release(config);
-        shoal_error("UCX: ucp_init failed: %s", ucs_status_string(st));
+        shoal_log_error("UCX: ucp_init failed: %s", ucs_status_string(st));
         goto err_free;
     }
     ucx->cpu_atomics = uses_cpu_atomics(ucx->context, config);
@@ -179,7 +179,7 @@ int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
     pthread_mutex_init(&ucx->workers_lock, NULL);
     st = ucp_worker_get_address(ucx->main.worker, &ucx->address, &ucx->address_len);
     if (st != UCS_OK) {
-        shoal_error("UCX: cannot get the worker address: %s", ucs_status_string(st));
+        shoal_log_error("UCX: cannot get the worker address: %s", ucs_status_string(st));
         goto err_worker;
     }
     *ucx_out = ucx;
@@ -222,7 +222,7 @@ shoal_ucx_worker_t *shoal_ucx_main_worker(shoal_ucx_t *ucx)
     return &ucx->main;
 }
 
-int shoal_ucx_worker_create(shoal_ucx_t *ucx, shoal_ucx_worker_t **w_out)
+shoal_status_t shoal_ucx_worker_create(shoal_ucx_t *ucx, shoal_ucx_worker_t **w_out)
 {
     shoal_ucx_worker_t *w = malloc(sizeof(*w));
     int status;
@@ -274,7 +274,7 @@ static void *progress_main(void *arg)
     return NULL;
 }
 
-int shoal_ucx_progress_start(shoal_ucx_t *ucx)
+shoal_status_t shoal_ucx_progress_start(shoal_ucx_t *ucx)
 {
     int rc;
 
@@ -282,7 +282,7 @@ int shoal_ucx_progress_start(shoal_ucx_t *ucx)
         return SHOAL_OK;
     rc = pthread_create(&ucx->progress_thread, NULL, progress_main, ucx);
     if (rc != 0) {
-        shoal_error("cannot start the UCX progress thread: %s", strerror(rc));
+        shoal_log_error("cannot start the UCX progress thread: %s", strerror(rc));
         return SHOAL_ERR_SYSTEM;
     }
     ucx->progress_running = 1;
@@ -295,7 +295,7 @@ void shoal_ucx_address(shoal_ucx_t *ucx, const void **addr_out, size_t *len_out)
     *len_out = ucx->address_len;
 }
 
-int shoal_ucx_alloc(shoal_ucx_t *ucx, int seg, void *addr, size_t size)
+shoal_status_t shoal_ucx_alloc(shoal_ucx_t *ucx, int seg, void *addr, size_t size)
 {
     ucp_mem_map_params_t params = {
         .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH |
@@ -307,7 +307,7 @@ int shoal_ucx_alloc(shoal_ucx_t *ucx, int seg, void *addr, size_t size)
     ucs_status_t st = ucp_mem_map(ucx->context, &params, &ucx->memh[seg]);
 
     if (st != UCS_OK) {
-        shoal_debug("UCX: cannot allocate %zu bytes at %p: %s", size, addr,
+        shoal_log_debug("UCX: cannot allocate %zu bytes at %p: %s", size, addr,
                     ucs_status_string(st));
         ucx->memh[seg] = NULL;
         return SHOAL_ERR_NO_MEMORY;
@@ -322,7 +322,7 @@ void shoal_ucx_unmap(shoal_ucx_t *ucx, int seg)
     ucx->memh[seg] = NULL;
 }
 
-int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
+shoal_status_t shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
                        const void **rkey_out, size_t *rkey_len_out)
 {
     ucp_mem_map_params_t params = {
@@ -336,13 +336,13 @@ int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
     if (ucx->memh[seg] == NULL) /* else shoal_ucx_alloc made it */
         st = ucp_mem_map(ucx->context, &params, &ucx->memh[seg]);
     if (st != UCS_OK) {
-        shoal_error("UCX: cannot register %zu bytes at %p: %s", size, base,
+        shoal_log_error("UCX: cannot register %zu bytes at %p: %s", size, base,
                     ucs_status_string(st));
         return SHOAL_ERR_TRANSPORT;
     }
     st = ucp_rkey_pack(ucx->context, ucx->memh[seg], &ucx->rkey_buf[seg], &len);
     if (st != UCS_OK) {
-        shoal_error("UCX: cannot pack a remote key: %s", ucs_status_string(st));
+        shoal_log_error("UCX: cannot pack a remote key: %s", ucs_status_string(st));
         ucp_mem_unmap(ucx->context, ucx->memh[seg]);
         ucx->memh[seg] = NULL;
         return SHOAL_ERR_TRANSPORT;
@@ -353,7 +353,7 @@ int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
 }
 
 /* Progresses until request completes; frees it. Called with the lock held. */
-static int request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, const char *what)
+static shoal_status_t request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, const char *what)
 {
     unsigned spins;
     ucs_status_t st;
@@ -380,24 +380,24 @@ static int request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, const char 
     if (st == UCS_OK)
         return SHOAL_OK;
 err:
-    shoal_error("UCX: %s failed: %s", what, ucs_status_string(st));
+    shoal_log_error("UCX: %s failed: %s", what, ucs_status_string(st));
     return SHOAL_ERR_TRANSPORT;
 }
 
 /* Frees a kept request that has completed with st, and its bounce buffer. */
-static int release_kept(struct kept *k, ucs_status_t st)
+static shoal_status_t release_kept(struct kept *k, ucs_status_t st)
 {
     ucp_request_free(k->req);
     free(k->bounce);
     if (st == UCS_OK)
         return SHOAL_OK;
-    shoal_error("UCX: a non-blocking operation failed: %s", ucs_status_string(st));
+    shoal_log_error("UCX: a non-blocking operation failed: %s", ucs_status_string(st));
     return SHOAL_ERR_TRANSPORT;
 }
 
 /* Frees the kept requests that have completed (and their bounce buffers), so
  * that a long run of puts without a quiet holds only what is in flight. */
-static int reap_completed(shoal_ucx_worker_t *w)
+static shoal_status_t reap_completed(shoal_ucx_worker_t *w)
 {
     int status = SHOAL_OK;
     size_t i, j = 0;
@@ -418,7 +418,7 @@ static int reap_completed(shoal_ucx_worker_t *w)
 /* Completes, in order, the kept requests older than seq upto, as quiet must;
  * newer ones (other threads' issued meanwhile) may stay. Called with the lock
  * held; drops it only to yield. */
-static int complete_kept(shoal_ucx_worker_t *w, unsigned long upto)
+static shoal_status_t complete_kept(shoal_ucx_worker_t *w, unsigned long upto)
 {
     int status = SHOAL_OK;
     unsigned spins = 0;
@@ -447,13 +447,13 @@ static int complete_kept(shoal_ucx_worker_t *w, unsigned long upto)
 
 /* Keeps a non-blocking request for quiet to complete, and the bounce buffer to
  * free after it (NULL: none). Called with the lock held. */
-static int request_keep(shoal_ucx_worker_t *w, ucs_status_ptr_t req, void *bounce,
+static shoal_status_t request_keep(shoal_ucx_worker_t *w, ucs_status_ptr_t req, void *bounce,
                         const char *what)
 {
     int status = SHOAL_OK;
 
     if (UCS_PTR_IS_ERR(req)) {
-        shoal_error("UCX: %s failed: %s", what, ucs_status_string(UCS_PTR_STATUS(req)));
+        shoal_log_error("UCX: %s failed: %s", what, ucs_status_string(UCS_PTR_STATUS(req)));
         status = SHOAL_ERR_TRANSPORT;
         goto out_free;
     }
@@ -481,8 +481,9 @@ out_free:
     return status;
 }
 
-int shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr, const void *const *rkeys,
-                          const uint64_t *bases, void **state_out)
+shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr,
+                                     const void *const *rkeys, const uint64_t *bases,
+                                     void **state_out)
 {
     ucp_ep_params_t params = {
         .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
@@ -499,13 +500,13 @@ int shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr, const void *c
     pthread_mutex_lock(&w->lock);
     st = ucp_ep_create(w->worker, &params, &peer->ep);
     if (st != UCS_OK) {
-        shoal_error("UCX: cannot create an endpoint: %s", ucs_status_string(st));
+        shoal_log_error("UCX: cannot create an endpoint: %s", ucs_status_string(st));
         goto err_free;
     }
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
         st = ucp_ep_rkey_unpack(peer->ep, rkeys[seg], &peer->rkey[seg]);
         if (st != UCS_OK) {
-            shoal_error("UCX: cannot unpack a remote key: %s", ucs_status_string(st));
+            shoal_log_error("UCX: cannot unpack a remote key: %s", ucs_status_string(st));
             goto err_rkeys;
         }
         peer->base[seg] = bases[seg];
@@ -558,7 +559,7 @@ void shoal_ucx_peer_destroy(void *state)
 
 /* One put or get; blocking ones wait for local completion, the others are kept
  * for quiet. Called with the lock held. */
-static int rma_locked(ucx_peer_t *peer, int put, int nbi, int seg, size_t off, void *buf,
+static shoal_status_t rma_locked(ucx_peer_t *peer, int put, int nbi, int seg, size_t off, void *buf,
                       size_t len)
 {
     ucp_request_param_t param = {.op_attr_mask = 0};
@@ -580,7 +581,7 @@ static int rma_locked(ucx_peer_t *peer, int put, int nbi, int seg, size_t off, v
     return nbi ? request_keep(peer->w, req, bounce, what) : request_wait(peer->w, req, what);
 }
 
-static int rma(void *state, int put, int nbi, int seg, size_t off, void *buf, size_t len)
+static shoal_status_t rma(void *state, int put, int nbi, int seg, size_t off, void *buf, size_t len)
 {
     ucx_peer_t *peer = state;
     int status;
@@ -591,35 +592,35 @@ static int rma(void *state, int put, int nbi, int seg, size_t off, void *buf, si
     return status;
 }
 
-static int ucx_put(void *state, int seg, size_t off, const void *src, size_t len)
+static shoal_status_t ucx_put(void *state, int seg, size_t off, const void *src, size_t len)
 {
     return rma(state, 1, 0, seg, off, (void *)src, len);
 }
 
-static int ucx_get(void *state, int seg, size_t off, void *dst, size_t len)
+static shoal_status_t ucx_get(void *state, int seg, size_t off, void *dst, size_t len)
 {
     return rma(state, 0, 0, seg, off, dst, len);
 }
 
-static int ucx_put_nbi(void *state, int seg, size_t off, const void *src, size_t len)
+static shoal_status_t ucx_put_nbi(void *state, int seg, size_t off, const void *src, size_t len)
 {
     return rma(state, 1, 1, seg, off, (void *)src, len);
 }
 
-static int ucx_get_nbi(void *state, int seg, size_t off, void *dst, size_t len)
+static shoal_status_t ucx_get_nbi(void *state, int seg, size_t off, void *dst, size_t len)
 {
     return rma(state, 0, 1, seg, off, dst, len);
 }
 
-static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
+static shoal_status_t ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
                    const void *operand, const void *compare, void *fetch, int nbi);
 
 /* Fetching and, or and xor as a compare-and-swap loop: UCX 1.13's shared-memory
  * transports return the old value of these but leave the word unchanged (and,
  * or) or zero it (xor), so a context under SHOAL_TRANSPORT=ucx lost the update.
  * The loop completes before it returns, which a _nbi form allows. */
-static int ucx_fetch_bitwise(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
-                             const void *operand, void *fetch)
+static shoal_status_t ucx_fetch_bitwise(void *state, int seg, size_t off, shoal_amo_op_t op,
+                                        size_t size, const void *operand, void *fetch)
 {
     uint64_t old = 0, seen, want, arg = 0;
     int status;
@@ -641,7 +642,7 @@ static int ucx_fetch_bitwise(void *state, int seg, size_t off, shoal_amo_op_t op
 /* UCP has add, and, or, xor, swap and cswap; fetch is an add of 0 and set a swap
  * whose old value is dropped. A reply buffer of our own (set, or cswap without a
  * fetch pointer) lives on this stack, so those wait; the rest complete at quiet. */
-static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
+static shoal_status_t ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
                    const void *operand, const void *compare, void *fetch, int nbi)
 {
     static const ucp_atomic_op_t opcodes[] = {
@@ -688,7 +689,7 @@ static int ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t s
  * completed (a quiet would also complete the context's other operations). */
 #define IGET_BATCH 64
 
-static int ucx_iget(void *state, int seg, size_t off, ptrdiff_t sst, char *dst,
+static shoal_status_t ucx_iget(void *state, int seg, size_t off, ptrdiff_t sst, char *dst,
                     ptrdiff_t dst_stride, size_t nelems, size_t size)
 {
     ucx_peer_t *peer = state;
@@ -744,7 +745,7 @@ static int has_issued(shoal_ucx_worker_t *w)
 }
 
 /* Completes every kept request, then flushes the worker for remote completion. */
-int shoal_ucx_quiet(shoal_ucx_worker_t *w)
+shoal_status_t shoal_ucx_quiet(shoal_ucx_worker_t *w)
 {
     ucp_request_param_t param = {.op_attr_mask = 0};
     int status = SHOAL_OK;
@@ -763,7 +764,7 @@ int shoal_ucx_quiet(shoal_ucx_worker_t *w)
     return status;
 }
 
-int shoal_ucx_fence(shoal_ucx_worker_t *w)
+shoal_status_t shoal_ucx_fence(shoal_ucx_worker_t *w)
 {
     ucs_status_t st;
 
@@ -773,7 +774,7 @@ int shoal_ucx_fence(shoal_ucx_worker_t *w)
     st = ucp_worker_fence(w->worker);
     pthread_mutex_unlock(&w->lock);
     if (st != UCS_OK) {
-        shoal_error("UCX: fence failed: %s", ucs_status_string(st));
+        shoal_log_error("UCX: fence failed: %s", ucs_status_string(st));
         return SHOAL_ERR_TRANSPORT;
     }
     return SHOAL_OK;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "shoal_transport.h"
+#include "shoal_status.h"
 
 typedef struct shoal_ucx shoal_ucx_t;
 /* A worker: the main one (peers connect to it) or one per context. */
@@ -16,9 +17,9 @@ typedef struct shoal_ucx_worker shoal_ucx_worker_t;
 extern const shoal_transport_ops_t shoal_ucx_ops;
 
 /* progress_us: the pause between progress-thread passes (0: no thread). */
-int shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out);
+shoal_status_t shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out);
 /* Starts the progress thread, once a peer may need this PE to progress. */
-int shoal_ucx_progress_start(shoal_ucx_t *ucx);
+shoal_status_t shoal_ucx_progress_start(shoal_ucx_t *ucx);
 void shoal_ucx_destroy(shoal_ucx_t *ucx);
 /* Whether every AMO UCX does on this PE's memory is a CPU atomic (software AMOs
  * over TCP, shared memory, or UCX_ATOMIC_MODE=cpu), so that PEs of this node may
@@ -27,7 +28,7 @@ int shoal_ucx_cpu_atomics(shoal_ucx_t *ucx);
 
 shoal_ucx_worker_t *shoal_ucx_main_worker(shoal_ucx_t *ucx);
 /* Another worker on the same context: its operations complete independently. */
-int shoal_ucx_worker_create(shoal_ucx_t *ucx, shoal_ucx_worker_t **w_out);
+shoal_status_t shoal_ucx_worker_create(shoal_ucx_t *ucx, shoal_ucx_worker_t **w_out);
 void shoal_ucx_worker_destroy(shoal_ucx_worker_t *w);
 
 /* This worker's address, valid until shoal_ucx_destroy. */
@@ -35,20 +36,21 @@ void shoal_ucx_address(shoal_ucx_t *ucx, const void **addr_out, size_t *len_out)
 /* Allocates segment seg through UCX, size bytes at addr exactly, so that UCX's
  * same-node transports can map it into the peers; shoal_ucx_register then only
  * packs its key, and shoal_ucx_destroy frees it. */
-int shoal_ucx_alloc(shoal_ucx_t *ucx, int seg, void *addr, size_t size);
+shoal_status_t shoal_ucx_alloc(shoal_ucx_t *ucx, int seg, void *addr, size_t size);
 /* Frees seg's allocation (or drops its registration) now, before shoal_ucx_destroy. */
 void shoal_ucx_unmap(shoal_ucx_t *ucx, int seg);
 /* Registers a local segment; the packed rkey stays valid until shoal_ucx_destroy. */
-int shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
+shoal_status_t shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t size,
                        const void **rkey_out, size_t *rkey_len_out);
 
 /* A connected peer: its state is what shoal_ucx_ops take. */
-int shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr, const void *const *rkeys,
-                          const uint64_t *bases, void **state_out);
+shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr,
+                                     const void *const *rkeys, const uint64_t *bases,
+                                     void **state_out);
 void shoal_ucx_peer_destroy(void *state);
 
-int shoal_ucx_quiet(shoal_ucx_worker_t *w);
-int shoal_ucx_fence(shoal_ucx_worker_t *w);
+shoal_status_t shoal_ucx_quiet(shoal_ucx_worker_t *w);
+shoal_status_t shoal_ucx_fence(shoal_ucx_worker_t *w);
 /* Progresses every worker (the main one and each context's); returns the events
  * seen. Cheap when idle; workers another thread holds are skipped. */
 unsigned shoal_ucx_progress(shoal_ucx_t *ucx);
