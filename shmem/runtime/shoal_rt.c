@@ -174,28 +174,6 @@ static shoal_status_t collective_failed(const char *what, pmix_status_t rc)
     return SHOAL_ERR_RUNTIME;
 }
 
-shoal_status_t shoal_rt_exchange(void)
-{
-    pmix_info_t info;
-    bool collect = true;
-    pmix_status_t rc;
-
-    if (rt_singleton)
-        return SHOAL_OK;
-    rc = PMIx_Commit();
-    if (rc != PMIX_SUCCESS) {
-        shoal_log_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
-        return SHOAL_ERR_RUNTIME;
-    }
-    PMIX_INFO_CONSTRUCT(&info);
-    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
-    rc = PMIx_Fence(NULL, 0, &info, 1);
-    PMIX_INFO_DESTRUCT(&info);
-    if (rc != PMIX_SUCCESS)
-        return collective_failed("PMIx_Fence (data exchange)", rc);
-    return SHOAL_OK;
-}
-
 shoal_status_t shoal_rt_commit(void)
 {
     pmix_status_t rc;
@@ -207,6 +185,24 @@ shoal_status_t shoal_rt_commit(void)
         shoal_log_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
         return SHOAL_ERR_RUNTIME;
     }
+    return SHOAL_OK;
+}
+
+shoal_status_t shoal_rt_exchange(void)
+{
+    pmix_info_t info;
+    bool collect = true;
+    pmix_status_t rc;
+    shoal_status_t status = shoal_rt_commit();
+
+    if (rt_singleton || status != SHOAL_OK)
+        return status;
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    rc = PMIx_Fence(NULL, 0, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS)
+        return collective_failed("PMIx_Fence (data exchange)", rc);
     return SHOAL_OK;
 }
 
