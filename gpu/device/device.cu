@@ -132,6 +132,78 @@ static __device__ void copy(void *dest, const void *src, size_t bytes)
     }
 }
 
+/* This thread's share of a copy that a group of n threads makes together: words
+ * rank, rank + n, ... in the widest word all ends allow (the same for every
+ * thread), so that neighbouring threads touch neighbouring words (coalesced). */
+static __device__ void copy_share(void *dest, const void *src, size_t bytes, unsigned rank,
+                                  unsigned n)
+{
+    uintptr_t bits = (uintptr_t)dest | (uintptr_t)src | bytes;
+    size_t i;
+
+    if ((bits & 7) == 0) {
+        for (i = rank; i < bytes / 8; i += n)
+            ((uint64_t *)dest)[i] = ((const uint64_t *)src)[i];
+    } else if ((bits & 3) == 0) {
+        for (i = rank; i < bytes / 4; i += n)
+            ((uint32_t *)dest)[i] = ((const uint32_t *)src)[i];
+    } else {
+        for (i = rank; i < bytes; i += n)
+            ((char *)dest)[i] = ((const char *)src)[i];
+    }
+}
+
+/* The calling thread's rank in its block and the block's size. */
+static __device__ unsigned block_rank(unsigned *n)
+{
+    *n = blockDim.x * blockDim.y * blockDim.z;
+    return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+
+/* A group copy: every thread of the block (warp 0) or of the calling thread's
+ * warp (warp 1) calls it with the same arguments; each copies its share, and the
+ * group synchronizes, so that on return the whole copy is done (the source may be
+ * reused) as for one thread's put or get. A warp is the 32 threads of ranks
+ * 32k..32k+31 in the block, fewer in a block's last, partial warp. Cost: bytes / n
+ * per thread, then one __syncthreads or __syncwarp. */
+static __device__ void group_copy(void *dest, const void *src, size_t bytes, int warp)
+{
+    unsigned n, rank = block_rank(&n);
+
+    if (warp) {
+        unsigned first = rank / warpSize * warpSize;
+        unsigned lanes = n - first < (unsigned)warpSize ? n - first : (unsigned)warpSize;
+
+        copy_share(dest, src, bytes, rank - first, lanes);
+        __syncwarp(lanes == 32 ? 0xffffffffu : (1u << lanes) - 1);
+    } else {
+        copy_share(dest, src, bytes, rank, n);
+        __syncthreads();
+    }
+}
+
+__device__ void shoal_dev_put_group(void *dest, const void *src, size_t bytes, int pe, int warp,
+                                    const char *routine)
+{
+    if (bytes == 0) {
+        if ((unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
+            shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_RANGE, pe);
+        return;
+    }
+    group_copy(remote(dest, bytes, pe, SHOAL_DEV_ERR_DEST, routine), src, bytes, warp);
+}
+
+__device__ void shoal_dev_get_group(void *dest, const void *src, size_t bytes, int pe, int warp,
+                                    const char *routine)
+{
+    if (bytes == 0) {
+        if ((unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
+            shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_RANGE, pe);
+        return;
+    }
+    group_copy(dest, remote(src, bytes, pe, SHOAL_DEV_ERR_SOURCE, routine), bytes, warp);
+}
+
 __device__ void shoal_dev_put(void *dest, const void *src, size_t bytes, int pe,
                               const char *routine)
 {
@@ -280,7 +352,130 @@ static __device__ uint64_t *signal_addr(uint64_t *sig_addr, const char *routine)
     return p;
 }
 
+/* The signal update of a put-with-signal on PE pe, checked: sig_addr in the heap
+ * and aligned, sig_op a SET or an ADD. Returns where to apply it. */
+static __device__ unsigned long long *signal_target(uint64_t *sig_addr, int sig_op, int pe,
+                                                    const char *routine)
+{
+    char *p = remote(sig_addr, sizeof(*sig_addr), pe, SHOAL_DEV_ERR_SIG_ADDR, routine);
+
+    if (((uintptr_t)sig_addr & (sizeof(*sig_addr) - 1)) != 0)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_ALIGN_SIG_ADDR, (long long)(uintptr_t)sig_addr);
+    if (sig_op != NVSHMEM_SIGNAL_SET && sig_op != NVSHMEM_SIGNAL_ADD)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_SIG_OP, sig_op);
+    return (unsigned long long *)p;
+}
+
+/* One system-scope atomic: the signal is never torn, and an ADD from several PEs
+ * at once loses none. */
+static __device__ void signal_update(unsigned long long *p, uint64_t signal, int sig_op)
+{
+    if (sig_op == NVSHMEM_SIGNAL_ADD)
+        atomicAdd_system(p, (unsigned long long)signal);
+    else
+        atomicExch_system(p, (unsigned long long)signal);
+}
+
+/* Cost: the copy, one fence.sc.sys (the data is visible system-wide before the
+ * signal is) and one atomic. */
+__device__ void shoal_dev_put_signal(void *dest, const void *src, size_t bytes,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                     const char *routine)
+{
+    unsigned long long *sig = signal_target(sig_addr, sig_op, pe, routine);
+
+    if (bytes > 0)
+        copy(remote(dest, bytes, pe, SHOAL_DEV_ERR_DEST, routine), src, bytes);
+    __threadfence_system();
+    signal_update(sig, signal, sig_op);
+}
+
+/* The barrier among all PEs (dissemination: ceil(log2 n_pes) rounds; in round r
+ * this PE adds 1 to word 1 + r on PE me + 2^r and waits for its own word 1 + r to
+ * reach this barrier's number). fence: a system fence before each arrival, so the
+ * stores this thread saw complete are visible to every PE that passes (barrier_all);
+ * without it, only the rendezvous (sync_all). Needs every PE's heap mapped here.
+ * One thread per PE at a time. Cost: per round one fence, one remote atomic and
+ * the polling of one word in this PE's heap. */
+static __device__ void barrier(int fence, const char *routine)
+{
+    const shoal_dev_state_t *s = &shoal_dev_state;
+    uint64_t *mine, epoch;
+    int pe, dist, r;
+
+    mine = (uint64_t *)remote(s->barrier, SHOAL_DEV_BARRIER_WORDS * sizeof(uint64_t), s->my_pe,
+                              SHOAL_DEV_ERR_DEST, routine);
+    for (pe = 0; pe < s->n_pes; pe++)
+        if (s->peer_heap[pe] == NULL)
+            shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_UNMAPPED, pe);
+    epoch = ++mine[0];
+    for (r = 0, dist = 1; dist < s->n_pes; r++, dist *= 2) {
+        int to = (int)(((long long)s->my_pe + dist) % s->n_pes);
+        unsigned long long *arrive = (unsigned long long *)remote(
+            &s->barrier[1 + r], sizeof(uint64_t), to, SHOAL_DEV_ERR_DEST, routine);
+        unsigned ns = 0;
+
+        if (fence)
+            __threadfence_system();
+        atomicAdd_system(arrive, 1ULL);
+        while (shoal_wait_load_ivar(&mine[1 + r], sizeof(uint64_t), 0) < epoch)
+            backoff(&ns);
+    }
+    if (fence)
+        __threadfence_system();
+}
+
 extern "C" {
+
+/* The _block and _warp forms of putmem and getmem: every thread of the block, or
+ * of the warp, calls them with the same arguments (NVSHMEM's rule), and shares
+ * the copy. The _nbi forms make the same call: a blocking copy completes them. */
+__device__ void nvshmemx_putmem_block(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_put_group(dest, source, nelems, pe, 0, "nvshmemx_putmem_block");
+}
+
+__device__ void nvshmemx_putmem_warp(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_put_group(dest, source, nelems, pe, 1, "nvshmemx_putmem_warp");
+}
+
+__device__ void nvshmemx_putmem_nbi_block(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_put_group(dest, source, nelems, pe, 0, "nvshmemx_putmem_nbi_block");
+}
+
+__device__ void nvshmemx_putmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_put_group(dest, source, nelems, pe, 1, "nvshmemx_putmem_nbi_warp");
+}
+
+__device__ void nvshmemx_getmem_block(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_get_group(dest, source, nelems, pe, 0, "nvshmemx_getmem_block");
+}
+
+__device__ void nvshmemx_getmem_warp(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_get_group(dest, source, nelems, pe, 1, "nvshmemx_getmem_warp");
+}
+
+__device__ void nvshmemx_getmem_nbi_block(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_get_group(dest, source, nelems, pe, 0, "nvshmemx_getmem_nbi_block");
+}
+
+__device__ void nvshmemx_getmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_get_group(dest, source, nelems, pe, 1, "nvshmemx_getmem_nbi_warp");
+}
+
+/* The signal update alone (NVSHMEM's extension): ordered after nothing, like
+ * shmemx_signal_set and _add; the caller fences first where it must. */
+__device__ void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+{
+    signal_update(signal_target(sig_addr, sig_op, pe, "nvshmemx_signal_op"), signal, sig_op);
+}
 
 __device__ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
@@ -318,6 +513,42 @@ __host__ __device__ int nvshmem_n_pes(void)
 #endif
 }
 
+/* Team queries: this PE's number in team, or team's size (which). */
+static __host__ __device__ int team_query(const shoal_dev_state_t *s, nvshmem_team_t team,
+                                          int which, const char *routine)
+{
+    switch (team) {
+    case NVSHMEM_TEAM_WORLD: return which ? s->n_pes : s->my_pe;
+    case NVSHMEM_TEAM_SHARED: return which ? s->shared_n_pes : s->shared_my_pe;
+    case NVSHMEMX_TEAM_NODE: return which ? s->node_n_pes : s->node_my_pe;
+    case NVSHMEM_TEAM_INVALID: return -1;
+    }
+#ifdef DEVICE_HALF
+    shoal_dev_fail(routine, SHOAL_DEV_ERR_TEAM, team);
+#else
+    shoal_gpu_bad_team(routine, team);
+#endif
+    return -1;
+}
+
+__host__ __device__ int nvshmem_team_my_pe(nvshmem_team_t team)
+{
+#ifdef DEVICE_HALF
+    return team_query(&shoal_dev_state, team, 0, "nvshmem_team_my_pe");
+#else
+    return team_query(shoal_gpu_team_state("nvshmem_team_my_pe"), team, 0, "nvshmem_team_my_pe");
+#endif
+}
+
+__host__ __device__ int nvshmem_team_n_pes(nvshmem_team_t team)
+{
+#ifdef DEVICE_HALF
+    return team_query(&shoal_dev_state, team, 1, "nvshmem_team_n_pes");
+#else
+    return team_query(shoal_gpu_team_state("nvshmem_team_n_pes"), team, 1, "nvshmem_team_n_pes");
+#endif
+}
+
 __host__ __device__ void *nvshmem_ptr(const void *ptr, int pe)
 {
 #ifdef DEVICE_HALF
@@ -338,6 +569,27 @@ __host__ __device__ void nvshmem_fence(void)
     __threadfence_system();
 #else
     shoal_gpu_fence();
+#endif
+}
+
+/* On the device a barrier among all PEs of the job, which must all be on this
+ * node and mapped here (not SHOAL_TRANSPORT=ucx); one thread of each PE calls it.
+ * On the host, shmem_barrier_all and shmem_sync_all. */
+__host__ __device__ void nvshmem_barrier_all(void)
+{
+#ifdef DEVICE_HALF
+    barrier(1, "nvshmem_barrier_all");
+#else
+    shoal_gpu_barrier_all();
+#endif
+}
+
+__host__ __device__ void nvshmem_sync_all(void)
+{
+#ifdef DEVICE_HALF
+    barrier(0, "nvshmem_sync_all");
+#else
+    shoal_gpu_sync_all();
 #endif
 }
 

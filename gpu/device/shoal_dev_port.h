@@ -90,6 +90,17 @@ static inline void __nanosleep(unsigned ns)
     nanosleep(&ts, NULL);
 }
 
+/* A block is blockDim threads of the PE and a warp each 32 of them in rank order
+ * (fewer in a block's last warp), as on the GPU. __syncthreads and __syncwarp
+ * wait for the block's, or the warp's, threads at a pthread barrier the launcher
+ * made for it (tests/gpu-cpu/dev_cpu.cc), which also orders their memory. The
+ * mask is not looked at: NVSHMEM's _warp routines need the whole warp. */
+static const int warpSize = 32;
+void shoal_dev_cpu_syncthreads(void);
+void shoal_dev_cpu_syncwarp(void);
+#define __syncthreads() shoal_dev_cpu_syncthreads()
+#define __syncwarp(mask) ((void)(mask), shoal_dev_cpu_syncwarp())
+
 /* The trap after a device error (shoal_dev_fail has written the record): the
  * host's check reports it as the usual one line and ends the job, from this
  * thread. Defined by the CPU engine's host side. */

@@ -33,8 +33,18 @@ typedef enum shoal_dev_err {
     SHOAL_DEV_ERR_NELEMS,     /* value: nelems, whose byte count overflows */
     SHOAL_DEV_ERR_SIZE,       /* value: an element size the engine has no case for */
     SHOAL_DEV_ERR_OP,         /* value: an AMO op the engine has no case for */
+    SHOAL_DEV_ERR_SIG_OP,     /* value: sig_op, neither SIGNAL_SET nor SIGNAL_ADD */
+    SHOAL_DEV_ERR_PE_UNMAPPED, /* a routine of every PE: value, a PE not mapped here */
+    SHOAL_DEV_ERR_TEAM,       /* value: a team that is none of the predefined ones */
     SHOAL_DEV_ERR_COUNT
 } shoal_dev_err_t;
+
+/* The device barrier's words (nvshmem_barrier_all, nvshmem_sync_all on the device),
+ * reserved in the symmetric heap by the GPU library's init: word 0 counts this PE's
+ * barriers (only this PE touches it), word 1 + r is round r's arrival count of the
+ * dissemination barrier (the PE 2^r to the left adds to it). 32 rounds cover any
+ * int number of PEs. */
+#define SHOAL_DEV_BARRIER_WORDS 33
 
 /* One error record per GPU. The first thread to fail claims it (in device
  * memory), fills it, makes it visible system-wide and only then writes code:
@@ -57,11 +67,37 @@ typedef struct shoal_dev_state {
      * SHOAL_TRANSPORT=ucx). Entry my_pe is this PE's own heap. */
     char *const *peer_heap;
     shoal_dev_status_t *status; /* the device address of the status block */
+    /* SHOAL_DEV_BARRIER_WORDS words in this PE's heap, at the host address (the
+     * same offset on every PE), zeroed at init; NULL when not reserved. */
+    uint64_t *barrier;
+    /* This PE's number and the size of the predefined teams: shared, the PEs
+     * whose heaps are mapped here, in PE order; node, SHMEM_TEAM_SHARED's. */
+    int shared_my_pe, shared_n_pes;
+    int node_my_pe, node_n_pes;
 } shoal_dev_state_t;
 
 #if defined(__CUDACC__) || defined(SHOAL_DEV_ON_CPU)
 extern __device__ shoal_dev_state_t shoal_dev_state;
 #endif
+
+/* At init: the shared team from table (n_pes entries, host-readable, NULL where a
+ * heap is not mapped) and the node team as the host has it. */
+static inline void shoal_dev_state_teams(shoal_dev_state_t *s, char *const *table,
+                                         int node_my_pe, int node_n_pes)
+{
+    int pe;
+
+    s->shared_my_pe = 0;
+    s->shared_n_pes = 0;
+    for (pe = 0; pe < s->n_pes; pe++) {
+        if (table[pe] == NULL)
+            continue;
+        s->shared_my_pe += pe < s->my_pe;
+        s->shared_n_pes++;
+    }
+    s->node_my_pe = node_my_pe;
+    s->node_n_pes = node_n_pes;
+}
 
 /* Where [addr, addr + len) on PE pe is for this GPU: the address, or NULL with
  * *err_out set to SHOAL_DEV_ERR_PE_RANGE, SHOAL_DEV_ERR_PE_UNREACHABLE or

@@ -32,6 +32,21 @@ __device__ void shoal_dev_put(void *dest, const void *src, size_t bytes, int pe,
 __device__ void shoal_dev_get(void *dest, const void *src, size_t bytes, int pe,
                               const char *routine);
 
+/* The same, shared by the threads of a block (warp 0) or of the calling thread's
+ * warp (warp 1), which all call it with the same arguments; returns once the
+ * group's whole copy is done. */
+__device__ void shoal_dev_put_group(void *dest, const void *src, size_t bytes, int pe, int warp,
+                                    const char *routine);
+__device__ void shoal_dev_get_group(void *dest, const void *src, size_t bytes, int pe, int warp,
+                                    const char *routine);
+
+/* Put with signal: the copy (as shoal_dev_put), a system fence, then the signal's
+ * atomic on PE pe's sig_addr, a set or an add as sig_op (NVSHMEM_SIGNAL_SET or
+ * _ADD) says. Every argument is checked before anything is written. */
+__device__ void shoal_dev_put_signal(void *dest, const void *src, size_t bytes,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                     const char *routine);
+
 /* op on the size-byte (4 or 8) value at dest on PE pe, system scope: operand and
  * compare as op needs, fetch (NULL for none) receives the old value. */
 __device__ void shoal_dev_amo(shoal_amo_op_t op, void *dest, const void *operand,

@@ -64,6 +64,32 @@ void shoal_gpu_quiet(void)
     shmem_quiet();
 }
 
+void shoal_gpu_barrier_all(void)
+{
+    shmem_barrier_all(); /* it reports a device error first */
+}
+
+void shoal_gpu_sync_all(void)
+{
+    shoal_gpu_check();
+    shmem_sync_all();
+}
+
+const shoal_dev_state_t *shoal_gpu_team_state(const char *routine)
+{
+    shoal_gpu_need_init(routine);
+    shoal_gpu_check();
+    return &shoal_gpu.state;
+}
+
+void shoal_gpu_bad_team(const char *routine, int team)
+{
+    shoal_gpu.env->fatal("%s: argument team is %d, expected NVSHMEM_TEAM_WORLD, "
+                         "NVSHMEM_TEAM_SHARED, NVSHMEMX_TEAM_NODE or NVSHMEM_TEAM_INVALID (Shoal "
+                         "has no other teams)",
+                         routine, team);
+}
+
 extern "C" {
 
 void nvshmem_init(void)
@@ -99,11 +125,6 @@ void nvshmem_free(void *ptr)
 {
     shoal_gpu_check();
     shmem_free(ptr);
-}
-
-void nvshmem_barrier_all(void)
-{
-    shmem_barrier_all(); /* it reports a device error first */
 }
 
 } /* extern "C" */

@@ -5,6 +5,8 @@
 #include "shoal_gpu.h"
 #include "shoal_log.h" /* SHOAL_LOG_* levels only: libshoal exports no log routine */
 
+#include "shmem.h"
+
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +68,19 @@ static shoal_dev_status_t *status_create(shoal_dev_status_t **dev_out)
     return (shoal_dev_status_t *)host;
 }
 
+/* The device barrier's words (SHOAL_DEV_BARRIER_WORDS, zeroed) in the symmetric
+ * heap. Collective: every PE's init calls it, GPU or not. */
+static uint64_t *barrier_reserve(const shoal_gpu_env_t *env)
+{
+    uint64_t *words = (uint64_t *)shmem_calloc(SHOAL_DEV_BARRIER_WORDS, sizeof(uint64_t));
+
+    if (words == NULL)
+        env->fatal("shmem_init: no room in the symmetric heap for the device barrier's %zu "
+                   "bytes; raise SHMEM_SYMMETRIC_SIZE",
+                   SHOAL_DEV_BARRIER_WORDS * sizeof(uint64_t));
+    return words;
+}
+
 static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
 {
     size_t n = (size_t)env->n_pes;
@@ -75,6 +90,18 @@ static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     cudaError_t rc;
 
     shoal_gpu.env = env;
+    /* Before anything can return: every PE makes this collective call, with a
+     * GPU or without, so that the heap stays symmetric. Never freed: the heap
+     * goes with shmem_finalize. */
+    shoal_gpu.state.barrier = barrier_reserve(env);
+    /* What the host's nvshmem_team_ queries read, GPU or not: without one, the
+     * shared team is this PE alone. */
+    shoal_gpu.state.my_pe = env->my_pe;
+    shoal_gpu.state.n_pes = env->n_pes;
+    shoal_gpu.state.shared_my_pe = 0;
+    shoal_gpu.state.shared_n_pes = 1;
+    shoal_gpu.state.node_my_pe = shmem_team_my_pe(SHMEM_TEAM_SHARED);
+    shoal_gpu.state.node_n_pes = shmem_team_n_pes(SHMEM_TEAM_SHARED);
     rc = cudaGetDeviceCount(&count);
     if (rc != cudaSuccess || count == 0) {
         snprintf(shoal_gpu.why, sizeof(shoal_gpu.why), "cudaGetDeviceCount: %s",
@@ -106,12 +133,13 @@ static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     if (rc != cudaSuccess)
         cuda_fail("copying the table of heaps to the GPU", rc);
 
-    shoal_gpu.state.my_pe = env->my_pe;
-    shoal_gpu.state.n_pes = env->n_pes;
+    shoal_dev_state_teams(&shoal_gpu.state, shoal_gpu.peer_heap, shoal_gpu.state.node_my_pe,
+                          shoal_gpu.state.node_n_pes);
     shoal_gpu.state.heap_base = (uintptr_t)env->heap_base;
     shoal_gpu.state.heap_size = env->heap_size;
     shoal_gpu.state.peer_heap = shoal_gpu.table_dev;
     shoal_gpu.state.status = status_dev;
+    /* state.barrier: reserved above, a heap address like the user's. */
     rc = cudaMemcpyToSymbol(shoal_dev_state, &shoal_gpu.state, sizeof(shoal_gpu.state));
     if (rc != cudaSuccess)
         cuda_fail("cudaMemcpyToSymbol of the device state", rc);

@@ -44,5 +44,11 @@ int shoal_gpu_n_pes(void);
 void *shoal_gpu_ptr(const void *ptr, int pe);
 void shoal_gpu_fence(void);
 void shoal_gpu_quiet(void);
+void shoal_gpu_barrier_all(void);
+void shoal_gpu_sync_all(void);
+/* The state the team queries read on the host (after shoal_gpu_check and the
+ * check that shmem_init ran), and the line and exit for a team they do not know. */
+const shoal_dev_state_t *shoal_gpu_team_state(const char *routine);
+[[noreturn]] void shoal_gpu_bad_team(const char *routine, int team);
 
 #endif

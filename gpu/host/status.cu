@@ -112,6 +112,26 @@ size_t shoal_gpu_status_format(const shoal_dev_status_t *st, uintptr_t heap_base
                      "bug in Shoal: please report it)",
                      routine, v);
         break;
+    case SHOAL_DEV_ERR_SIG_OP:
+        n = snprintf(buf, len,
+                     "%s (device): argument sig_op is %lld, expected NVSHMEM_SIGNAL_SET or "
+                     "NVSHMEM_SIGNAL_ADD",
+                     routine, v);
+        break;
+    case SHOAL_DEV_ERR_PE_UNMAPPED:
+        n = snprintf(buf, len,
+                     "%s (device): PE %lld is out of this GPU's reach (its heap is not mapped on "
+                     "this node), and the routine involves every PE: the device barrier needs all "
+                     "PEs on this node, and none with SHOAL_TRANSPORT=ucx",
+                     routine, v);
+        break;
+    case SHOAL_DEV_ERR_TEAM:
+        n = snprintf(buf, len,
+                     "%s (device): argument team is %lld, expected NVSHMEM_TEAM_WORLD, "
+                     "NVSHMEM_TEAM_SHARED, NVSHMEMX_TEAM_NODE or NVSHMEM_TEAM_INVALID (Shoal has "
+                     "no other teams)",
+                     routine, v);
+        break;
     default:
         n = snprintf(buf, len, "%s (device): unknown device error %d (value %lld)", routine, code,
                      v);

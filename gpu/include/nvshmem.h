@@ -21,6 +21,15 @@
 #define NVSHMEM_SIGNAL_SET 0
 #define NVSHMEM_SIGNAL_ADD 1
 
+/* NVSHMEM's predefined teams, with its values. Shoal has these only: SHARED holds
+ * the PEs whose heaps this GPU maps (this PE alone without a GPU, or under
+ * SHOAL_TRANSPORT=ucx), NODE the PEs of this node (SHMEM_TEAM_SHARED). */
+typedef int32_t nvshmem_team_t;
+#define NVSHMEM_TEAM_INVALID (-1)
+#define NVSHMEM_TEAM_WORLD 0
+#define NVSHMEM_TEAM_SHARED 1
+#define NVSHMEMX_TEAM_NODE 2
+
 /* The device routines are declared for nvcc, and for Shoal's CPU build of its
  * device engine (SHOAL_DEV_ON_CPU: tests/gpu-cpu), where they are host code.
  * Routines that NVSHMEM has on both sides are __host__ __device__ there. */
@@ -42,7 +51,6 @@ void *nvshmem_malloc(size_t size);
 void *nvshmem_calloc(size_t count, size_t size);
 void *nvshmem_align(size_t alignment, size_t size);
 void nvshmem_free(void *ptr);
-void nvshmem_barrier_all(void);
 
 /* Host and device. On the host, nvshmem_ptr returns the address a kernel uses. */
 SHOAL_NVSHMEM_HD int nvshmem_my_pe(void);
@@ -50,11 +58,30 @@ SHOAL_NVSHMEM_HD int nvshmem_n_pes(void);
 SHOAL_NVSHMEM_HD void *nvshmem_ptr(const void *ptr, int pe);
 SHOAL_NVSHMEM_HD void nvshmem_fence(void);
 SHOAL_NVSHMEM_HD void nvshmem_quiet(void);
+/* On the device: all PEs, each from one thread, which must all be on this node
+ * (not SHOAL_TRANSPORT=ucx); barrier_all completes this thread's stores first. */
+SHOAL_NVSHMEM_HD void nvshmem_barrier_all(void);
+SHOAL_NVSHMEM_HD void nvshmem_sync_all(void);
+/* The calling PE's number in team, and team's size; -1 for NVSHMEM_TEAM_INVALID. */
+SHOAL_NVSHMEM_HD int nvshmem_team_my_pe(nvshmem_team_t team);
+SHOAL_NVSHMEM_HD int nvshmem_team_n_pes(nvshmem_team_t team);
 
 #ifdef SHOAL_NVSHMEM_DEVICE
 /* Device only. */
 __device__ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 __device__ uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr);
+/* The signal update of a put-with-signal alone: NVSHMEM_SIGNAL_SET or _ADD. */
+__device__ void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+/* putmem and getmem shared by the threads of a block or of a warp: every thread
+ * of the group calls them with the same arguments. nelems is in bytes. */
+__device__ void nvshmemx_putmem_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_putmem_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_putmem_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_putmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_getmem_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_getmem_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_getmem_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_getmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
 #endif
 
 #ifdef __cplusplus

@@ -913,6 +913,161 @@ __device__ void nvshmem_uint64_wait(uint64_t *ivar, uint64_t cmp_value);
 __device__ void nvshmem_size_wait(size_t *ivar, size_t cmp_value);
 __device__ void nvshmem_ptrdiff_wait(ptrdiff_t *ivar, ptrdiff_t cmp_value);
 
+/* nvshmem_TYPENAME_put_signal (man page shmem_put_signal) */
+__device__ void nvshmem_float_put_signal(float *dest, const float *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_double_put_signal(double *dest, const double *source, size_t nelems,
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_char_put_signal(char *dest, const char *source, size_t nelems,
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_schar_put_signal(signed char *dest, const signed char *source,
+                                         size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                         int sig_op, int pe);
+__device__ void nvshmem_short_put_signal(short *dest, const short *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_int_put_signal(int *dest, const int *source, size_t nelems,
+                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_long_put_signal(long *dest, const long *source, size_t nelems,
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_longlong_put_signal(long long *dest, const long long *source, size_t nelems,
+                                            uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                            int pe);
+__device__ void nvshmem_uchar_put_signal(unsigned char *dest, const unsigned char *source,
+                                         size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                         int sig_op, int pe);
+__device__ void nvshmem_ushort_put_signal(unsigned short *dest, const unsigned short *source,
+                                          size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                          int sig_op, int pe);
+__device__ void nvshmem_uint_put_signal(unsigned int *dest, const unsigned int *source,
+                                        size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                        int sig_op, int pe);
+__device__ void nvshmem_ulong_put_signal(unsigned long *dest, const unsigned long *source,
+                                         size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                         int sig_op, int pe);
+__device__ void nvshmem_ulonglong_put_signal(unsigned long long *dest,
+                                             const unsigned long long *source, size_t nelems,
+                                             uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                             int pe);
+__device__ void nvshmem_int8_put_signal(int8_t *dest, const int8_t *source, size_t nelems,
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_int16_put_signal(int16_t *dest, const int16_t *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_int32_put_signal(int32_t *dest, const int32_t *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_int64_put_signal(int64_t *dest, const int64_t *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_uint8_put_signal(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_uint16_put_signal(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_uint32_put_signal(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_uint64_put_signal(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_size_put_signal(size_t *dest, const size_t *source, size_t nelems,
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_ptrdiff_put_signal(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* nvshmem_putSIZE_signal (man page shmem_put_signal) */
+__device__ void nvshmem_put8_signal(void *dest, const void *source, size_t nelems,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_put16_signal(void *dest, const void *source, size_t nelems,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_put32_signal(void *dest, const void *source, size_t nelems,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_put64_signal(void *dest, const void *source, size_t nelems,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_put128_signal(void *dest, const void *source, size_t nelems,
+                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_putmem_signal(void *dest, const void *source, size_t nelems,
+                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* nvshmem_TYPENAME_put_signal_nbi (man page shmem_put_signal) */
+__device__ void nvshmem_float_put_signal_nbi(float *dest, const float *source, size_t nelems,
+                                             uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                             int pe);
+__device__ void nvshmem_double_put_signal_nbi(double *dest, const double *source, size_t nelems,
+                                              uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                              int pe);
+__device__ void nvshmem_char_put_signal_nbi(char *dest, const char *source, size_t nelems,
+                                            uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                            int pe);
+__device__ void nvshmem_schar_put_signal_nbi(signed char *dest, const signed char *source,
+                                             size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                             int sig_op, int pe);
+__device__ void nvshmem_short_put_signal_nbi(short *dest, const short *source, size_t nelems,
+                                             uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                             int pe);
+__device__ void nvshmem_int_put_signal_nbi(int *dest, const int *source, size_t nelems,
+                                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_long_put_signal_nbi(long *dest, const long *source, size_t nelems,
+                                            uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                            int pe);
+__device__ void nvshmem_longlong_put_signal_nbi(long long *dest, const long long *source,
+                                                size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                                int sig_op, int pe);
+__device__ void nvshmem_uchar_put_signal_nbi(unsigned char *dest, const unsigned char *source,
+                                             size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                             int sig_op, int pe);
+__device__ void nvshmem_ushort_put_signal_nbi(unsigned short *dest, const unsigned short *source,
+                                              size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                              int sig_op, int pe);
+__device__ void nvshmem_uint_put_signal_nbi(unsigned int *dest, const unsigned int *source,
+                                            size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                            int sig_op, int pe);
+__device__ void nvshmem_ulong_put_signal_nbi(unsigned long *dest, const unsigned long *source,
+                                             size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                             int sig_op, int pe);
+__device__ void nvshmem_ulonglong_put_signal_nbi(unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nelems,
+                                                 uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                                 int pe);
+__device__ void nvshmem_int8_put_signal_nbi(int8_t *dest, const int8_t *source, size_t nelems,
+                                            uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                            int pe);
+__device__ void nvshmem_int16_put_signal_nbi(int16_t *dest, const int16_t *source, size_t nelems,
+                                             uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                             int pe);
+__device__ void nvshmem_int32_put_signal_nbi(int32_t *dest, const int32_t *source, size_t nelems,
+                                             uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                             int pe);
+__device__ void nvshmem_int64_put_signal_nbi(int64_t *dest, const int64_t *source, size_t nelems,
+                                             uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                             int pe);
+__device__ void nvshmem_uint8_put_signal_nbi(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                             uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                             int pe);
+__device__ void nvshmem_uint16_put_signal_nbi(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                              uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                              int pe);
+__device__ void nvshmem_uint32_put_signal_nbi(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                              uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                              int pe);
+__device__ void nvshmem_uint64_put_signal_nbi(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                              uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                              int pe);
+__device__ void nvshmem_size_put_signal_nbi(size_t *dest, const size_t *source, size_t nelems,
+                                            uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                            int pe);
+__device__ void nvshmem_ptrdiff_put_signal_nbi(ptrdiff_t *dest, const ptrdiff_t *source,
+                                               size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                               int sig_op, int pe);
+
+/* nvshmem_putSIZE_signal_nbi (man page shmem_put_signal) */
+__device__ void nvshmem_put8_signal_nbi(void *dest, const void *source, size_t nelems,
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_put16_signal_nbi(void *dest, const void *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_put32_signal_nbi(void *dest, const void *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_put64_signal_nbi(void *dest, const void *source, size_t nelems,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_put128_signal_nbi(void *dest, const void *source, size_t nelems,
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+__device__ void nvshmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems,
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
 #endif /* SHOAL_NVSHMEM_DEVICE */
 
 /* nvshmemx_TYPENAME_wait_until_on_stream (man page shmem_wait_until) */

@@ -2093,6 +2093,238 @@ static const shoal_gpu_routine_info_t shoal_gpu_routine_info[] = {
      sizeof(ptrdiff_t), 1, 0, "void",
      "ptrdiff_t *ivar, ptrdiff_t cmp_value",
      "ptrdiff_t *ivar, ptrdiff_t cmp_value"},
+    {"nvshmem_float_put_signal", "shmem_float_put_signal", "put_signal", "float",
+     sizeof(float), -1, 0, "void",
+     "float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_double_put_signal", "shmem_double_put_signal", "put_signal", "double",
+     sizeof(double), -1, 0, "void",
+     "double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_char_put_signal", "shmem_char_put_signal", "put_signal", "char",
+     sizeof(char), -1, 0, "void",
+     "char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_schar_put_signal", "shmem_schar_put_signal", "put_signal", "schar",
+     sizeof(signed char), -1, 0, "void",
+     "signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_short_put_signal", "shmem_short_put_signal", "put_signal", "short",
+     sizeof(short), -1, 0, "void",
+     "short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_int_put_signal", "shmem_int_put_signal", "put_signal", "int",
+     sizeof(int), -1, 0, "void",
+     "int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_long_put_signal", "shmem_long_put_signal", "put_signal", "long",
+     sizeof(long), -1, 0, "void",
+     "long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_longlong_put_signal", "shmem_longlong_put_signal", "put_signal", "longlong",
+     sizeof(long long), -1, 0, "void",
+     "long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uchar_put_signal", "shmem_uchar_put_signal", "put_signal", "uchar",
+     sizeof(unsigned char), -1, 0, "void",
+     "unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_ushort_put_signal", "shmem_ushort_put_signal", "put_signal", "ushort",
+     sizeof(unsigned short), -1, 0, "void",
+     "unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uint_put_signal", "shmem_uint_put_signal", "put_signal", "uint",
+     sizeof(unsigned int), -1, 0, "void",
+     "unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_ulong_put_signal", "shmem_ulong_put_signal", "put_signal", "ulong",
+     sizeof(unsigned long), -1, 0, "void",
+     "unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_ulonglong_put_signal", "shmem_ulonglong_put_signal", "put_signal", "ulonglong",
+     sizeof(unsigned long long), -1, 0, "void",
+     "unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_int8_put_signal", "shmem_int8_put_signal", "put_signal", "int8",
+     sizeof(int8_t), -1, 0, "void",
+     "int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_int16_put_signal", "shmem_int16_put_signal", "put_signal", "int16",
+     sizeof(int16_t), -1, 0, "void",
+     "int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_int32_put_signal", "shmem_int32_put_signal", "put_signal", "int32",
+     sizeof(int32_t), -1, 0, "void",
+     "int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_int64_put_signal", "shmem_int64_put_signal", "put_signal", "int64",
+     sizeof(int64_t), -1, 0, "void",
+     "int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uint8_put_signal", "shmem_uint8_put_signal", "put_signal", "uint8",
+     sizeof(uint8_t), -1, 0, "void",
+     "uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uint16_put_signal", "shmem_uint16_put_signal", "put_signal", "uint16",
+     sizeof(uint16_t), -1, 0, "void",
+     "uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uint32_put_signal", "shmem_uint32_put_signal", "put_signal", "uint32",
+     sizeof(uint32_t), -1, 0, "void",
+     "uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uint64_put_signal", "shmem_uint64_put_signal", "put_signal", "uint64",
+     sizeof(uint64_t), -1, 0, "void",
+     "uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_size_put_signal", "shmem_size_put_signal", "put_signal", "size",
+     sizeof(size_t), -1, 0, "void",
+     "size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_ptrdiff_put_signal", "shmem_ptrdiff_put_signal", "put_signal", "ptrdiff",
+     sizeof(ptrdiff_t), -1, 0, "void",
+     "ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_put8_signal", "shmem_put8_signal", "put_signal", "8",
+     1, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_put16_signal", "shmem_put16_signal", "put_signal", "16",
+     2, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_put32_signal", "shmem_put32_signal", "put_signal", "32",
+     4, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_put64_signal", "shmem_put64_signal", "put_signal", "64",
+     8, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_put128_signal", "shmem_put128_signal", "put_signal", "128",
+     16, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_putmem_signal", "shmem_putmem_signal", "put_signal", "mem",
+     1, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_float_put_signal_nbi", "shmem_float_put_signal_nbi", "put_signal_nbi", "float",
+     sizeof(float), -1, 0, "void",
+     "float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_double_put_signal_nbi", "shmem_double_put_signal_nbi", "put_signal_nbi", "double",
+     sizeof(double), -1, 0, "void",
+     "double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_char_put_signal_nbi", "shmem_char_put_signal_nbi", "put_signal_nbi", "char",
+     sizeof(char), -1, 0, "void",
+     "char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_schar_put_signal_nbi", "shmem_schar_put_signal_nbi", "put_signal_nbi", "schar",
+     sizeof(signed char), -1, 0, "void",
+     "signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_short_put_signal_nbi", "shmem_short_put_signal_nbi", "put_signal_nbi", "short",
+     sizeof(short), -1, 0, "void",
+     "short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_int_put_signal_nbi", "shmem_int_put_signal_nbi", "put_signal_nbi", "int",
+     sizeof(int), -1, 0, "void",
+     "int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_long_put_signal_nbi", "shmem_long_put_signal_nbi", "put_signal_nbi", "long",
+     sizeof(long), -1, 0, "void",
+     "long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_longlong_put_signal_nbi", "shmem_longlong_put_signal_nbi", "put_signal_nbi", "longlong",
+     sizeof(long long), -1, 0, "void",
+     "long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uchar_put_signal_nbi", "shmem_uchar_put_signal_nbi", "put_signal_nbi", "uchar",
+     sizeof(unsigned char), -1, 0, "void",
+     "unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_ushort_put_signal_nbi", "shmem_ushort_put_signal_nbi", "put_signal_nbi", "ushort",
+     sizeof(unsigned short), -1, 0, "void",
+     "unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uint_put_signal_nbi", "shmem_uint_put_signal_nbi", "put_signal_nbi", "uint",
+     sizeof(unsigned int), -1, 0, "void",
+     "unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_ulong_put_signal_nbi", "shmem_ulong_put_signal_nbi", "put_signal_nbi", "ulong",
+     sizeof(unsigned long), -1, 0, "void",
+     "unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_ulonglong_put_signal_nbi", "shmem_ulonglong_put_signal_nbi", "put_signal_nbi", "ulonglong",
+     sizeof(unsigned long long), -1, 0, "void",
+     "unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_int8_put_signal_nbi", "shmem_int8_put_signal_nbi", "put_signal_nbi", "int8",
+     sizeof(int8_t), -1, 0, "void",
+     "int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_int16_put_signal_nbi", "shmem_int16_put_signal_nbi", "put_signal_nbi", "int16",
+     sizeof(int16_t), -1, 0, "void",
+     "int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_int32_put_signal_nbi", "shmem_int32_put_signal_nbi", "put_signal_nbi", "int32",
+     sizeof(int32_t), -1, 0, "void",
+     "int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_int64_put_signal_nbi", "shmem_int64_put_signal_nbi", "put_signal_nbi", "int64",
+     sizeof(int64_t), -1, 0, "void",
+     "int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uint8_put_signal_nbi", "shmem_uint8_put_signal_nbi", "put_signal_nbi", "uint8",
+     sizeof(uint8_t), -1, 0, "void",
+     "uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uint16_put_signal_nbi", "shmem_uint16_put_signal_nbi", "put_signal_nbi", "uint16",
+     sizeof(uint16_t), -1, 0, "void",
+     "uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uint32_put_signal_nbi", "shmem_uint32_put_signal_nbi", "put_signal_nbi", "uint32",
+     sizeof(uint32_t), -1, 0, "void",
+     "uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_uint64_put_signal_nbi", "shmem_uint64_put_signal_nbi", "put_signal_nbi", "uint64",
+     sizeof(uint64_t), -1, 0, "void",
+     "uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_size_put_signal_nbi", "shmem_size_put_signal_nbi", "put_signal_nbi", "size",
+     sizeof(size_t), -1, 0, "void",
+     "size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_ptrdiff_put_signal_nbi", "shmem_ptrdiff_put_signal_nbi", "put_signal_nbi", "ptrdiff",
+     sizeof(ptrdiff_t), -1, 0, "void",
+     "ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_put8_signal_nbi", "shmem_put8_signal_nbi", "put_signal_nbi", "8",
+     1, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_put16_signal_nbi", "shmem_put16_signal_nbi", "put_signal_nbi", "16",
+     2, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_put32_signal_nbi", "shmem_put32_signal_nbi", "put_signal_nbi", "32",
+     4, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_put64_signal_nbi", "shmem_put64_signal_nbi", "put_signal_nbi", "64",
+     8, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_put128_signal_nbi", "shmem_put128_signal_nbi", "put_signal_nbi", "128",
+     16, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
+    {"nvshmem_putmem_signal_nbi", "shmem_putmem_signal_nbi", "put_signal_nbi", "mem",
+     1, -1, 0, "void",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe",
+     "void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe"},
     {"nvshmemx_short_wait_until_on_stream", "shmem_short_wait_until", "wait_until", "short",
      sizeof(short), 1, 1, "void",
      "short *ivar, int cmp, short cmp_value, cudaStream_t stream",
@@ -2210,7 +2442,7 @@ static const shoal_gpu_routine_info_t shoal_gpu_routine_info[] = {
      "uint64_t *sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream",
      ""},
 };
-#define SHOAL_GPU_ROUTINE_INFO_COUNT 545
+#define SHOAL_GPU_ROUTINE_INFO_COUNT 603
 
 /* X(ROUTINE, TWIN, RET, (PARAMS)): each device routine with a host twin */
 #define SHOAL_GPU_DEVICE_TWINS(X) \
@@ -2719,7 +2951,65 @@ static const shoal_gpu_routine_info_t shoal_gpu_routine_info[] = {
     X(nvshmem_short_wait, shmem_short_wait, void, (short *ivar, short cmp_value)) \
     X(nvshmem_int_wait, shmem_int_wait, void, (int *ivar, int cmp_value)) \
     X(nvshmem_long_wait, shmem_long_wait, void, (long *ivar, long cmp_value)) \
-    X(nvshmem_longlong_wait, shmem_longlong_wait, void, (long long *ivar, long long cmp_value))
-#define SHOAL_GPU_DEVICE_TWINS_COUNT 506
+    X(nvshmem_longlong_wait, shmem_longlong_wait, void, (long long *ivar, long long cmp_value)) \
+    X(nvshmem_float_put_signal, shmem_float_put_signal, void, (float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_double_put_signal, shmem_double_put_signal, void, (double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_char_put_signal, shmem_char_put_signal, void, (char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_schar_put_signal, shmem_schar_put_signal, void, (signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_short_put_signal, shmem_short_put_signal, void, (short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_int_put_signal, shmem_int_put_signal, void, (int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_long_put_signal, shmem_long_put_signal, void, (long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_longlong_put_signal, shmem_longlong_put_signal, void, (long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uchar_put_signal, shmem_uchar_put_signal, void, (unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_ushort_put_signal, shmem_ushort_put_signal, void, (unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uint_put_signal, shmem_uint_put_signal, void, (unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_ulong_put_signal, shmem_ulong_put_signal, void, (unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_ulonglong_put_signal, shmem_ulonglong_put_signal, void, (unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_int8_put_signal, shmem_int8_put_signal, void, (int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_int16_put_signal, shmem_int16_put_signal, void, (int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_int32_put_signal, shmem_int32_put_signal, void, (int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_int64_put_signal, shmem_int64_put_signal, void, (int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uint8_put_signal, shmem_uint8_put_signal, void, (uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uint16_put_signal, shmem_uint16_put_signal, void, (uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uint32_put_signal, shmem_uint32_put_signal, void, (uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uint64_put_signal, shmem_uint64_put_signal, void, (uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_size_put_signal, shmem_size_put_signal, void, (size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_ptrdiff_put_signal, shmem_ptrdiff_put_signal, void, (ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_put8_signal, shmem_put8_signal, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_put16_signal, shmem_put16_signal, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_put32_signal, shmem_put32_signal, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_put64_signal, shmem_put64_signal, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_put128_signal, shmem_put128_signal, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_putmem_signal, shmem_putmem_signal, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_float_put_signal_nbi, shmem_float_put_signal_nbi, void, (float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_double_put_signal_nbi, shmem_double_put_signal_nbi, void, (double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_char_put_signal_nbi, shmem_char_put_signal_nbi, void, (char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_schar_put_signal_nbi, shmem_schar_put_signal_nbi, void, (signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_short_put_signal_nbi, shmem_short_put_signal_nbi, void, (short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_int_put_signal_nbi, shmem_int_put_signal_nbi, void, (int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_long_put_signal_nbi, shmem_long_put_signal_nbi, void, (long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_longlong_put_signal_nbi, shmem_longlong_put_signal_nbi, void, (long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uchar_put_signal_nbi, shmem_uchar_put_signal_nbi, void, (unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_ushort_put_signal_nbi, shmem_ushort_put_signal_nbi, void, (unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uint_put_signal_nbi, shmem_uint_put_signal_nbi, void, (unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_ulong_put_signal_nbi, shmem_ulong_put_signal_nbi, void, (unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_ulonglong_put_signal_nbi, shmem_ulonglong_put_signal_nbi, void, (unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_int8_put_signal_nbi, shmem_int8_put_signal_nbi, void, (int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_int16_put_signal_nbi, shmem_int16_put_signal_nbi, void, (int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_int32_put_signal_nbi, shmem_int32_put_signal_nbi, void, (int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_int64_put_signal_nbi, shmem_int64_put_signal_nbi, void, (int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uint8_put_signal_nbi, shmem_uint8_put_signal_nbi, void, (uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uint16_put_signal_nbi, shmem_uint16_put_signal_nbi, void, (uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uint32_put_signal_nbi, shmem_uint32_put_signal_nbi, void, (uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_uint64_put_signal_nbi, shmem_uint64_put_signal_nbi, void, (uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_size_put_signal_nbi, shmem_size_put_signal_nbi, void, (size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_ptrdiff_put_signal_nbi, shmem_ptrdiff_put_signal_nbi, void, (ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_put8_signal_nbi, shmem_put8_signal_nbi, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_put16_signal_nbi, shmem_put16_signal_nbi, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_put32_signal_nbi, shmem_put32_signal_nbi, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_put64_signal_nbi, shmem_put64_signal_nbi, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_put128_signal_nbi, shmem_put128_signal_nbi, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)) \
+    X(nvshmem_putmem_signal_nbi, shmem_putmem_signal_nbi, void, (void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe))
+#define SHOAL_GPU_DEVICE_TWINS_COUNT 564
 
 #endif /* SHOAL_TEST_GPU_TABLES_H */

@@ -1,14 +1,19 @@
 #!/bin/sh
 # check-dev-names.sh - every nvshmem_ routine the CPU engine defines is one that
 # dev_routines checks: in the generated list (gen/dev_routines.h) or named in
-# dev_routines.cc (the hand-written ones). Fails on a device routine added
+# dev_routines.cc (the hand-written ones), or the device barrier's test
+# (tests/gpu/gpu_barrier.cu, run by gpu_barrier.sh) or group copies' test
+# (tests/gpu/gpu_group.cu). Fails on a device routine added
 # without a check. Exit 0 pass, 1 fail, 77 without nm.
 : "${srcdir:=.}"
 lib=.libs/libshoal_devcpu.a
 command -v nm >/dev/null 2>&1 || { echo "check-dev-names: no nm, skipped"; exit 77; }
 [ -f "$lib" ] || { echo "check-dev-names: $lib is not built"; exit 1; }
 defined=$(nm -g --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^nvshmem/ { print $3 }' | sort -u)
-checked=$(grep -oh 'nvshmem_[a-z0-9_]*' "$srcdir/gen/dev_routines.h" "$srcdir/dev_routines.cc" |
+checked=$(grep -oh 'nvshmemx\{0,1\}_[a-z0-9_]*' "$srcdir/gen/dev_routines.h" \
+    "$srcdir/dev_routines.cc" \
+    "${top_srcdir:-$srcdir/../..}/tests/gpu/gpu_barrier.cu" \
+    "${top_srcdir:-$srcdir/../..}/tests/gpu/gpu_group.cu" |
     sort -u)
 missing=$(printf '%s\n' "$defined" | grep -vxF "$checked")
 n=$(printf '%s\n' "$defined" | grep -c .)

@@ -5,6 +5,7 @@
  * on a GPU. Test code: never installed, never part of libshoal or libshoal_gpu. */
 #include "shoal_gpu.h"
 #include "shoal_log.h" /* SHOAL_LOG_* levels only */
+#include "shmem.h"
 
 #include <cuda_runtime_api.h> /* this directory's: the launch and sync */
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <memory>
 #include <vector>
 
 shoal_gpu_t shoal_gpu;
@@ -37,10 +39,16 @@ static void cpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     }
     shoal_gpu.state.my_pe = env->my_pe;
     shoal_gpu.state.n_pes = env->n_pes;
+    shoal_dev_state_teams(&shoal_gpu.state, shoal_gpu.peer_heap,
+                          shmem_team_my_pe(SHMEM_TEAM_SHARED), shmem_team_n_pes(SHMEM_TEAM_SHARED));
     shoal_gpu.state.heap_base = (uintptr_t)env->heap_base;
     shoal_gpu.state.heap_size = env->heap_size;
     shoal_gpu.state.peer_heap = shoal_gpu.peer_heap;
     shoal_gpu.state.status = shoal_gpu.status;
+    /* The device barrier's words, as gpu/host/init.cu reserves them (collective). */
+    shoal_gpu.state.barrier = (uint64_t *)shmem_calloc(SHOAL_DEV_BARRIER_WORDS, sizeof(uint64_t));
+    if (shoal_gpu.state.barrier == NULL)
+        env->fatal("shmem_init: no room in the symmetric heap for the device barrier");
     shoal_dev_state = shoal_gpu.state; /* before any kernel thread starts */
     shoal_gpu.active = 1;
     snprintf(summary, len,
@@ -84,11 +92,49 @@ void shoal_dev_cpu_trap(void)
 
 /* Kernel threads. */
 
+/* What the threads of one block share: the barriers of __syncthreads and of
+ * each warp's __syncwarp. Freed with the block's last thread's record. */
+typedef struct block_sync {
+    pthread_barrier_t block;
+    std::vector<pthread_barrier_t> warps;
+
+    block_sync(unsigned n) : warps((n + warpSize - 1) / warpSize)
+    {
+        unsigned w;
+
+        pthread_barrier_init(&block, NULL, n);
+        for (w = 0; w < warps.size(); w++) {
+            unsigned left = n - w * warpSize;
+
+            pthread_barrier_init(&warps[w], NULL, left < (unsigned)warpSize ? left : warpSize);
+        }
+    }
+    ~block_sync()
+    {
+        pthread_barrier_destroy(&block);
+        for (pthread_barrier_t &b : warps)
+            pthread_barrier_destroy(&b);
+    }
+} block_sync_t;
+
 typedef struct kernel_thread {
     std::function<void()> kernel;
     shoal_dev_dim_t block_idx, thread_idx, grid_dim, block_dim;
+    std::shared_ptr<block_sync_t> sync;
     pthread_t tid;
 } kernel_thread_t;
+
+static thread_local kernel_thread_t *self;
+
+void shoal_dev_cpu_syncthreads(void)
+{
+    pthread_barrier_wait(&self->sync->block);
+}
+
+void shoal_dev_cpu_syncwarp(void)
+{
+    pthread_barrier_wait(&self->sync->warps[self->thread_idx.x / warpSize]);
+}
 
 static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
 static std::vector<kernel_thread_t *> launched;
@@ -98,6 +144,7 @@ static void *kernel_main(void *arg)
 {
     kernel_thread_t *k = (kernel_thread_t *)arg;
 
+    self = k;
     blockIdx = k->block_idx;
     threadIdx = k->thread_idx;
     gridDim = k->grid_dim;
@@ -112,6 +159,8 @@ void shoal_dev_cpu_launch(unsigned grid, unsigned block, std::function<void()> k
 
     pthread_mutex_lock(&launch_lock);
     for (b = 0; b < grid; b++) {
+        std::shared_ptr<block_sync_t> sync = std::make_shared<block_sync_t>(block);
+
         for (t = 0; t < block; t++) {
             kernel_thread_t *k = new kernel_thread_t;
 
@@ -120,6 +169,7 @@ void shoal_dev_cpu_launch(unsigned grid, unsigned block, std::function<void()> k
             k->thread_idx = {t, 0, 0};
             k->grid_dim = {grid, 1, 1};
             k->block_dim = {block, 1, 1};
+            k->sync = sync;
             if (pthread_create(&k->tid, NULL, kernel_main, k) != 0) {
                 delete k;
                 launch_error = cudaErrorLaunchOutOfResources;

@@ -18,15 +18,18 @@
 #define MAX_ELEM 16 /* the widest element: put128 */
 #define N_IVARS 4
 #define SETTER_PAUSE_MS 1
-#define N_HANDWRITTEN 7 /* signal_wait_until, signal_fetch, my_pe, n_pes, ptr, fence, quiet */
+/* signal_wait_until, signal_fetch, my_pe, n_pes, ptr, fence, quiet, nvshmemx_signal_op,
+ * team_my_pe, team_n_pes */
+#define N_HANDWRITTEN 10
 
-/* One per PE, in the symmetric heap. rma and amo are the left-hand neighbour's
- * targets; ivars and sig are this PE's own waits. */
+/* One per PE, in the symmetric heap. rma, amo and put_sig are the left-hand
+ * neighbour's targets; ivars and sig are this PE's own waits. */
 typedef struct area {
     alignas(16) unsigned char rma[N_ELEMS * MAX_ELEM + 8]; /* + 8: an overrun shows */
     alignas(8) unsigned char amo[8];
     alignas(8) unsigned char ivars[N_IVARS * 8];
     uint64_t sig;
+    uint64_t put_sig; /* the signal of the neighbour's put_signal and signal_op */
 } area_t;
 
 /* What thread 0 asks thread 1 to store, one entry after another. */
@@ -42,6 +45,7 @@ typedef struct job {
 typedef struct kctx {
     area_t *a;
     int me, n_pes, target;
+    int shared_me, shared_n, node_me, node_n; /* what the team queries must return */
     job_t job;
     int routines; /* routines checked */
     int failures;
@@ -168,6 +172,50 @@ static void get_common(kctx_t *c, const char *name, F fn, size_t size, int nbi)
     for (j = 0; j < sizeof(dst); j++)
         DEV_CHECK(c, name, dst[j] == (j < bytes ? remote[j] : 0), "byte %zu: expected %d, found %d",
                   j, j < bytes ? remote[j] : 0, dst[j]);
+}
+
+/* Put with signal: the data, then the signal set to a value of this routine's,
+ * then the same put again with an ADD of 5 on top. */
+template <typename T, typename F>
+static void put_signal_common(kctx_t *c, const char *name, F fn, size_t size, int nbi)
+{
+    unsigned char src[N_ELEMS * MAX_ELEM];
+    unsigned char *remote = (unsigned char *)nvshmem_ptr(c->a->rma, c->target);
+    uint64_t *rsig = (uint64_t *)nvshmem_ptr(&c->a->put_sig, c->target), set, got;
+    size_t bytes = N_ELEMS * size, j;
+    int k;
+
+    c->routines++;
+    set = 1000 + (uint64_t)c->routines;
+    for (j = 0; j < bytes; j++)
+        src[j] = pattern(c->routines, j);
+    memset(remote, 0, sizeof(c->a->rma));
+    __atomic_store_n(rsig, 0, __ATOMIC_RELEASE);
+    for (k = 0; k < 2; k++) {
+        fn((T *)c->a->rma, (const T *)src, N_ELEMS, &c->a->put_sig, k == 0 ? set : 5,
+           k == 0 ? NVSHMEM_SIGNAL_SET : NVSHMEM_SIGNAL_ADD, c->target);
+        if (nbi)
+            nvshmem_quiet();
+        for (j = 0; j < sizeof(c->a->rma); j++)
+            DEV_CHECK(c, name, remote[j] == (j < bytes ? src[j] : 0),
+                      "byte %zu: expected %d, found %d", j, j < bytes ? src[j] : 0, remote[j]);
+        got = load(rsig);
+        DEV_CHECK(c, name, got == set + (k == 0 ? 0 : 5), "signal %s: expected %llu, found %llu",
+                  k == 0 ? "SET" : "ADD", (unsigned long long)(set + (k == 0 ? 0 : 5)),
+                  (unsigned long long)got);
+    }
+}
+
+template <typename T, typename F>
+static void check_put_signal(kctx_t *c, const char *n, F fn, size_t s)
+{
+    put_signal_common<T>(c, n, fn, s, 0);
+}
+
+template <typename T, typename F>
+static void check_put_signal_nbi(kctx_t *c, const char *n, F fn, size_t s)
+{
+    put_signal_common<T>(c, n, fn, s, 1);
 }
 
 template <typename T, typename F> static void check_put(kctx_t *c, const char *n, F fn, size_t s)
@@ -661,6 +709,34 @@ static int check_handwritten(kctx_t *c)
     n++;
     DEV_CHECK(c, "nvshmem_signal_wait_until", got == 7, "returned %llu", (unsigned long long)got);
     await_setter(c);
+
+    /* The signal update alone, on the neighbour: a SET, then an ADD. */
+    remote = (uint64_t *)nvshmem_ptr(&c->a->put_sig, c->target);
+    nvshmemx_signal_op(&c->a->put_sig, 3, NVSHMEM_SIGNAL_SET, c->target);
+    nvshmemx_signal_op(&c->a->put_sig, 4, NVSHMEM_SIGNAL_ADD, c->target);
+    nvshmem_quiet();
+    n++;
+    DEV_CHECK(c, "nvshmemx_signal_op", (got = load(remote)) == 7, "SET 3 then ADD 4 left %llu",
+              (unsigned long long)got);
+
+    /* The predefined teams, as the host worked them out. */
+    {
+        static const nvshmem_team_t teams[] = {NVSHMEM_TEAM_WORLD, NVSHMEM_TEAM_SHARED,
+                                               NVSHMEMX_TEAM_NODE, NVSHMEM_TEAM_INVALID};
+        const int my[] = {c->me, c->shared_me, c->node_me, -1};
+        const int size[] = {c->n_pes, c->shared_n, c->node_n, -1};
+        int t;
+
+        n += 2;
+        for (t = 0; t < 4; t++) {
+            DEV_CHECK(c, "nvshmem_team_my_pe", nvshmem_team_my_pe(teams[t]) == my[t],
+                      "team %d: returned %d, expected %d", teams[t],
+                      nvshmem_team_my_pe(teams[t]), my[t]);
+            DEV_CHECK(c, "nvshmem_team_n_pes", nvshmem_team_n_pes(teams[t]) == size[t],
+                      "team %d: returned %d, expected %d", teams[t],
+                      nvshmem_team_n_pes(teams[t]), size[t]);
+        }
+    }
     return n;
 }
 
@@ -692,6 +768,15 @@ int main(void)
     c->n_pes = shmem_n_pes();
     /* nvshmem_ptr is NULL for a heap out of the engine's reach (UCX only). */
     c->target = nvshmem_ptr(c->a, right) != NULL ? right : me;
+    /* The shared team: the PEs whose heaps the engine reaches; node: the host's. */
+    for (int pe = 0; pe < c->n_pes; pe++) {
+        if (nvshmem_ptr(c->a, pe) == NULL)
+            continue;
+        c->shared_me += pe < me;
+        c->shared_n++;
+    }
+    c->node_me = shmem_team_my_pe(SHMEM_TEAM_SHARED);
+    c->node_n = shmem_team_n_pes(SHMEM_TEAM_SHARED);
     GPU_LAUNCH(k_routines, 1, 2, c, &handwritten);
     GPU_CUDA(cudaGetLastError());
     GPU_CUDA(cudaDeviceSynchronize());

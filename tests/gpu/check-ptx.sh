@@ -2,8 +2,9 @@
 # check-ptx.sh - the device engine's polling loop (shoal_dev_sync) must load with
 # system-scope acquire semantics (ld.acquire.sys, or volatile loads with a
 # fence.sc.sys / membar.sys) and back off with nanosleep, and its atomics
-# (shoal_dev_amo) must all be system-scope (atom.sys): CPUs and other PEs update
-# the same words. Compiles
+# (shoal_dev_amo, shoal_dev_put_signal) must all be system-scope (atom.sys): CPUs
+# and other PEs update the same words; a put-with-signal fences before its signal.
+# Compiles
 # gpu/device/device.cu to PTX for sm_90 and reads the function's body.
 # Needs $NVCC and $NVCC_CPPFLAGS (the Makefile passes them). Exit 0 pass, 1 fail.
 : "${srcdir:=.}"
@@ -49,5 +50,30 @@ if [ "$natoms" -eq 0 ] || [ "$natoms" -ne "$nsys" ]; then
     echo "check-ptx: shoal_dev_amo has $natoms atomics, $nsys of them system-scope (atom.sys); all must be"
     fail=1
 fi
-[ $fail -eq 0 ] && echo "check-ptx: shoal_dev_sync polls with $loads and backs off with nanosleep ($sleeps sites); shoal_dev_amo's $natoms atomics are atom.sys"
+# Put with signal: the data visible system-wide (a system fence) before the
+# signal's atomic, which is system-scope too.
+sig=$(body_of shoal_dev_put_signal)
+if ! echo "$sig" | grep -qE 'fence\.sc\.sys|membar\.sys'; then
+    echo "check-ptx: shoal_dev_put_signal has no system fence between the data and the signal"
+    fail=1
+fi
+sig_atoms=$(echo "$sig" | grep -c '^[[:space:]]*atom\.')
+sig_sys=$(echo "$sig" | grep -c '^[[:space:]]*atom\.sys\.')
+if [ "$sig_atoms" -eq 0 ] || [ "$sig_atoms" -ne "$sig_sys" ]; then
+    echo "check-ptx: shoal_dev_put_signal has $sig_atoms atomics, $sig_sys of them system-scope (atom.sys); all must be"
+    fail=1
+fi
+# The device barrier: its arrivals are atom.sys and it polls with ld.acquire.sys.
+for f in nvshmem_barrier_all nvshmem_sync_all; do
+    b=$(body_of "$f(")
+    if ! echo "$b" | grep -q '^[[:space:]]*atom\.sys\.'; then
+        echo "check-ptx: $f arrives without a system-scope atomic (atom.sys)"
+        fail=1
+    fi
+    if ! echo "$b" | grep -q 'ld\.acquire\.sys'; then
+        echo "check-ptx: $f polls without ld.acquire.sys"
+        fail=1
+    fi
+done
+[ $fail -eq 0 ] && echo "check-ptx: shoal_dev_sync polls with $loads and backs off with nanosleep ($sleeps sites); shoal_dev_amo's $natoms atomics are atom.sys; shoal_dev_put_signal fences, then its $sig_atoms atomics are atom.sys; the device barriers arrive with atom.sys and poll with ld.acquire.sys"
 exit $fail

@@ -24,6 +24,23 @@ int main(void)
     next = (me + 1) % npes;
     GPU_CHECK_EQ("nvshmem_my_pe", shmem_my_pe(), me);
     GPU_CHECK_EQ("nvshmem_n_pes", shmem_n_pes(), npes);
+    /* The predefined teams: without a GPU the shared team is this PE alone. */
+    GPU_CHECK_EQ("nvshmem_team_my_pe(NVSHMEM_TEAM_WORLD)", me,
+                 nvshmem_team_my_pe(NVSHMEM_TEAM_WORLD));
+    GPU_CHECK_EQ("nvshmem_team_n_pes(NVSHMEM_TEAM_WORLD)", npes,
+                 nvshmem_team_n_pes(NVSHMEM_TEAM_WORLD));
+    GPU_CHECK_EQ("nvshmem_team_my_pe(NVSHMEM_TEAM_SHARED)", 0,
+                 nvshmem_team_my_pe(NVSHMEM_TEAM_SHARED));
+    GPU_CHECK_EQ("nvshmem_team_n_pes(NVSHMEM_TEAM_SHARED)", 1,
+                 nvshmem_team_n_pes(NVSHMEM_TEAM_SHARED));
+    GPU_CHECK_EQ("nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE)", shmem_team_my_pe(SHMEM_TEAM_SHARED),
+                 nvshmem_team_my_pe(NVSHMEMX_TEAM_NODE));
+    GPU_CHECK_EQ("nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE)", shmem_team_n_pes(SHMEM_TEAM_SHARED),
+                 nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE));
+    GPU_CHECK_EQ("nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID)", -1,
+                 nvshmem_team_my_pe(NVSHMEM_TEAM_INVALID));
+    GPU_CHECK_EQ("nvshmem_team_n_pes(NVSHMEM_TEAM_INVALID)", -1,
+                 nvshmem_team_n_pes(NVSHMEM_TEAM_INVALID));
 
     a = (int *)nvshmem_malloc(16 * sizeof(int));
     b = (int *)nvshmem_calloc(16, sizeof(int));
@@ -45,7 +62,7 @@ int main(void)
     nvshmem_fence();
     shmem_long_atomic_add(&c[0], me + 1, next);
     nvshmem_quiet();
-    nvshmem_barrier_all();
+    nvshmem_sync_all(); /* the host's sync_all: the quiet above completed the puts */
     for (i = 0; i < 16; i++)
         GPU_CHECK_EQ("a[i] from the previous PE", ((me + npes - 1) % npes) * 100 + i, a[i]);
     GPU_CHECK_EQ("c[0] added by the previous PE", (me + npes - 1) % npes + 1, c[0]);

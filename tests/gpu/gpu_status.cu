@@ -145,6 +145,17 @@ static void test_lines(void)
                 "too large");
     expect_line("nvshmem_int_p", SHOAL_DEV_ERR_SIZE, 3, "element size 3 has no case");
     expect_line("nvshmem_int_atomic_add", SHOAL_DEV_ERR_OP, 42, "atomic operation 42 has no case");
+    expect_line("nvshmem_putmem_signal", SHOAL_DEV_ERR_SIG_OP, 7,
+                "^nvshmem_putmem_signal \\(device\\): argument sig_op is 7, expected "
+                "NVSHMEM_SIGNAL_SET or NVSHMEM_SIGNAL_ADD$");
+    expect_line("nvshmem_barrier_all", SHOAL_DEV_ERR_PE_UNMAPPED, 0,
+                "^nvshmem_barrier_all \\(device\\): PE 0 is out of this GPU's reach \\(its "
+                "heap is not mapped on this node\\), and the routine involves every PE: the "
+                "device barrier needs all PEs on this node, and none with SHOAL_TRANSPORT=ucx$");
+    expect_line("nvshmem_team_my_pe", SHOAL_DEV_ERR_TEAM, 5,
+                "^nvshmem_team_my_pe \\(device\\): argument team is 5, expected "
+                "NVSHMEM_TEAM_WORLD, NVSHMEM_TEAM_SHARED, NVSHMEMX_TEAM_NODE or "
+                "NVSHMEM_TEAM_INVALID \\(Shoal has no other teams\\)$");
     expect_line("nvshmem_int_p", 999, 1, "^nvshmem_int_p \\(device\\): unknown device error 999");
     /* A routine name that fills the record is cut, never read past. */
     expect_line("nvshmem_a_routine_name_of_sixty_four_characters_or_more_xxxxxxxxxxxxxxxx",

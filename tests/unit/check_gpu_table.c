@@ -26,7 +26,7 @@ SHOAL_GPU_DEVICE_TWINS(TWIN_TYPE)
 /* The host ops whose routines have a device twin: NVSHMEM has no context, strided,
  * signal, collective or _nbi AMO forms, nor the deprecated AMO names. */
 static const char *const mirrored[] = {
-    "put", "get", "p", "g", "put_nbi", "get_nbi",
+    "put", "get", "p", "g", "put_nbi", "get_nbi", "put_signal", "put_signal_nbi",
     "atomic_compare_swap", "atomic_fetch_inc", "atomic_inc", "atomic_fetch_add", "atomic_add",
     "atomic_fetch", "atomic_set", "atomic_swap",
     "atomic_fetch_and", "atomic_and", "atomic_fetch_or", "atomic_or", "atomic_fetch_xor",
@@ -180,9 +180,11 @@ START_TEST(test_gpu_counts)
         ntwins += !d->stream && d->twin[0] != '\0';
     }
     /* put, get, p, g, put_nbi, get_nbi for the RMA types less long double, and the
-     * sized put, get, put_nbi, get_nbi; 5 standard, 3 extended and 6 bitwise AMOs;
+     * sized put, get, put_nbi, get_nbi; put_signal and put_signal_nbi for the signal
+     * types less long double, and sized; 5 standard, 3 extended and 6 bitwise AMOs;
      * 14 wait and test forms and the deprecated wait for every p2p type */
     ck_assert_uint_eq(ndev, 6 * (SHOAL_RMA_TYPES_COUNT - 1) + 4 * sized +
+                                2 * (SHOAL_SIGNAL_TYPES_COUNT - 1) + 2 * sized +
                                 5 * SHOAL_AMO_STD_TYPES_COUNT + 3 * SHOAL_AMO_EXT_ALL_TYPES_COUNT +
                                 6 * SHOAL_AMO_BIT_TYPES_COUNT + 15 * SHOAL_P2P_TYPES_COUNT);
     /* wait_until and wait for every p2p type, and signal_wait_until */

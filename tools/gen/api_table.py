@@ -505,8 +505,12 @@ ROUTINES += [
 _SIG_P = ("TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, "
           "int sig_op, int pe")
 _SIG_ARGS = "{ctx}, dest, source, nelems, {size}, sig_addr, signal, sig_op, pe, %d, {routine}"
+# The device twins: the copy, a system fence, the signal's atomic (a blocking copy
+# completes an _nbi one too).
+_DEV_SIG = _dev("shoal_dev_put_signal",
+                "dest, source, nelems * {size}, sig_addr, signal, sig_op, pe, {routine}")
 _SIG = {"source": "shmem/api/gen/signal.c", "core": "shoal_api_put_signal", "ret": "void",
-        "params": _SIG_P, "page": "shmem_put_signal"}
+        "params": _SIG_P, "page": "shmem_put_signal", "dev": _DEV_SIG}
 ROUTINES += [
     _row(name="shmem_{TYPENAME}_put_signal", over="signal", args=_SIG_ARGS % 0,
          generic="shmem_put_signal", select="dest", **_SIG),
@@ -816,8 +820,8 @@ TEST_LISTS_KIND = [
 #            row); its op is the twin's op.
 #   locals   declarations the wrapper makes before the call (see api_rows.dev).
 # NVSHMEM's type lists differ from the host's in two places (_DEV_OVER): its
-# RMA routines leave out long double, and its deprecated nvshmem_TYPENAME_wait
-# takes every point-to-point type.
+# RMA and put-with-signal routines leave out long double, and its deprecated
+# nvshmem_TYPENAME_wait takes every point-to-point type.
 # ---------------------------------------------------------------------------
 GPU_HEADER = {
     "path": "gpu/include/nvshmem_typed.h",
@@ -828,7 +832,7 @@ GPU_HEADER = {
 GPU_SOURCES = {
     "gpu/device/gen/rma.cu": {
         "includes": ["shoal_device.cuh", "nvshmem.h"],
-        "what": "Device RMA: typed and sized put, get, p, g and their _nbi forms.",
+        "what": "Device RMA: typed and sized put, get, p, g, put_signal and their _nbi forms.",
     },
     "gpu/device/gen/amo.cu": {
         "includes": ["shoal_device.cuh", "nvshmem.h"],
@@ -856,8 +860,9 @@ _DEV_SOURCE = {
     "shmem/api/gen/amo_bit.c": "gpu/device/gen/amo.cu",
     "shmem/api/gen/p2p_wait.c": "gpu/device/gen/p2p.cu",
     "shmem/api/gen/p2p_test.c": "gpu/device/gen/p2p.cu",
+    "shmem/api/gen/signal.c": "gpu/device/gen/rma.cu",
 }
-_DEV_OVER = {"rma": "dev_rma", "depr_wait": "p2p"}
+_DEV_OVER = {"rma": "dev_rma", "signal": "dev_rma", "depr_wait": "p2p"}
 _GPU = {"generic": None, "select": None, "const_ok": False, "ctx": None, "dev": None,
         "stream": None, "header": GPU_HEADER["path"]}
 _STREAM_SOURCE = "gpu/host/gen/stream.cu"

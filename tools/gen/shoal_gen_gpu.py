@@ -54,6 +54,9 @@ def gen_source(api, path, info):
     out = ["/* %s */" % BANNER,
            "/* %s - %s" % (path.split("/")[-1], info["what"]),
            " * One call into %s each; nothing may be added here. */" % ", ".join(cores), ""]
+    if len(out[2]) > 100:
+        out[2:3] = [" * One call into %s each;" % ", ".join(cores),
+                    " * nothing may be added here. */"]
     out += ['#include "%s"' % inc for inc in info["includes"]]
     out += ["", "/* C linkage, as nvshmem_typed.h declares them. */", 'extern "C" {']
     for row, rs in rows:

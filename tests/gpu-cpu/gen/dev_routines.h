@@ -9,7 +9,7 @@
  * wait_until_all 14, wait_until_any 14, wait_until_some 14, wait_until_all_vector 14,
  * wait_until_any_vector 14, wait_until_some_vector 14, test 14, test_all 14,
  * test_any 14, test_some 14, test_all_vector 14, test_any_vector 14,
- * test_some_vector 14, wait 14. */
+ * test_some_vector 14, wait 14, put_signal 29, put_signal_nbi 29. */
 #ifndef SHOAL_TEST_DEV_ROUTINES_H
 #define SHOAL_TEST_DEV_ROUTINES_H
 
@@ -530,7 +530,65 @@
     X(wait, uint32_t, sizeof(uint32_t), nvshmem_uint32_wait) \
     X(wait, uint64_t, sizeof(uint64_t), nvshmem_uint64_wait) \
     X(wait, size_t, sizeof(size_t), nvshmem_size_wait) \
-    X(wait, ptrdiff_t, sizeof(ptrdiff_t), nvshmem_ptrdiff_wait)
-#define SHOAL_DEV_ROUTINES_COUNT 516
+    X(wait, ptrdiff_t, sizeof(ptrdiff_t), nvshmem_ptrdiff_wait) \
+    X(put_signal, float, sizeof(float), nvshmem_float_put_signal) \
+    X(put_signal, double, sizeof(double), nvshmem_double_put_signal) \
+    X(put_signal, char, sizeof(char), nvshmem_char_put_signal) \
+    X(put_signal, signed char, sizeof(signed char), nvshmem_schar_put_signal) \
+    X(put_signal, short, sizeof(short), nvshmem_short_put_signal) \
+    X(put_signal, int, sizeof(int), nvshmem_int_put_signal) \
+    X(put_signal, long, sizeof(long), nvshmem_long_put_signal) \
+    X(put_signal, long long, sizeof(long long), nvshmem_longlong_put_signal) \
+    X(put_signal, unsigned char, sizeof(unsigned char), nvshmem_uchar_put_signal) \
+    X(put_signal, unsigned short, sizeof(unsigned short), nvshmem_ushort_put_signal) \
+    X(put_signal, unsigned int, sizeof(unsigned int), nvshmem_uint_put_signal) \
+    X(put_signal, unsigned long, sizeof(unsigned long), nvshmem_ulong_put_signal) \
+    X(put_signal, unsigned long long, sizeof(unsigned long long), nvshmem_ulonglong_put_signal) \
+    X(put_signal, int8_t, sizeof(int8_t), nvshmem_int8_put_signal) \
+    X(put_signal, int16_t, sizeof(int16_t), nvshmem_int16_put_signal) \
+    X(put_signal, int32_t, sizeof(int32_t), nvshmem_int32_put_signal) \
+    X(put_signal, int64_t, sizeof(int64_t), nvshmem_int64_put_signal) \
+    X(put_signal, uint8_t, sizeof(uint8_t), nvshmem_uint8_put_signal) \
+    X(put_signal, uint16_t, sizeof(uint16_t), nvshmem_uint16_put_signal) \
+    X(put_signal, uint32_t, sizeof(uint32_t), nvshmem_uint32_put_signal) \
+    X(put_signal, uint64_t, sizeof(uint64_t), nvshmem_uint64_put_signal) \
+    X(put_signal, size_t, sizeof(size_t), nvshmem_size_put_signal) \
+    X(put_signal, ptrdiff_t, sizeof(ptrdiff_t), nvshmem_ptrdiff_put_signal) \
+    X(put_signal, void, 1, nvshmem_put8_signal) \
+    X(put_signal, void, 2, nvshmem_put16_signal) \
+    X(put_signal, void, 4, nvshmem_put32_signal) \
+    X(put_signal, void, 8, nvshmem_put64_signal) \
+    X(put_signal, void, 16, nvshmem_put128_signal) \
+    X(put_signal, void, 1, nvshmem_putmem_signal) \
+    X(put_signal_nbi, float, sizeof(float), nvshmem_float_put_signal_nbi) \
+    X(put_signal_nbi, double, sizeof(double), nvshmem_double_put_signal_nbi) \
+    X(put_signal_nbi, char, sizeof(char), nvshmem_char_put_signal_nbi) \
+    X(put_signal_nbi, signed char, sizeof(signed char), nvshmem_schar_put_signal_nbi) \
+    X(put_signal_nbi, short, sizeof(short), nvshmem_short_put_signal_nbi) \
+    X(put_signal_nbi, int, sizeof(int), nvshmem_int_put_signal_nbi) \
+    X(put_signal_nbi, long, sizeof(long), nvshmem_long_put_signal_nbi) \
+    X(put_signal_nbi, long long, sizeof(long long), nvshmem_longlong_put_signal_nbi) \
+    X(put_signal_nbi, unsigned char, sizeof(unsigned char), nvshmem_uchar_put_signal_nbi) \
+    X(put_signal_nbi, unsigned short, sizeof(unsigned short), nvshmem_ushort_put_signal_nbi) \
+    X(put_signal_nbi, unsigned int, sizeof(unsigned int), nvshmem_uint_put_signal_nbi) \
+    X(put_signal_nbi, unsigned long, sizeof(unsigned long), nvshmem_ulong_put_signal_nbi) \
+    X(put_signal_nbi, unsigned long long, sizeof(unsigned long long), nvshmem_ulonglong_put_signal_nbi) \
+    X(put_signal_nbi, int8_t, sizeof(int8_t), nvshmem_int8_put_signal_nbi) \
+    X(put_signal_nbi, int16_t, sizeof(int16_t), nvshmem_int16_put_signal_nbi) \
+    X(put_signal_nbi, int32_t, sizeof(int32_t), nvshmem_int32_put_signal_nbi) \
+    X(put_signal_nbi, int64_t, sizeof(int64_t), nvshmem_int64_put_signal_nbi) \
+    X(put_signal_nbi, uint8_t, sizeof(uint8_t), nvshmem_uint8_put_signal_nbi) \
+    X(put_signal_nbi, uint16_t, sizeof(uint16_t), nvshmem_uint16_put_signal_nbi) \
+    X(put_signal_nbi, uint32_t, sizeof(uint32_t), nvshmem_uint32_put_signal_nbi) \
+    X(put_signal_nbi, uint64_t, sizeof(uint64_t), nvshmem_uint64_put_signal_nbi) \
+    X(put_signal_nbi, size_t, sizeof(size_t), nvshmem_size_put_signal_nbi) \
+    X(put_signal_nbi, ptrdiff_t, sizeof(ptrdiff_t), nvshmem_ptrdiff_put_signal_nbi) \
+    X(put_signal_nbi, void, 1, nvshmem_put8_signal_nbi) \
+    X(put_signal_nbi, void, 2, nvshmem_put16_signal_nbi) \
+    X(put_signal_nbi, void, 4, nvshmem_put32_signal_nbi) \
+    X(put_signal_nbi, void, 8, nvshmem_put64_signal_nbi) \
+    X(put_signal_nbi, void, 16, nvshmem_put128_signal_nbi) \
+    X(put_signal_nbi, void, 1, nvshmem_putmem_signal_nbi)
+#define SHOAL_DEV_ROUTINES_COUNT 574
 
 #endif /* SHOAL_TEST_DEV_ROUTINES_H */

@@ -12,7 +12,7 @@
 #include "nvshmem.h"
 #include "nvshmemx.h"
 
-/* gpu/device/gen/rma.cu: 162 routines */
+/* gpu/device/gen/rma.cu: 220 routines */
 __global__ void shoal_test_rma(void *buf, int pe)
 {
     nvshmem_float_put((float *)buf, (const float *)buf, 1, pe);
@@ -177,6 +177,122 @@ __global__ void shoal_test_rma(void *buf, int pe)
     nvshmem_get64_nbi((void *)buf, (const void *)buf, 1, pe);
     nvshmem_get128_nbi((void *)buf, (const void *)buf, 1, pe);
     nvshmem_getmem_nbi((void *)buf, (const void *)buf, 1, pe);
+    nvshmem_float_put_signal((float *)buf, (const float *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                             (int)0, pe);
+    nvshmem_double_put_signal((double *)buf, (const double *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                              (int)0, pe);
+    nvshmem_char_put_signal((char *)buf, (const char *)buf, 1, (uint64_t *)buf, (uint64_t)0, (int)0,
+                            pe);
+    nvshmem_schar_put_signal((signed char *)buf, (const signed char *)buf, 1, (uint64_t *)buf,
+                             (uint64_t)0, (int)0, pe);
+    nvshmem_short_put_signal((short *)buf, (const short *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                             (int)0, pe);
+    nvshmem_int_put_signal((int *)buf, (const int *)buf, 1, (uint64_t *)buf, (uint64_t)0, (int)0,
+                           pe);
+    nvshmem_long_put_signal((long *)buf, (const long *)buf, 1, (uint64_t *)buf, (uint64_t)0, (int)0,
+                            pe);
+    nvshmem_longlong_put_signal((long long *)buf, (const long long *)buf, 1, (uint64_t *)buf,
+                                (uint64_t)0, (int)0, pe);
+    nvshmem_uchar_put_signal((unsigned char *)buf, (const unsigned char *)buf, 1, (uint64_t *)buf,
+                             (uint64_t)0, (int)0, pe);
+    nvshmem_ushort_put_signal((unsigned short *)buf, (const unsigned short *)buf, 1,
+                              (uint64_t *)buf, (uint64_t)0, (int)0, pe);
+    nvshmem_uint_put_signal((unsigned int *)buf, (const unsigned int *)buf, 1, (uint64_t *)buf,
+                            (uint64_t)0, (int)0, pe);
+    nvshmem_ulong_put_signal((unsigned long *)buf, (const unsigned long *)buf, 1, (uint64_t *)buf,
+                             (uint64_t)0, (int)0, pe);
+    nvshmem_ulonglong_put_signal((unsigned long long *)buf, (const unsigned long long *)buf, 1,
+                                 (uint64_t *)buf, (uint64_t)0, (int)0, pe);
+    nvshmem_int8_put_signal((int8_t *)buf, (const int8_t *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                            (int)0, pe);
+    nvshmem_int16_put_signal((int16_t *)buf, (const int16_t *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                             (int)0, pe);
+    nvshmem_int32_put_signal((int32_t *)buf, (const int32_t *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                             (int)0, pe);
+    nvshmem_int64_put_signal((int64_t *)buf, (const int64_t *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                             (int)0, pe);
+    nvshmem_uint8_put_signal((uint8_t *)buf, (const uint8_t *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                             (int)0, pe);
+    nvshmem_uint16_put_signal((uint16_t *)buf, (const uint16_t *)buf, 1, (uint64_t *)buf,
+                              (uint64_t)0, (int)0, pe);
+    nvshmem_uint32_put_signal((uint32_t *)buf, (const uint32_t *)buf, 1, (uint64_t *)buf,
+                              (uint64_t)0, (int)0, pe);
+    nvshmem_uint64_put_signal((uint64_t *)buf, (const uint64_t *)buf, 1, (uint64_t *)buf,
+                              (uint64_t)0, (int)0, pe);
+    nvshmem_size_put_signal((size_t *)buf, (const size_t *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                            (int)0, pe);
+    nvshmem_ptrdiff_put_signal((ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1, (uint64_t *)buf,
+                               (uint64_t)0, (int)0, pe);
+    nvshmem_put8_signal((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0, (int)0,
+                        pe);
+    nvshmem_put16_signal((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0, (int)0,
+                         pe);
+    nvshmem_put32_signal((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0, (int)0,
+                         pe);
+    nvshmem_put64_signal((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0, (int)0,
+                         pe);
+    nvshmem_put128_signal((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0, (int)0,
+                          pe);
+    nvshmem_putmem_signal((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0, (int)0,
+                          pe);
+    nvshmem_float_put_signal_nbi((float *)buf, (const float *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                                 (int)0, pe);
+    nvshmem_double_put_signal_nbi((double *)buf, (const double *)buf, 1, (uint64_t *)buf,
+                                  (uint64_t)0, (int)0, pe);
+    nvshmem_char_put_signal_nbi((char *)buf, (const char *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                                (int)0, pe);
+    nvshmem_schar_put_signal_nbi((signed char *)buf, (const signed char *)buf, 1, (uint64_t *)buf,
+                                 (uint64_t)0, (int)0, pe);
+    nvshmem_short_put_signal_nbi((short *)buf, (const short *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                                 (int)0, pe);
+    nvshmem_int_put_signal_nbi((int *)buf, (const int *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                               (int)0, pe);
+    nvshmem_long_put_signal_nbi((long *)buf, (const long *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                                (int)0, pe);
+    nvshmem_longlong_put_signal_nbi((long long *)buf, (const long long *)buf, 1, (uint64_t *)buf,
+                                    (uint64_t)0, (int)0, pe);
+    nvshmem_uchar_put_signal_nbi((unsigned char *)buf, (const unsigned char *)buf, 1,
+                                 (uint64_t *)buf, (uint64_t)0, (int)0, pe);
+    nvshmem_ushort_put_signal_nbi((unsigned short *)buf, (const unsigned short *)buf, 1,
+                                  (uint64_t *)buf, (uint64_t)0, (int)0, pe);
+    nvshmem_uint_put_signal_nbi((unsigned int *)buf, (const unsigned int *)buf, 1, (uint64_t *)buf,
+                                (uint64_t)0, (int)0, pe);
+    nvshmem_ulong_put_signal_nbi((unsigned long *)buf, (const unsigned long *)buf, 1,
+                                 (uint64_t *)buf, (uint64_t)0, (int)0, pe);
+    nvshmem_ulonglong_put_signal_nbi((unsigned long long *)buf, (const unsigned long long *)buf, 1,
+                                     (uint64_t *)buf, (uint64_t)0, (int)0, pe);
+    nvshmem_int8_put_signal_nbi((int8_t *)buf, (const int8_t *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                                (int)0, pe);
+    nvshmem_int16_put_signal_nbi((int16_t *)buf, (const int16_t *)buf, 1, (uint64_t *)buf,
+                                 (uint64_t)0, (int)0, pe);
+    nvshmem_int32_put_signal_nbi((int32_t *)buf, (const int32_t *)buf, 1, (uint64_t *)buf,
+                                 (uint64_t)0, (int)0, pe);
+    nvshmem_int64_put_signal_nbi((int64_t *)buf, (const int64_t *)buf, 1, (uint64_t *)buf,
+                                 (uint64_t)0, (int)0, pe);
+    nvshmem_uint8_put_signal_nbi((uint8_t *)buf, (const uint8_t *)buf, 1, (uint64_t *)buf,
+                                 (uint64_t)0, (int)0, pe);
+    nvshmem_uint16_put_signal_nbi((uint16_t *)buf, (const uint16_t *)buf, 1, (uint64_t *)buf,
+                                  (uint64_t)0, (int)0, pe);
+    nvshmem_uint32_put_signal_nbi((uint32_t *)buf, (const uint32_t *)buf, 1, (uint64_t *)buf,
+                                  (uint64_t)0, (int)0, pe);
+    nvshmem_uint64_put_signal_nbi((uint64_t *)buf, (const uint64_t *)buf, 1, (uint64_t *)buf,
+                                  (uint64_t)0, (int)0, pe);
+    nvshmem_size_put_signal_nbi((size_t *)buf, (const size_t *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                                (int)0, pe);
+    nvshmem_ptrdiff_put_signal_nbi((ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1, (uint64_t *)buf,
+                                   (uint64_t)0, (int)0, pe);
+    nvshmem_put8_signal_nbi((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0, (int)0,
+                            pe);
+    nvshmem_put16_signal_nbi((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                             (int)0, pe);
+    nvshmem_put32_signal_nbi((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                             (int)0, pe);
+    nvshmem_put64_signal_nbi((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                             (int)0, pe);
+    nvshmem_put128_signal_nbi((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                              (int)0, pe);
+    nvshmem_putmem_signal_nbi((void *)buf, (const void *)buf, 1, (uint64_t *)buf, (uint64_t)0,
+                              (int)0, pe);
 }
 
 /* gpu/device/gen/amo.cu: 144 routines */
@@ -744,7 +860,7 @@ int main(void)
             fail = 1;
         }
     }
-    printf("all_routines: 3 kernels calling 516 device routines%s, 29 stream forms linked\n",
+    printf("all_routines: 3 kernels calling 574 device routines%s, 29 stream forms linked\n",
            fail ? " (some do not load)" : " load on this GPU");
     return fail;
 }
