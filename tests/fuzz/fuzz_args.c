@@ -242,12 +242,13 @@ static void team_split(void)
      * the PE that differs, unless it is the parent's index 0 (then by the others) */
     spoil = fz_chance(15);
     if (spoil) {
-        fz_desc("spoiled-on-PE-%d=%s(+1)", fz_erring, strided ? "size" : "xrange");
+        fz_desc("spoiled-on-PE-%d=%s(+-1)", fz_erring, strided ? "size" : "xrange");
         fz_expect(live && fz_me == fz_erring && !index0, "the erring PE's argument differs");
+        /* one off, down where one up would overflow (UBSan reports that) */
         if (fz_me == fz_erring && strided)
-            size++;
+            size += size == INT_MAX ? -1 : 1;
         else if (fz_me == fz_erring)
-            xrange++;
+            xrange += xrange == INT_MAX ? -1 : 1;
     }
     /* an invalid or empty triplet, or xrange below 1, is a failed split (-1) */
     last = start + (long long)(size - 1) * (size > 1 ? stride : 0);

@@ -569,7 +569,7 @@ static void apply_spoil(int k, fz_call_t *c, int tn, int collect, int count_bad,
             c->nelems++, c->nreduce++;
         break;
     case SPOIL_ROOT2:
-        c->root = tn > 0 ? (c->root + 1) % tn : c->root + 1;
+        c->root = c->root == INT_MAX ? 0 : tn > 0 ? (c->root + 1) % tn : c->root + 1;
         break;
     case SPOIL_PSYNC:
         c->psync = NULL;
