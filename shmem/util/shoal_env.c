@@ -320,6 +320,18 @@ static void format_expected(char *buf, size_t len, const env_entry_t *e)
                  k->example);
 }
 
+int shoal_env_expected(const char *name, char *buf, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < N_ENTRIES; i++)
+        if (strcmp(entries[i].name, name) == 0) {
+            format_expected(buf, len, &entries[i]);
+            return 1;
+        }
+    return 0;
+}
+
 shoal_status_t shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen,
                                shoal_settings_t *out)
 {

@@ -122,6 +122,9 @@ typedef const char *(*shoal_env_get_cb_t)(const char *name);
 shoal_status_t shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen,
                                shoal_settings_t *out);
 void shoal_env_print(FILE *stream, const shoal_settings_t *settings);
+/* What setting name accepts, in the words of its error line ("a whole number from
+ * 2 to 64"), into buf; 0 when name is not a setting. */
+int shoal_env_expected(const char *name, char *buf, size_t len);
 
 /* A variable of env (NAME=VALUE strings, NULL-terminated; environ when NULL)
  * named SHMEM_*, SHOAL_* or SMA_* that Shoal does not read (the first that is

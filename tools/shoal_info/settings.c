@@ -47,7 +47,6 @@ static struct {
 } asked[4 * N_ROWS];
 static size_t n_asked;
 static int blocked[N_ROWS];    /* rows whose value the parser rejected: read as unset */
-static const char *probe_name; /* the row probe_get gives a value no kind accepts */
 static char load_error[256];   /* a parser's line no row could be found for */
 
 static shoal_info_setting_t *row_of(const char *name)
@@ -82,11 +81,6 @@ static const char *env_get(const char *name)
     return remember(name, row != NULL && blocked[row - rows] ? NULL : getenv(name));
 }
 
-static const char *probe_get(const char *name)
-{
-    return strcmp(name, probe_name) == 0 ? "?" : NULL;
-}
-
 /* Each name the parser asked for after a row's own, before the next row's, is that
  * row's deprecated alias. */
 static void learn_aliases(void)
@@ -101,17 +95,10 @@ static void learn_aliases(void)
     }
 }
 
-/* The parser's words for what a row takes: its line for a value no kind accepts. */
+/* The parser's words for what a row takes (as its error line says them). */
 static void learn_accepts(shoal_info_setting_t *row)
 {
-    shoal_settings_t scratch;
-    char err[256];
-    const char *expected;
-
-    probe_name = row->name;
-    if (shoal_env_parse(probe_get, err, sizeof(err), &scratch) != SHOAL_OK &&
-        (expected = strstr(err, "; expected ")) != NULL)
-        snprintf(row->accepts, sizeof(row->accepts), "%s", expected + strlen("; expected "));
+    shoal_env_expected(row->name, row->accepts, sizeof(row->accepts));
 }
 
 void shoal_info_settings_load(void)
