@@ -36,23 +36,11 @@ __device__ shoal_dev_state_t shoal_dev_state;
 __device__ static int fail_claimed;
 __device__ static volatile int fail_written;
 
-/* Polling back-off: the first poll is immediate, then sleeps that double from
- * BACKOFF_MIN_NS to BACKOFF_MAX_NS (about one load from host memory over PCIe),
- * so a waiting warp leaves the SM to others without adding much latency. */
-#define BACKOFF_MIN_NS 32
-#define BACKOFF_MAX_NS 1024
-
 /* Where each thread's next _any scan starts, as the host keeps one per thread:
  * a slot per thread modulo ANY_CURSORS. Threads sharing a slot only perturb
  * each other's rotation, never the result. */
 #define ANY_CURSORS 1024
 __device__ static size_t any_cursor[ANY_CURSORS];
-
-static __device__ void backoff(unsigned *ns)
-{
-    *ns = *ns == 0 ? BACKOFF_MIN_NS : (*ns < BACKOFF_MAX_NS ? *ns * 2 : BACKOFF_MAX_NS);
-    __nanosleep(*ns);
-}
 
 static __device__ unsigned thread_slot(void)
 {
@@ -106,6 +94,25 @@ static __device__ char *remote(const void *addr, size_t len, int pe, int addr_er
     return p;
 }
 
+/* Where an operation on [addr, addr + len) on pe goes, checked as remote does:
+ * the address this GPU loads and stores, or NULL when the host proxy carries it
+ * (pe not mapped here, or SHOAL_GPU_PROXY says so; amo: an atomic). */
+static __device__ char *route(const void *addr, size_t len, int pe, int addr_err, int amo,
+                              const char *routine)
+{
+    const shoal_dev_state_t *s = &shoal_dev_state;
+    int err = SHOAL_DEV_OK;
+    char *p = shoal_dev_translate(s, addr, len, pe, addr_err, &err);
+
+    if (s->proxy != NULL && (p != NULL || err == SHOAL_DEV_ERR_PE_UNREACHABLE)) {
+        if (p == NULL || s->proxy_all || (amo && s->proxy_amo))
+            return NULL;
+    } else if (p == NULL) {
+        shoal_dev_fail(routine, err, err == addr_err ? (long long)(uintptr_t)addr : pe);
+    }
+    return p;
+}
+
 __device__ void *shoal_dev_ptr(const void *addr, int pe)
 {
     int err;
@@ -113,9 +120,9 @@ __device__ void *shoal_dev_ptr(const void *addr, int pe)
     return shoal_dev_translate(&shoal_dev_state, addr, 1, pe, SHOAL_DEV_ERR_DEST, &err);
 }
 
-/* A copy in the widest words both ends and the length allow. Cost: one load and
- * one store per word; over PCIe, stores are posted and loads wait. */
-static __device__ void copy(void *dest, const void *src, size_t bytes)
+/* Cost: one load and one store per word; over PCIe, stores are posted and loads
+ * wait. */
+__device__ void shoal_dev_copy(void *dest, const void *src, size_t bytes)
 {
     uintptr_t bits = (uintptr_t)dest | (uintptr_t)src | bytes;
     size_t i;
@@ -153,77 +160,103 @@ static __device__ void copy_share(void *dest, const void *src, size_t bytes, uns
     }
 }
 
-/* The calling thread's rank in its block and the block's size. */
-static __device__ unsigned block_rank(unsigned *n)
+/* The calling thread's rank in its group, a block (warp 0) or the calling
+ * thread's warp (warp 1), and the group's size. A warp is the 32 threads of
+ * ranks 32k..32k+31 in the block, fewer in a block's last, partial warp. */
+static __device__ unsigned group_rank(int warp, unsigned *n)
 {
-    *n = blockDim.x * blockDim.y * blockDim.z;
-    return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    unsigned size = blockDim.x * blockDim.y * blockDim.z;
+    unsigned rank = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    unsigned first = rank / warpSize * warpSize;
+
+    if (!warp) {
+        *n = size;
+        return rank;
+    }
+    *n = size - first < (unsigned)warpSize ? size - first : (unsigned)warpSize;
+    return rank - first;
 }
 
-/* A group copy: every thread of the block (warp 0) or of the calling thread's
- * warp (warp 1) calls it with the same arguments; each copies its share, and the
- * group synchronizes, so that on return the whole copy is done (the source may be
- * reused) as for one thread's put or get. A warp is the 32 threads of ranks
- * 32k..32k+31 in the block, fewer in a block's last, partial warp. Cost: bytes / n
- * per thread, then one __syncthreads or __syncwarp. */
-static __device__ void group_copy(void *dest, const void *src, size_t bytes, int warp)
+/* Every thread of the group waits for the others (n from group_rank). */
+static __device__ void group_sync(int warp, unsigned n)
 {
-    unsigned n, rank = block_rank(&n);
-
-    if (warp) {
-        unsigned first = rank / warpSize * warpSize;
-        unsigned lanes = n - first < (unsigned)warpSize ? n - first : (unsigned)warpSize;
-
-        copy_share(dest, src, bytes, rank - first, lanes);
-        __syncwarp(lanes == 32 ? 0xffffffffu : (1u << lanes) - 1);
-    } else {
-        copy_share(dest, src, bytes, rank, n);
+    if (warp)
+        __syncwarp(n == 32 ? 0xffffffffu : (1u << n) - 1);
+    else
         __syncthreads();
-    }
+}
+
+/* A group operation: every thread of the group calls it with the same arguments;
+ * on return the whole copy is done (the source may be reused), as for one
+ * thread's put or get. Where load/store reaches the heap each thread copies its
+ * share; through the proxy the group's first thread posts the requests alone.
+ * Cost: bytes / n per thread (or the proxy's), then one __syncthreads or
+ * __syncwarp. */
+static __device__ void group_op(void *dest, const void *src, size_t bytes, int pe, int warp,
+                                int get, const char *routine)
+{
+    unsigned n, rank = group_rank(warp, &n);
+    const void *target = get ? src : dest;
+    char *p = route(target, bytes, pe, get ? SHOAL_DEV_ERR_SOURCE : SHOAL_DEV_ERR_DEST, 0,
+                    routine);
+
+    if (p != NULL)
+        copy_share(get ? dest : p, get ? p : src, bytes, rank, n);
+    else if (rank == 0 && get)
+        shoal_dev_proxy_get(dest, src, bytes, pe);
+    else if (rank == 0)
+        shoal_dev_proxy_put(dest, src, bytes, pe, NULL, 0, -1);
+    group_sync(warp, n);
+}
+
+/* A copy of nothing moves nothing, but the PE must still be one. */
+static __device__ int empty_copy(size_t bytes, int pe, const char *routine)
+{
+    if (bytes == 0 && (unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_RANGE, pe);
+    return bytes == 0;
 }
 
 __device__ void shoal_dev_put_group(void *dest, const void *src, size_t bytes, int pe, int warp,
                                     const char *routine)
 {
-    if (bytes == 0) {
-        if ((unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
-            shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_RANGE, pe);
-        return;
-    }
-    group_copy(remote(dest, bytes, pe, SHOAL_DEV_ERR_DEST, routine), src, bytes, warp);
+    if (!empty_copy(bytes, pe, routine))
+        group_op(dest, src, bytes, pe, warp, 0, routine);
 }
 
 __device__ void shoal_dev_get_group(void *dest, const void *src, size_t bytes, int pe, int warp,
                                     const char *routine)
 {
-    if (bytes == 0) {
-        if ((unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
-            shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_RANGE, pe);
-        return;
-    }
-    group_copy(dest, remote(src, bytes, pe, SHOAL_DEV_ERR_SOURCE, routine), bytes, warp);
+    if (!empty_copy(bytes, pe, routine))
+        group_op(dest, src, bytes, pe, warp, 1, routine);
 }
 
 __device__ void shoal_dev_put(void *dest, const void *src, size_t bytes, int pe,
                               const char *routine)
 {
-    if (bytes == 0) { /* nothing to move, but the PE must still be one */
-        if ((unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
-            shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_RANGE, pe);
+    char *p;
+
+    if (empty_copy(bytes, pe, routine))
         return;
-    }
-    copy(remote(dest, bytes, pe, SHOAL_DEV_ERR_DEST, routine), src, bytes);
+    p = route(dest, bytes, pe, SHOAL_DEV_ERR_DEST, 0, routine);
+    if (p != NULL)
+        shoal_dev_copy(p, src, bytes);
+    else
+        shoal_dev_proxy_put(dest, src, bytes, pe, NULL, 0, -1);
 }
 
 __device__ void shoal_dev_get(void *dest, const void *src, size_t bytes, int pe,
                               const char *routine)
 {
-    if (bytes == 0) {
-        if ((unsigned)pe >= (unsigned)shoal_dev_state.n_pes)
-            shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_RANGE, pe);
+    char *p;
+
+    if (empty_copy(bytes, pe, routine))
         return;
-    }
-    copy(dest, remote(src, bytes, pe, SHOAL_DEV_ERR_SOURCE, routine), bytes);
+    p = route(src, bytes, pe, SHOAL_DEV_ERR_SOURCE, 0, routine);
+    if (p != NULL)
+        shoal_dev_copy(dest, p, bytes);
+    else
+        shoal_dev_proxy_get(dest, src, bytes, pe);
 }
 
 /* The native system-scope atomics, on 32- or 64-bit words (T): every op has one,
@@ -245,6 +278,16 @@ static __device__ T amo(shoal_amo_op_t op, T *p, T operand, T compare, const cha
     return 0;
 }
 
+/* An AMO the host proxy carries: the op is checked here, as amo does. */
+static __device__ void proxy_amo(shoal_amo_op_t op, void *dest, uint64_t operand,
+                                 uint64_t compare, void *fetch, size_t size, int pe,
+                                 const char *routine)
+{
+    if ((unsigned)op > (unsigned)SHOAL_AMO_XOR)
+        shoal_dev_fail(routine, SHOAL_DEV_ERR_OP, op);
+    shoal_dev_proxy_amo(op, dest, operand, compare, fetch, size, pe);
+}
+
 __device__ void shoal_dev_amo(shoal_amo_op_t op, void *dest, const void *operand,
                               const void *compare, void *fetch, size_t size, int pe,
                               const char *routine)
@@ -253,23 +296,33 @@ __device__ void shoal_dev_amo(shoal_amo_op_t op, void *dest, const void *operand
 
     if (size != 4 && size != 8)
         shoal_dev_fail(routine, SHOAL_DEV_ERR_SIZE, (long long)size);
-    p = remote(dest, size, pe, SHOAL_DEV_ERR_DEST, routine);
+    p = route(dest, size, pe, SHOAL_DEV_ERR_DEST, 1, routine);
     if (((uintptr_t)dest & (size - 1)) != 0)
         shoal_dev_fail(routine, SHOAL_DEV_ERR_ALIGN_DEST, (long long)(uintptr_t)dest);
     if (size == 8) {
         typedef unsigned long long u64;
         u64 v = operand ? *(const u64 *)operand : 0, c = compare ? *(const u64 *)compare : 0;
-        u64 old = amo<u64>(op, (u64 *)p, v, c, routine);
 
-        if (fetch != NULL)
-            *(u64 *)fetch = old;
+        if (p == NULL) {
+            proxy_amo(op, dest, v, c, fetch, size, pe, routine);
+        } else {
+            u64 old = amo<u64>(op, (u64 *)p, v, c, routine);
+
+            if (fetch != NULL)
+                *(u64 *)fetch = old;
+        }
     } else {
         unsigned v = operand ? *(const unsigned *)operand : 0;
         unsigned c = compare ? *(const unsigned *)compare : 0;
-        unsigned old = amo<unsigned>(op, (unsigned *)p, v, c, routine);
 
-        if (fetch != NULL)
-            *(unsigned *)fetch = old;
+        if (p == NULL) {
+            proxy_amo(op, dest, v, c, fetch, size, pe, routine);
+        } else {
+            unsigned old = amo<unsigned>(op, (unsigned *)p, v, c, routine);
+
+            if (fetch != NULL)
+                *(unsigned *)fetch = old;
+        }
     }
 }
 
@@ -320,7 +373,7 @@ __device__ size_t shoal_dev_sync(const shoal_wait_set_t *set_in, shoal_sel_t sel
         while (!shoal_wait_test_all(&set, &next)) {
             if (!block)
                 return 0;
-            backoff(&ns);
+            shoal_dev_backoff(&ns);
         }
         return block ? 0 : 1;
     case SHOAL_SEL_ANY:
@@ -329,14 +382,14 @@ __device__ size_t shoal_dev_sync(const shoal_wait_set_t *set_in, shoal_sel_t sel
         slot = &any_cursor[thread_slot()];
         cursor = *slot;
         while ((found = shoal_wait_test_any(&set, &cursor)) == SIZE_MAX && block)
-            backoff(&ns);
+            shoal_dev_backoff(&ns);
         *slot = cursor;
         return found;
     default:
         if (shoal_wait_empty(&set))
             return 0;
         while ((found = shoal_wait_test_some(&set, indices)) == 0 && block)
-            backoff(&ns);
+            shoal_dev_backoff(&ns);
         return found;
     }
 }
@@ -353,11 +406,12 @@ static __device__ uint64_t *signal_addr(uint64_t *sig_addr, const char *routine)
 }
 
 /* The signal update of a put-with-signal on PE pe, checked: sig_addr in the heap
- * and aligned, sig_op a SET or an ADD. Returns where to apply it. */
+ * and aligned, sig_op a SET or an ADD. Returns where to apply it, NULL where the
+ * host proxy does (an atomic: route). */
 static __device__ unsigned long long *signal_target(uint64_t *sig_addr, int sig_op, int pe,
                                                     const char *routine)
 {
-    char *p = remote(sig_addr, sizeof(*sig_addr), pe, SHOAL_DEV_ERR_SIG_ADDR, routine);
+    char *p = route(sig_addr, sizeof(*sig_addr), pe, SHOAL_DEV_ERR_SIG_ADDR, 1, routine);
 
     if (((uintptr_t)sig_addr & (sizeof(*sig_addr) - 1)) != 0)
         shoal_dev_fail(routine, SHOAL_DEV_ERR_ALIGN_SIG_ADDR, (long long)(uintptr_t)sig_addr);
@@ -366,37 +420,50 @@ static __device__ unsigned long long *signal_target(uint64_t *sig_addr, int sig_
     return (unsigned long long *)p;
 }
 
-/* One system-scope atomic: the signal is never torn, and an ADD from several PEs
- * at once loses none. */
-static __device__ void signal_update(unsigned long long *p, uint64_t signal, int sig_op)
+/* One system-scope atomic at p (signal_target's), or the host proxy's on
+ * sig_addr: the signal is never torn, and an ADD from several PEs at once loses
+ * none. */
+static __device__ void signal_update(unsigned long long *p, uint64_t *sig_addr, uint64_t signal,
+                                     int sig_op, int pe)
 {
-    if (sig_op == NVSHMEM_SIGNAL_ADD)
+    shoal_amo_op_t op = sig_op == NVSHMEM_SIGNAL_ADD ? SHOAL_AMO_ADD : SHOAL_AMO_SET;
+
+    if (p == NULL)
+        shoal_dev_proxy_amo(op, sig_addr, signal, 0, NULL, sizeof(*sig_addr), pe);
+    else if (op == SHOAL_AMO_ADD)
         atomicAdd_system(p, (unsigned long long)signal);
     else
         atomicExch_system(p, (unsigned long long)signal);
 }
 
 /* Cost: the copy, one fence.sc.sys (the data is visible system-wide before the
- * signal is) and one atomic. */
+ * signal is) and one atomic. Through the proxy: one request per 4 KiB, the last
+ * one carrying the signal, which the host sets after the data. */
 __device__ void shoal_dev_put_signal(void *dest, const void *src, size_t bytes,
                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
                                      const char *routine)
 {
     unsigned long long *sig = signal_target(sig_addr, sig_op, pe, routine);
+    char *p = bytes > 0 ? route(dest, bytes, pe, SHOAL_DEV_ERR_DEST, 0, routine) : NULL;
 
+    if (bytes > 0 && p == NULL) {
+        shoal_dev_proxy_put(dest, src, bytes, pe, sig_addr, signal, sig_op);
+        return;
+    }
     if (bytes > 0)
-        copy(remote(dest, bytes, pe, SHOAL_DEV_ERR_DEST, routine), src, bytes);
+        shoal_dev_copy(p, src, bytes);
     __threadfence_system();
-    signal_update(sig, signal, sig_op);
+    signal_update(sig, sig_addr, signal, sig_op, pe);
 }
 
 /* The barrier among all PEs (dissemination: ceil(log2 n_pes) rounds; in round r
  * this PE adds 1 to word 1 + r on PE me + 2^r and waits for its own word 1 + r to
  * reach this barrier's number). fence: a system fence before each arrival, so the
- * stores this thread saw complete are visible to every PE that passes (barrier_all);
- * without it, only the rendezvous (sync_all). Needs every PE's heap mapped here.
- * One thread per PE at a time. Cost: per round one fence, one remote atomic and
- * the polling of one word in this PE's heap. */
+ * stores this thread saw complete are visible to every PE that passes (barrier_all),
+ * and a quiet of the host proxy's requests first; without it, only the rendezvous
+ * (sync_all). Arrivals on PEs not mapped here go through the proxy; without one,
+ * every PE's heap must be mapped. One thread per PE at a time. Cost: per round
+ * one fence, one remote atomic and the polling of one word in this PE's heap. */
 static __device__ void barrier(int fence, const char *routine)
 {
     const shoal_dev_state_t *s = &shoal_dev_state;
@@ -405,21 +472,26 @@ static __device__ void barrier(int fence, const char *routine)
 
     mine = (uint64_t *)remote(s->barrier, SHOAL_DEV_BARRIER_WORDS * sizeof(uint64_t), s->my_pe,
                               SHOAL_DEV_ERR_DEST, routine);
-    for (pe = 0; pe < s->n_pes; pe++)
+    for (pe = 0; pe < s->n_pes && s->proxy == NULL; pe++)
         if (s->peer_heap[pe] == NULL)
             shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_UNMAPPED, pe);
+    if (fence)
+        shoal_dev_proxy_quiet();
     epoch = ++mine[0];
     for (r = 0, dist = 1; dist < s->n_pes; r++, dist *= 2) {
         int to = (int)(((long long)s->my_pe + dist) % s->n_pes);
-        unsigned long long *arrive = (unsigned long long *)remote(
-            &s->barrier[1 + r], sizeof(uint64_t), to, SHOAL_DEV_ERR_DEST, routine);
+        uint64_t *word = &s->barrier[1 + r];
+        char *arrive = route(word, sizeof(uint64_t), to, SHOAL_DEV_ERR_DEST, 1, routine);
         unsigned ns = 0;
 
         if (fence)
             __threadfence_system();
-        atomicAdd_system(arrive, 1ULL);
+        if (arrive != NULL)
+            atomicAdd_system((unsigned long long *)arrive, 1ULL);
+        else
+            shoal_dev_proxy_amo(SHOAL_AMO_ADD, word, 1, 0, NULL, sizeof(*word), to);
         while (shoal_wait_load_ivar(&mine[1 + r], sizeof(uint64_t), 0) < epoch)
-            backoff(&ns);
+            shoal_dev_backoff(&ns);
     }
     if (fence)
         __threadfence_system();
@@ -474,7 +546,8 @@ __device__ void nvshmemx_getmem_nbi_warp(void *dest, const void *source, size_t 
  * shmemx_signal_set and _add; the caller fences first where it must. */
 __device__ void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    signal_update(signal_target(sig_addr, sig_op, pe, "nvshmemx_signal_op"), signal, sig_op);
+    signal_update(signal_target(sig_addr, sig_op, pe, "nvshmemx_signal_op"), sig_addr, signal,
+                  sig_op, pe);
 }
 
 __device__ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
@@ -561,19 +634,22 @@ __host__ __device__ void *nvshmem_ptr(const void *ptr, int pe)
 }
 
 /* On the device both order and complete every store and atomic of this thread
- * system-wide: remote heaps are reached by plain stores, which complete when
- * the fence does. */
+ * system-wide: mapped heaps are reached by plain stores, which complete when the
+ * fence does, and what the host proxy carries completes with its quiet (a no-op
+ * while nothing went through it since the last). */
 __host__ __device__ void nvshmem_fence(void)
 {
 #ifdef DEVICE_HALF
     __threadfence_system();
+    shoal_dev_proxy_quiet();
 #else
     shoal_gpu_fence();
 #endif
 }
 
-/* On the device a barrier among all PEs of the job, which must all be on this
- * node and mapped here (not SHOAL_TRANSPORT=ucx); one thread of each PE calls it.
+/* On the device a barrier among all PEs of the job; one thread of each PE calls
+ * it. PEs not mapped here are reached through the host proxy (without one,
+ * SHOAL_GPU_PROXY=none, they are an error).
  * On the host, shmem_barrier_all and shmem_sync_all. */
 __host__ __device__ void nvshmem_barrier_all(void)
 {
@@ -597,6 +673,7 @@ __host__ __device__ void nvshmem_quiet(void)
 {
 #ifdef DEVICE_HALF
     __threadfence_system();
+    shoal_dev_proxy_quiet();
 #else
     shoal_gpu_quiet();
 #endif

@@ -69,10 +69,15 @@ template <typename T> static inline T atomicXor_system(T *p, T v)
     return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);
 }
 
-/* Device scope (the engine's own claim word): on a CPU, the same. */
+/* Device scope (the engine's own words in device memory): on a CPU, the same. */
 template <typename T> static inline T atomicCAS(T *p, T compare, T v)
 {
     return atomicCAS_system(p, compare, v);
+}
+
+template <typename T> static inline T atomicAdd(T *p, T v)
+{
+    return atomicAdd_system(p, v);
 }
 
 /* fence.sc.sys: every earlier load and store before every later one, for all. */

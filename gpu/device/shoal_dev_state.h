@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shoal_proxy.h"
 #include "shoal_wait.h" /* SHOAL_HD */
 
 /* What a device error is about; the host turns (code, value) into the line. */
@@ -74,6 +75,13 @@ typedef struct shoal_dev_state {
      * whose heaps are mapped here, in PE order; node, SHMEM_TEAM_SHARED's. */
     int shared_my_pe, shared_n_pes;
     int node_my_pe, node_n_pes;
+    /* The host proxy's ring (device address), NULL without one
+     * (SHOAL_GPU_PROXY=none). With it, operations on unmapped PEs go through
+     * the host instead of failing; so do every put, get and AMO (proxy_all:
+     * SHOAL_GPU_PROXY=all) or every AMO (proxy_amo: the GPU's atomics on host
+     * memory are not atomic with the CPU's). */
+    shoal_proxy_ring_t *proxy;
+    int proxy_all, proxy_amo;
 } shoal_dev_state_t;
 
 #if defined(__CUDACC__) || defined(SHOAL_DEV_ON_CPU)

@@ -53,6 +53,34 @@ __device__ void shoal_dev_amo(shoal_amo_op_t op, void *dest, const void *operand
                               const void *compare, void *fetch, size_t size, int pe,
                               const char *routine);
 
+/* A copy in the widest words both ends and the length allow (device.cu). */
+__device__ void shoal_dev_copy(void *dest, const void *src, size_t bytes);
+
+/* Polling back-off: the first poll is immediate, then sleeps that double from
+ * SHOAL_DEV_BACKOFF_MIN_NS to _MAX_NS (about one load from host memory over
+ * PCIe), so a waiting warp leaves the SM to others without adding much latency. */
+#define SHOAL_DEV_BACKOFF_MIN_NS 32
+#define SHOAL_DEV_BACKOFF_MAX_NS 1024
+static inline __device__ void shoal_dev_backoff(unsigned *ns)
+{
+    *ns = *ns == 0 ? SHOAL_DEV_BACKOFF_MIN_NS
+                   : (*ns < SHOAL_DEV_BACKOFF_MAX_NS ? *ns * 2 : SHOAL_DEV_BACKOFF_MAX_NS);
+    __nanosleep(*ns);
+}
+
+/* The host proxy's producers (proxy.cu), for what device.cu routes to it: the
+ * arguments are checked already, addresses are the user's (host view of the
+ * heap). put returns once src may be reused (copied into the ring); with sig_op
+ * >= 0 the last piece is a put with signal. get and a fetching amo (fetch not
+ * NULL) wait for the host. quiet returns once every request taken before it is
+ * complete at its target, at once when none is outstanding. */
+__device__ void shoal_dev_proxy_put(void *dest, const void *src, size_t bytes, int pe,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op);
+__device__ void shoal_dev_proxy_get(void *dest, const void *src, size_t bytes, int pe);
+__device__ void shoal_dev_proxy_amo(shoal_amo_op_t op, void *dest, uint64_t operand,
+                                    uint64_t compare, void *fetch, size_t size, int pe);
+__device__ void shoal_dev_proxy_quiet(void);
+
 /* Records a device error where the host can read it (routine, the PE, a code and
  * a value), makes it visible system-wide, and traps. The host prints it as one
  * line at the next nvshmem_* host call or when the kernel's failure is seen. */

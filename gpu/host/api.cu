@@ -60,7 +60,7 @@ void shoal_gpu_fence(void)
 
 void shoal_gpu_quiet(void)
 {
-    shoal_gpu_check();
+    shoal_gpu_check_and_drain(); /* what kernels handed the host proxy, too */
     shmem_quiet();
 }
 

@@ -81,10 +81,33 @@ static uint64_t *barrier_reserve(const shoal_gpu_env_t *env)
     return words;
 }
 
+/* The host proxy's ring, in mapped pinned host memory, and its thread, where
+ * shoal_gpu_proxy_plan says this PE needs one. Says what it did in what. */
+static void proxy_setup(const shoal_gpu_env_t *env, int native_atomics, char *what, size_t len)
+{
+    void *host = NULL, *dev = NULL;
+    cudaError_t rc;
+
+    if (!shoal_gpu_proxy_plan(env, shoal_gpu.peer_heap, native_atomics, &shoal_gpu.state, what,
+                              len))
+        return;
+    rc = cudaHostAlloc(&host, sizeof(shoal_proxy_ring_t),
+                       cudaHostAllocMapped | cudaHostAllocPortable);
+    if (rc != cudaSuccess)
+        cuda_fail("cudaHostAlloc of the host proxy's ring", rc);
+    rc = cudaHostGetDevicePointer(&dev, host, 0);
+    if (rc != cudaSuccess)
+        cuda_fail("cudaHostGetDevicePointer", rc);
+    shoal_gpu.ring = (shoal_proxy_ring_t *)host;
+    shoal_gpu_proxy_start(shoal_gpu.ring);
+    shoal_gpu.state.proxy = (shoal_proxy_ring_t *)dev;
+}
+
 static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
 {
     size_t n = (size_t)env->n_pes;
     int count = 0, native_atomics = 0, mapped;
+    char proxy_what[128];
     shoal_dev_status_t *status_dev;
     struct cudaDeviceProp prop;
     cudaError_t rc;
@@ -140,6 +163,7 @@ static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     shoal_gpu.state.peer_heap = shoal_gpu.table_dev;
     shoal_gpu.state.status = status_dev;
     /* state.barrier: reserved above, a heap address like the user's. */
+    proxy_setup(env, native_atomics, proxy_what, sizeof(proxy_what));
     rc = cudaMemcpyToSymbol(shoal_dev_state, &shoal_gpu.state, sizeof(shoal_gpu.state));
     if (rc != cudaSuccess)
         cuda_fail("cudaMemcpyToSymbol of the device state", rc);
@@ -154,10 +178,11 @@ static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
                  shoal_gpu.device, (void *)shoal_gpu.peer_heap[env->my_pe], env->heap_base);
     snprintf(summary, len,
              "device %d (%s): this PE's heap and %d same-node peers' heaps registered, %d PEs "
-             "out of the GPU's reach; GPU atomics on them are %s",
+             "not mapped; GPU atomics on them are %s; %s",
              shoal_gpu.device, prop.name, mapped, env->n_pes - 1 - mapped,
              native_atomics ? "atomic with the CPU's"
-                            : "not atomic with concurrent CPU atomics (no native host atomics)");
+                            : "not atomic with concurrent CPU atomics (no native host atomics)",
+             proxy_what);
     env->log(SHOAL_LOG_INFO, "GPU: %s", summary);
 }
 
@@ -168,6 +193,7 @@ static void gpu_finalize(void)
 
     if (shoal_gpu.active) {
         shoal_gpu_monitor_stop();
+        shoal_gpu_proxy_stop();
         /* Kernels launched after this fail with "not set up" instead of touching
          * unmapped memory. Errors are ignored: a trapped kernel leaves the
          * context unusable, and shutting down must go on. */
@@ -177,6 +203,8 @@ static void gpu_finalize(void)
                 (void)cudaHostUnregister(shoal_gpu.registered[pe]);
         (void)cudaFree(shoal_gpu.table_dev);
         (void)cudaFreeHost(shoal_gpu.status);
+        if (shoal_gpu.ring != NULL)
+            (void)cudaFreeHost(shoal_gpu.ring);
         (void)cudaGetLastError();
     }
     free(shoal_gpu.peer_heap);
@@ -186,7 +214,7 @@ static void gpu_finalize(void)
 
 static const shoal_gpu_hooks_t hooks = {
     gpu_init,
-    shoal_gpu_check,
+    shoal_gpu_check_and_drain,
     gpu_finalize,
 };
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "shoal_dev_state.h"
+#include "shoal_proxy.h"
 #include "shoal_gpu_hook.h"
 
 typedef struct shoal_gpu {
@@ -20,6 +21,7 @@ typedef struct shoal_gpu {
     char **table_dev;        /* the device table's device memory */
     shoal_dev_status_t *status; /* the status block, at its host address */
     char why[160];              /* why there is no GPU, when active is 0 */
+    shoal_proxy_ring_t *ring;   /* the host proxy's ring at its host address, or NULL */
 } shoal_gpu_t;
 
 extern shoal_gpu_t shoal_gpu;
@@ -35,6 +37,22 @@ void shoal_gpu_check(void);
  * reported even while the host waits in a CUDA call or a shmem_ wait. */
 void shoal_gpu_monitor_start(void);
 void shoal_gpu_monitor_stop(void);
+
+/* proxy_thread.cu: the host proxy (shoal_proxy.h). plan decides from SHOAL_GPU_PROXY,
+ * the table of mapped heaps (NULL: not mapped) and the GPU's atomics whether
+ * this PE needs one, sets state's proxy_all and proxy_amo, and says so in what
+ * (for SHMEM_INFO). start clears ring (at its host
+ * address), which must stay mapped until stop, and starts the thread on a
+ * context of its own; it needs shmem_init's heap and runs from the init hook.
+ * drain returns once every request posted before the call is complete at its
+ * target (a no-op without a proxy); stop ends the thread. check_and_drain is the
+ * hooks' check: a device error's line, else the drain. */
+int shoal_gpu_proxy_plan(const shoal_gpu_env_t *env, char *const *table, int native_atomics,
+                         shoal_dev_state_t *state, char *what, size_t len);
+void shoal_gpu_proxy_start(shoal_proxy_ring_t *ring);
+void shoal_gpu_proxy_drain(void);
+void shoal_gpu_proxy_stop(void);
+void shoal_gpu_check_and_drain(void);
 
 /* api.cu: ends the program with one line when routine runs before shmem_init. */
 void shoal_gpu_need_init(const char *routine);

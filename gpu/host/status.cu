@@ -48,8 +48,8 @@ size_t shoal_gpu_status_format(const shoal_dev_status_t *st, uintptr_t heap_base
     case SHOAL_DEV_ERR_PE_UNREACHABLE:
         n = snprintf(buf, len,
                      "%s (device): argument pe is %lld, which this GPU cannot reach (its heap is "
-                     "not mapped on this node; kernels reach only PEs on their own node, and "
-                     "none with SHOAL_TRANSPORT=ucx)",
+                     "not mapped on this node, and SHOAL_GPU_PROXY=none turned off the host "
+                     "proxy that reaches such PEs)",
                      routine, v);
         break;
     case SHOAL_DEV_ERR_DEST:
@@ -121,8 +121,8 @@ size_t shoal_gpu_status_format(const shoal_dev_status_t *st, uintptr_t heap_base
     case SHOAL_DEV_ERR_PE_UNMAPPED:
         n = snprintf(buf, len,
                      "%s (device): PE %lld is out of this GPU's reach (its heap is not mapped on "
-                     "this node), and the routine involves every PE: the device barrier needs all "
-                     "PEs on this node, and none with SHOAL_TRANSPORT=ucx",
+                     "this node, and SHOAL_GPU_PROXY=none turned off the host proxy), and the "
+                     "routine involves every PE",
                      routine, v);
         break;
     case SHOAL_DEV_ERR_TEAM:

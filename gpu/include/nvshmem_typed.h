@@ -1068,6 +1068,412 @@ __device__ void nvshmem_put128_signal_nbi(void *dest, const void *source, size_t
 __device__ void nvshmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems,
                                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
+/* nvshmemx_TYPENAME_put_block (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_float_put_block(float *dest, const float *source, size_t nelems, int pe);
+__device__ void nvshmemx_double_put_block(double *dest, const double *source, size_t nelems,
+                                          int pe);
+__device__ void nvshmemx_char_put_block(char *dest, const char *source, size_t nelems, int pe);
+__device__ void nvshmemx_schar_put_block(signed char *dest, const signed char *source,
+                                         size_t nelems, int pe);
+__device__ void nvshmemx_short_put_block(short *dest, const short *source, size_t nelems, int pe);
+__device__ void nvshmemx_int_put_block(int *dest, const int *source, size_t nelems, int pe);
+__device__ void nvshmemx_long_put_block(long *dest, const long *source, size_t nelems, int pe);
+__device__ void nvshmemx_longlong_put_block(long long *dest, const long long *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_uchar_put_block(unsigned char *dest, const unsigned char *source,
+                                         size_t nelems, int pe);
+__device__ void nvshmemx_ushort_put_block(unsigned short *dest, const unsigned short *source,
+                                          size_t nelems, int pe);
+__device__ void nvshmemx_uint_put_block(unsigned int *dest, const unsigned int *source,
+                                        size_t nelems, int pe);
+__device__ void nvshmemx_ulong_put_block(unsigned long *dest, const unsigned long *source,
+                                         size_t nelems, int pe);
+__device__ void nvshmemx_ulonglong_put_block(unsigned long long *dest,
+                                             const unsigned long long *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_int8_put_block(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+__device__ void nvshmemx_int16_put_block(int16_t *dest, const int16_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_int32_put_block(int32_t *dest, const int32_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_int64_put_block(int64_t *dest, const int64_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_uint8_put_block(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_uint16_put_block(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                          int pe);
+__device__ void nvshmemx_uint32_put_block(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                          int pe);
+__device__ void nvshmemx_uint64_put_block(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                          int pe);
+__device__ void nvshmemx_size_put_block(size_t *dest, const size_t *source, size_t nelems, int pe);
+__device__ void nvshmemx_ptrdiff_put_block(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                                           int pe);
+
+/* nvshmemx_TYPENAME_put_warp (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_float_put_warp(float *dest, const float *source, size_t nelems, int pe);
+__device__ void nvshmemx_double_put_warp(double *dest, const double *source, size_t nelems, int pe);
+__device__ void nvshmemx_char_put_warp(char *dest, const char *source, size_t nelems, int pe);
+__device__ void nvshmemx_schar_put_warp(signed char *dest, const signed char *source, size_t nelems,
+                                        int pe);
+__device__ void nvshmemx_short_put_warp(short *dest, const short *source, size_t nelems, int pe);
+__device__ void nvshmemx_int_put_warp(int *dest, const int *source, size_t nelems, int pe);
+__device__ void nvshmemx_long_put_warp(long *dest, const long *source, size_t nelems, int pe);
+__device__ void nvshmemx_longlong_put_warp(long long *dest, const long long *source, size_t nelems,
+                                           int pe);
+__device__ void nvshmemx_uchar_put_warp(unsigned char *dest, const unsigned char *source,
+                                        size_t nelems, int pe);
+__device__ void nvshmemx_ushort_put_warp(unsigned short *dest, const unsigned short *source,
+                                         size_t nelems, int pe);
+__device__ void nvshmemx_uint_put_warp(unsigned int *dest, const unsigned int *source,
+                                       size_t nelems, int pe);
+__device__ void nvshmemx_ulong_put_warp(unsigned long *dest, const unsigned long *source,
+                                        size_t nelems, int pe);
+__device__ void nvshmemx_ulonglong_put_warp(unsigned long long *dest,
+                                            const unsigned long long *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_int8_put_warp(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+__device__ void nvshmemx_int16_put_warp(int16_t *dest, const int16_t *source, size_t nelems,
+                                        int pe);
+__device__ void nvshmemx_int32_put_warp(int32_t *dest, const int32_t *source, size_t nelems,
+                                        int pe);
+__device__ void nvshmemx_int64_put_warp(int64_t *dest, const int64_t *source, size_t nelems,
+                                        int pe);
+__device__ void nvshmemx_uint8_put_warp(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                        int pe);
+__device__ void nvshmemx_uint16_put_warp(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_uint32_put_warp(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_uint64_put_warp(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_size_put_warp(size_t *dest, const size_t *source, size_t nelems, int pe);
+__device__ void nvshmemx_ptrdiff_put_warp(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                                          int pe);
+
+/* nvshmemx_putSIZE_block (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_put8_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put16_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put32_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put64_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put128_block(void *dest, const void *source, size_t nelems, int pe);
+
+/* nvshmemx_putSIZE_warp (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_put8_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put16_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put32_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put64_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put128_warp(void *dest, const void *source, size_t nelems, int pe);
+
+/* nvshmemx_TYPENAME_get_block (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_float_get_block(float *dest, const float *source, size_t nelems, int pe);
+__device__ void nvshmemx_double_get_block(double *dest, const double *source, size_t nelems,
+                                          int pe);
+__device__ void nvshmemx_char_get_block(char *dest, const char *source, size_t nelems, int pe);
+__device__ void nvshmemx_schar_get_block(signed char *dest, const signed char *source,
+                                         size_t nelems, int pe);
+__device__ void nvshmemx_short_get_block(short *dest, const short *source, size_t nelems, int pe);
+__device__ void nvshmemx_int_get_block(int *dest, const int *source, size_t nelems, int pe);
+__device__ void nvshmemx_long_get_block(long *dest, const long *source, size_t nelems, int pe);
+__device__ void nvshmemx_longlong_get_block(long long *dest, const long long *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_uchar_get_block(unsigned char *dest, const unsigned char *source,
+                                         size_t nelems, int pe);
+__device__ void nvshmemx_ushort_get_block(unsigned short *dest, const unsigned short *source,
+                                          size_t nelems, int pe);
+__device__ void nvshmemx_uint_get_block(unsigned int *dest, const unsigned int *source,
+                                        size_t nelems, int pe);
+__device__ void nvshmemx_ulong_get_block(unsigned long *dest, const unsigned long *source,
+                                         size_t nelems, int pe);
+__device__ void nvshmemx_ulonglong_get_block(unsigned long long *dest,
+                                             const unsigned long long *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_int8_get_block(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+__device__ void nvshmemx_int16_get_block(int16_t *dest, const int16_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_int32_get_block(int32_t *dest, const int32_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_int64_get_block(int64_t *dest, const int64_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_uint8_get_block(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_uint16_get_block(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                          int pe);
+__device__ void nvshmemx_uint32_get_block(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                          int pe);
+__device__ void nvshmemx_uint64_get_block(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                          int pe);
+__device__ void nvshmemx_size_get_block(size_t *dest, const size_t *source, size_t nelems, int pe);
+__device__ void nvshmemx_ptrdiff_get_block(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                                           int pe);
+
+/* nvshmemx_TYPENAME_get_warp (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_float_get_warp(float *dest, const float *source, size_t nelems, int pe);
+__device__ void nvshmemx_double_get_warp(double *dest, const double *source, size_t nelems, int pe);
+__device__ void nvshmemx_char_get_warp(char *dest, const char *source, size_t nelems, int pe);
+__device__ void nvshmemx_schar_get_warp(signed char *dest, const signed char *source, size_t nelems,
+                                        int pe);
+__device__ void nvshmemx_short_get_warp(short *dest, const short *source, size_t nelems, int pe);
+__device__ void nvshmemx_int_get_warp(int *dest, const int *source, size_t nelems, int pe);
+__device__ void nvshmemx_long_get_warp(long *dest, const long *source, size_t nelems, int pe);
+__device__ void nvshmemx_longlong_get_warp(long long *dest, const long long *source, size_t nelems,
+                                           int pe);
+__device__ void nvshmemx_uchar_get_warp(unsigned char *dest, const unsigned char *source,
+                                        size_t nelems, int pe);
+__device__ void nvshmemx_ushort_get_warp(unsigned short *dest, const unsigned short *source,
+                                         size_t nelems, int pe);
+__device__ void nvshmemx_uint_get_warp(unsigned int *dest, const unsigned int *source,
+                                       size_t nelems, int pe);
+__device__ void nvshmemx_ulong_get_warp(unsigned long *dest, const unsigned long *source,
+                                        size_t nelems, int pe);
+__device__ void nvshmemx_ulonglong_get_warp(unsigned long long *dest,
+                                            const unsigned long long *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_int8_get_warp(int8_t *dest, const int8_t *source, size_t nelems, int pe);
+__device__ void nvshmemx_int16_get_warp(int16_t *dest, const int16_t *source, size_t nelems,
+                                        int pe);
+__device__ void nvshmemx_int32_get_warp(int32_t *dest, const int32_t *source, size_t nelems,
+                                        int pe);
+__device__ void nvshmemx_int64_get_warp(int64_t *dest, const int64_t *source, size_t nelems,
+                                        int pe);
+__device__ void nvshmemx_uint8_get_warp(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                        int pe);
+__device__ void nvshmemx_uint16_get_warp(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_uint32_get_warp(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_uint64_get_warp(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                         int pe);
+__device__ void nvshmemx_size_get_warp(size_t *dest, const size_t *source, size_t nelems, int pe);
+__device__ void nvshmemx_ptrdiff_get_warp(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
+                                          int pe);
+
+/* nvshmemx_getSIZE_block (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_get8_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get16_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get32_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get64_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get128_block(void *dest, const void *source, size_t nelems, int pe);
+
+/* nvshmemx_getSIZE_warp (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_get8_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get16_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get32_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get64_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get128_warp(void *dest, const void *source, size_t nelems, int pe);
+
+/* nvshmemx_TYPENAME_put_nbi_block (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_float_put_nbi_block(float *dest, const float *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_double_put_nbi_block(double *dest, const double *source, size_t nelems,
+                                              int pe);
+__device__ void nvshmemx_char_put_nbi_block(char *dest, const char *source, size_t nelems, int pe);
+__device__ void nvshmemx_schar_put_nbi_block(signed char *dest, const signed char *source,
+                                             size_t nelems, int pe);
+__device__ void nvshmemx_short_put_nbi_block(short *dest, const short *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_int_put_nbi_block(int *dest, const int *source, size_t nelems, int pe);
+__device__ void nvshmemx_long_put_nbi_block(long *dest, const long *source, size_t nelems, int pe);
+__device__ void nvshmemx_longlong_put_nbi_block(long long *dest, const long long *source,
+                                                size_t nelems, int pe);
+__device__ void nvshmemx_uchar_put_nbi_block(unsigned char *dest, const unsigned char *source,
+                                             size_t nelems, int pe);
+__device__ void nvshmemx_ushort_put_nbi_block(unsigned short *dest, const unsigned short *source,
+                                              size_t nelems, int pe);
+__device__ void nvshmemx_uint_put_nbi_block(unsigned int *dest, const unsigned int *source,
+                                            size_t nelems, int pe);
+__device__ void nvshmemx_ulong_put_nbi_block(unsigned long *dest, const unsigned long *source,
+                                             size_t nelems, int pe);
+__device__ void nvshmemx_ulonglong_put_nbi_block(unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nelems,
+                                                 int pe);
+__device__ void nvshmemx_int8_put_nbi_block(int8_t *dest, const int8_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_int16_put_nbi_block(int16_t *dest, const int16_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_int32_put_nbi_block(int32_t *dest, const int32_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_int64_put_nbi_block(int64_t *dest, const int64_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_uint8_put_nbi_block(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_uint16_put_nbi_block(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                              int pe);
+__device__ void nvshmemx_uint32_put_nbi_block(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                              int pe);
+__device__ void nvshmemx_uint64_put_nbi_block(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                              int pe);
+__device__ void nvshmemx_size_put_nbi_block(size_t *dest, const size_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_ptrdiff_put_nbi_block(ptrdiff_t *dest, const ptrdiff_t *source,
+                                               size_t nelems, int pe);
+
+/* nvshmemx_TYPENAME_put_nbi_warp (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_float_put_nbi_warp(float *dest, const float *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_double_put_nbi_warp(double *dest, const double *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_char_put_nbi_warp(char *dest, const char *source, size_t nelems, int pe);
+__device__ void nvshmemx_schar_put_nbi_warp(signed char *dest, const signed char *source,
+                                            size_t nelems, int pe);
+__device__ void nvshmemx_short_put_nbi_warp(short *dest, const short *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_int_put_nbi_warp(int *dest, const int *source, size_t nelems, int pe);
+__device__ void nvshmemx_long_put_nbi_warp(long *dest, const long *source, size_t nelems, int pe);
+__device__ void nvshmemx_longlong_put_nbi_warp(long long *dest, const long long *source,
+                                               size_t nelems, int pe);
+__device__ void nvshmemx_uchar_put_nbi_warp(unsigned char *dest, const unsigned char *source,
+                                            size_t nelems, int pe);
+__device__ void nvshmemx_ushort_put_nbi_warp(unsigned short *dest, const unsigned short *source,
+                                             size_t nelems, int pe);
+__device__ void nvshmemx_uint_put_nbi_warp(unsigned int *dest, const unsigned int *source,
+                                           size_t nelems, int pe);
+__device__ void nvshmemx_ulong_put_nbi_warp(unsigned long *dest, const unsigned long *source,
+                                            size_t nelems, int pe);
+__device__ void nvshmemx_ulonglong_put_nbi_warp(unsigned long long *dest,
+                                                const unsigned long long *source, size_t nelems,
+                                                int pe);
+__device__ void nvshmemx_int8_put_nbi_warp(int8_t *dest, const int8_t *source, size_t nelems,
+                                           int pe);
+__device__ void nvshmemx_int16_put_nbi_warp(int16_t *dest, const int16_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_int32_put_nbi_warp(int32_t *dest, const int32_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_int64_put_nbi_warp(int64_t *dest, const int64_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_uint8_put_nbi_warp(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_uint16_put_nbi_warp(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_uint32_put_nbi_warp(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_uint64_put_nbi_warp(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_size_put_nbi_warp(size_t *dest, const size_t *source, size_t nelems,
+                                           int pe);
+__device__ void nvshmemx_ptrdiff_put_nbi_warp(ptrdiff_t *dest, const ptrdiff_t *source,
+                                              size_t nelems, int pe);
+
+/* nvshmemx_putSIZE_nbi_block (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_put8_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put16_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put32_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put64_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put128_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+
+/* nvshmemx_putSIZE_nbi_warp (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_put8_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put16_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put32_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put64_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_put128_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+
+/* nvshmemx_TYPENAME_get_nbi_block (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_float_get_nbi_block(float *dest, const float *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_double_get_nbi_block(double *dest, const double *source, size_t nelems,
+                                              int pe);
+__device__ void nvshmemx_char_get_nbi_block(char *dest, const char *source, size_t nelems, int pe);
+__device__ void nvshmemx_schar_get_nbi_block(signed char *dest, const signed char *source,
+                                             size_t nelems, int pe);
+__device__ void nvshmemx_short_get_nbi_block(short *dest, const short *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_int_get_nbi_block(int *dest, const int *source, size_t nelems, int pe);
+__device__ void nvshmemx_long_get_nbi_block(long *dest, const long *source, size_t nelems, int pe);
+__device__ void nvshmemx_longlong_get_nbi_block(long long *dest, const long long *source,
+                                                size_t nelems, int pe);
+__device__ void nvshmemx_uchar_get_nbi_block(unsigned char *dest, const unsigned char *source,
+                                             size_t nelems, int pe);
+__device__ void nvshmemx_ushort_get_nbi_block(unsigned short *dest, const unsigned short *source,
+                                              size_t nelems, int pe);
+__device__ void nvshmemx_uint_get_nbi_block(unsigned int *dest, const unsigned int *source,
+                                            size_t nelems, int pe);
+__device__ void nvshmemx_ulong_get_nbi_block(unsigned long *dest, const unsigned long *source,
+                                             size_t nelems, int pe);
+__device__ void nvshmemx_ulonglong_get_nbi_block(unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nelems,
+                                                 int pe);
+__device__ void nvshmemx_int8_get_nbi_block(int8_t *dest, const int8_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_int16_get_nbi_block(int16_t *dest, const int16_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_int32_get_nbi_block(int32_t *dest, const int32_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_int64_get_nbi_block(int64_t *dest, const int64_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_uint8_get_nbi_block(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_uint16_get_nbi_block(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                              int pe);
+__device__ void nvshmemx_uint32_get_nbi_block(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                              int pe);
+__device__ void nvshmemx_uint64_get_nbi_block(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                              int pe);
+__device__ void nvshmemx_size_get_nbi_block(size_t *dest, const size_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_ptrdiff_get_nbi_block(ptrdiff_t *dest, const ptrdiff_t *source,
+                                               size_t nelems, int pe);
+
+/* nvshmemx_TYPENAME_get_nbi_warp (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_float_get_nbi_warp(float *dest, const float *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_double_get_nbi_warp(double *dest, const double *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_char_get_nbi_warp(char *dest, const char *source, size_t nelems, int pe);
+__device__ void nvshmemx_schar_get_nbi_warp(signed char *dest, const signed char *source,
+                                            size_t nelems, int pe);
+__device__ void nvshmemx_short_get_nbi_warp(short *dest, const short *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_int_get_nbi_warp(int *dest, const int *source, size_t nelems, int pe);
+__device__ void nvshmemx_long_get_nbi_warp(long *dest, const long *source, size_t nelems, int pe);
+__device__ void nvshmemx_longlong_get_nbi_warp(long long *dest, const long long *source,
+                                               size_t nelems, int pe);
+__device__ void nvshmemx_uchar_get_nbi_warp(unsigned char *dest, const unsigned char *source,
+                                            size_t nelems, int pe);
+__device__ void nvshmemx_ushort_get_nbi_warp(unsigned short *dest, const unsigned short *source,
+                                             size_t nelems, int pe);
+__device__ void nvshmemx_uint_get_nbi_warp(unsigned int *dest, const unsigned int *source,
+                                           size_t nelems, int pe);
+__device__ void nvshmemx_ulong_get_nbi_warp(unsigned long *dest, const unsigned long *source,
+                                            size_t nelems, int pe);
+__device__ void nvshmemx_ulonglong_get_nbi_warp(unsigned long long *dest,
+                                                const unsigned long long *source, size_t nelems,
+                                                int pe);
+__device__ void nvshmemx_int8_get_nbi_warp(int8_t *dest, const int8_t *source, size_t nelems,
+                                           int pe);
+__device__ void nvshmemx_int16_get_nbi_warp(int16_t *dest, const int16_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_int32_get_nbi_warp(int32_t *dest, const int32_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_int64_get_nbi_warp(int64_t *dest, const int64_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_uint8_get_nbi_warp(uint8_t *dest, const uint8_t *source, size_t nelems,
+                                            int pe);
+__device__ void nvshmemx_uint16_get_nbi_warp(uint16_t *dest, const uint16_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_uint32_get_nbi_warp(uint32_t *dest, const uint32_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_uint64_get_nbi_warp(uint64_t *dest, const uint64_t *source, size_t nelems,
+                                             int pe);
+__device__ void nvshmemx_size_get_nbi_warp(size_t *dest, const size_t *source, size_t nelems,
+                                           int pe);
+__device__ void nvshmemx_ptrdiff_get_nbi_warp(ptrdiff_t *dest, const ptrdiff_t *source,
+                                              size_t nelems, int pe);
+
+/* nvshmemx_getSIZE_nbi_block (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_get8_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get16_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get32_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get64_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get128_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+
+/* nvshmemx_getSIZE_nbi_warp (man page nvshmemx_putmem_block) */
+__device__ void nvshmemx_get8_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get16_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get32_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get64_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_get128_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+
 #endif /* SHOAL_NVSHMEM_DEVICE */
 
 /* nvshmemx_TYPENAME_wait_until_on_stream (man page shmem_wait_until) */

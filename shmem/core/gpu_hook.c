@@ -46,6 +46,7 @@ void shoal_core_gpu_init(char *summary, size_t len)
         .heap_base = shoal_core_state.seg[SHOAL_SEG_HEAP].base,
         .heap_size = shoal_core_state.seg[SHOAL_SEG_HEAP].size,
         .peer_heap = shoal_peer_heap,
+        .proxy = shoal_core_state.settings.gpu_proxy,
         .log = gpu_log,
         .fatal = gpu_fatal,
     };

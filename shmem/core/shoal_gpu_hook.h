@@ -23,6 +23,8 @@ typedef struct shoal_gpu_env {
      * a same-node peer's (mapped now if it was not yet); NULL where pe is reached
      * only through UCX (another node, or SHOAL_TRANSPORT=ucx). */
     void *(*peer_heap)(int pe, size_t *size_out);
+    /* SHOAL_GPU_PROXY: a SHOAL_GPU_PROXY_* value (shoal_env.h). */
+    int proxy;
     /* A log line at a SHOAL_LOG_* level (nothing when that level is off), and the
      * fatal path: one line on this PE, then the job ends with a non-zero status. */
     void (*log)(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -35,7 +37,8 @@ typedef struct shoal_gpu_hooks {
      * SHMEM_INFO prints. */
     void (*init)(const shoal_gpu_env_t *env, char *summary, size_t len);
     /* At shmem_barrier_all and at the start of shmem_finalize: ends the job with
-     * the error line when a kernel recorded a device error. */
+     * the error line when a kernel recorded a device error, then completes what
+     * kernels handed the host proxy so far (the barrier covers it). */
     void (*check)(void);
     /* In shmem_finalize after its barrier, before the peers' heaps are unmapped. */
     void (*finalize)(void);

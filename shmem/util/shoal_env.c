@@ -109,6 +109,10 @@ static const int bcast_values[] = {SHOAL_ALGO_AUTO, SHOAL_ALGO_DIRECT, SHOAL_ALG
 static const char *const reduce_names[] = {"auto", "direct", "ring", "doubling", "flat"};
 static const int reduce_values[] = {SHOAL_ALGO_AUTO, SHOAL_ALGO_DIRECT, SHOAL_ALGO_RING,
                                     SHOAL_ALGO_DOUBLING, SHOAL_ALGO_FLAT};
+static const char *const gpu_proxy_names[] = {"auto", "all", "none"};
+static const int gpu_proxy_values[] = {SHOAL_GPU_PROXY_AUTO, SHOAL_GPU_PROXY_ALL,
+                                       SHOAL_GPU_PROXY_NONE};
+#define N_GPU_PROXY (int)(sizeof(gpu_proxy_values) / sizeof(gpu_proxy_values[0]))
 #define N_BCAST (int)(sizeof(bcast_values) / sizeof(bcast_values[0]))
 #define N_REDUCE (int)(sizeof(reduce_values) / sizeof(reduce_values[0]))
 
@@ -120,6 +124,11 @@ int shoal_env_parse_bcast(const char *text, int *out)
 int shoal_env_parse_reduce(const char *text, int *out)
 {
     return parse_choice(text, reduce_names, reduce_values, N_REDUCE, out);
+}
+
+int shoal_env_parse_gpu_proxy(const char *text, int *out)
+{
+    return parse_choice(text, gpu_proxy_names, gpu_proxy_values, N_GPU_PROXY, out);
 }
 
 static const char *env_getenv(const char *name)
@@ -189,6 +198,11 @@ static void print_bcast(FILE *f, int v)
 static void print_reduce(FILE *f, int v)
 {
     print_choice(f, v, reduce_names, reduce_values, N_REDUCE);
+}
+
+static void print_gpu_proxy(FILE *f, int v)
+{
+    print_choice(f, v, gpu_proxy_names, gpu_proxy_values, N_GPU_PROXY);
 }
 
 /* One parser and one printer per kind, taking the field's address untyped so that

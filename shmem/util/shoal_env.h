@@ -19,6 +19,8 @@ enum {
     SHOAL_ALGO_DOUBLING,
     SHOAL_ALGO_FLAT
 };
+/* How kernels reach what load/store cannot (gpu/host/proxy_thread.cu). */
+enum { SHOAL_GPU_PROXY_AUTO = 0, SHOAL_GPU_PROXY_ALL = 1, SHOAL_GPU_PROXY_NONE = 2 };
 
 /* K(kind, field type, parser, ranged, what a value is, its form, an example) - the
  * kinds a setting may have. A ranged kind is a size_t number that a row may bound;
@@ -33,7 +35,8 @@ enum {
     K(bool, int, bool, 0, "one of 0, 1, yes, no, true, false, on, off", "", "")                   \
     K(transport, int, transport, 0, "one of auto, ucx", "", "")                                   \
     K(bcast, int, bcast, 0, "one of auto, flat, direct, binomial", "", "")                        \
-    K(reduce, int, reduce, 0, "one of auto, flat, doubling, ring, direct", "", "")
+    K(reduce, int, reduce, 0, "one of auto, flat, doubling, ring, direct", "", "")                \
+    K(gpu_proxy, int, gpu_proxy, 0, "one of auto, all, none", "", "")
 
 /* C(category, title) - the groups the settings are listed in (SHMEM_INFO, README,
  * shmem_intro(3)), in this order. */
@@ -42,6 +45,7 @@ enum {
     C(transport, "Transport")                                                                     \
     C(collectives, "Collectives")                                                                 \
     C(checks, "Checks")                                                                           \
+    C(gpu, "GPU")                                                                                 \
     C(output, "Output")
 
 /* X(NAME, kind, field, default, range, category, help). range bounds a ranged
@@ -92,7 +96,11 @@ enum {
       "direct broadcasts and doubling reductions)")                                               \
     X(SHOAL_SLEEP, bool, sleep_waits, "1", NONE, collectives,                                     \
       "When a node runs more PEs than cores, collectives wait asleep (futex) instead of "         \
-      "yielding")
+      "yielding")                                                                                 \
+    X(SHOAL_GPU_PROXY, gpu_proxy, gpu_proxy, "auto", NONE, gpu,                                   \
+      "How kernels reach what load/store cannot: auto, a host thread of the PE carries their "    \
+      "operations on PEs not mapped here and their atomics where the GPU's are not atomic with "  \
+      "the CPU's; all, it carries every put, get and atomic of a kernel; none, no host thread")
 
 /* Each kind's field type: shoal_env_size_t, shoal_env_bool_t, ... */
 #define SHOAL_ENV_KIND_TYPE(kind, type, parser, ranged, what, form, example) \
@@ -144,5 +152,6 @@ int shoal_env_parse_bool(const char *text, int *out);
 int shoal_env_parse_transport(const char *text, int *out);
 int shoal_env_parse_bcast(const char *text, int *out);
 int shoal_env_parse_reduce(const char *text, int *out);
+int shoal_env_parse_gpu_proxy(const char *text, int *out);
 
 #endif

@@ -2,7 +2,8 @@
 /* shoal_gpu_tables.h - the API table's GPU rows as C tables, for host-only unit
  * tests (no CUDA): every nvshmem_ device routine and nvshmemx_ stream form with
  * the host routine it mirrors, and each device routine's prototype as an
- * X-macro the C compiler can compare with its host twin's. */
+ * X-macro the C compiler can compare with its host twin's. The _block and
+ * _warp forms are not here: tests/gpu-cpu/gen/dev_routines.h lists them. */
 #ifndef SHOAL_TEST_GPU_TABLES_H
 #define SHOAL_TEST_GPU_TABLES_H
 

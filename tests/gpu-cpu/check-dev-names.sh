@@ -1,6 +1,7 @@
 #!/bin/sh
 # check-dev-names.sh - every nvshmem_ routine the CPU engine defines is one that
-# dev_routines checks: in the generated list (gen/dev_routines.h) or named in
+# a test checks: in the generated lists (gen/dev_routines.h: dev_routines checks
+# the nvshmem_ ones, gpu_group the _block and _warp forms) or named in
 # dev_routines.cc (the hand-written ones), or the device barrier's test
 # (tests/gpu/gpu_barrier.cu, run by gpu_barrier.sh) or group copies' test
 # (tests/gpu/gpu_group.cu). Fails on a device routine added
@@ -18,8 +19,8 @@ checked=$(grep -oh 'nvshmemx\{0,1\}_[a-z0-9_]*' "$srcdir/gen/dev_routines.h" \
 missing=$(printf '%s\n' "$defined" | grep -vxF "$checked")
 n=$(printf '%s\n' "$defined" | grep -c .)
 if [ -n "$missing" ]; then
-    echo "check-dev-names: the CPU engine defines routines that dev_routines never checks:"
+    echo "check-dev-names: the CPU engine defines routines that no test checks:"
     printf '  %s\n' $missing
     exit 1
 fi
-echo "check-dev-names: all $n nvshmem_ routines the engine defines are checked by dev_routines"
+echo "check-dev-names: all $n nvshmem_ routines the engine defines are checked by a test"

@@ -23,6 +23,7 @@ thread_local shoal_dev_dim_t threadIdx, blockIdx, blockDim, gridDim;
 static void cpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
 {
     int pe, mapped = 0;
+    char proxy_what[128];
 
     shoal_gpu.env = env;
     shoal_gpu.peer_heap = (char **)calloc((size_t)env->n_pes, sizeof(char *));
@@ -49,12 +50,22 @@ static void cpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     shoal_gpu.state.barrier = (uint64_t *)shmem_calloc(SHOAL_DEV_BARRIER_WORDS, sizeof(uint64_t));
     if (shoal_gpu.state.barrier == NULL)
         env->fatal("shmem_init: no room in the symmetric heap for the device barrier");
+    /* The host proxy as on a GPU whose atomics are the CPU's; the ring is plain
+     * memory. */
+    if (shoal_gpu_proxy_plan(env, shoal_gpu.peer_heap, 1, &shoal_gpu.state, proxy_what,
+                             sizeof(proxy_what))) {
+        shoal_gpu.ring = (shoal_proxy_ring_t *)calloc(1, sizeof(shoal_proxy_ring_t));
+        if (shoal_gpu.ring == NULL)
+            env->fatal("shmem_init: out of memory for the GPU proxy's ring");
+        shoal_gpu_proxy_start(shoal_gpu.ring);
+        shoal_gpu.state.proxy = shoal_gpu.ring;
+    }
     shoal_dev_state = shoal_gpu.state; /* before any kernel thread starts */
     shoal_gpu.active = 1;
     snprintf(summary, len,
              "CPU engine (a test build: kernels are threads of the PE): this PE's heap and %d "
-             "same-node peers' heaps reachable, %d PEs out of reach",
-             mapped, env->n_pes - 1 - mapped);
+             "same-node peers' heaps reachable, %d PEs not mapped; %s",
+             mapped, env->n_pes - 1 - mapped, proxy_what);
     env->log(SHOAL_LOG_INFO, "GPU: %s", summary);
 }
 
@@ -64,6 +75,8 @@ static void cpu_finalize(void)
 
     /* Kernels started after this fail with "not set up". */
     shoal_dev_state = none;
+    shoal_gpu_proxy_stop();
+    free(shoal_gpu.ring);
     free(shoal_gpu.peer_heap);
     free(shoal_gpu.status);
     memset(&shoal_gpu, 0, sizeof(shoal_gpu));
@@ -71,7 +84,7 @@ static void cpu_finalize(void)
 
 static const shoal_gpu_hooks_t hooks = {
     cpu_init,
-    shoal_gpu_check,
+    shoal_gpu_check_and_drain,
     cpu_finalize,
 };
 

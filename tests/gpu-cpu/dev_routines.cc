@@ -54,8 +54,12 @@ typedef struct kctx {
 /* Entry 1 is out of every set. */
 static const int mask[N_IVARS] = {0, 1, 0, 0};
 
+/* Each check quiets first, as a program must before it reads what a put or an
+ * AMO delivered: with SHOAL_GPU_PROXY=all the host proxy carries every routine,
+ * and a blocking put returns once its source may be reused, not once it landed. */
 #define DEV_CHECK(c, routine, cond, fmt, ...)                                                      \
     do {                                                                                           \
+        nvshmem_quiet();                                                                           \
         if (!(cond)) {                                                                             \
             fprintf(stderr, "FAIL PE %d %s: %s: " fmt "\n", (c)->me, (routine), #cond,             \
                     __VA_ARGS__);                                                                  \

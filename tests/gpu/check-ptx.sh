@@ -4,8 +4,9 @@
 # fence.sc.sys / membar.sys) and back off with nanosleep, and its atomics
 # (shoal_dev_amo, shoal_dev_put_signal) must all be system-scope (atom.sys): CPUs
 # and other PEs update the same words; a put-with-signal fences before its signal.
-# Compiles
-# gpu/device/device.cu to PTX for sm_90 and reads the function's body.
+# The host proxy's producers poll the ring the same way and fence before they
+# post. Compiles gpu/device/device.cu and proxy.cu to PTX for sm_90 and reads the
+# functions' bodies.
 # Needs $NVCC and $NVCC_CPPFLAGS (the Makefile passes them). Exit 0 pass, 1 fail.
 : "${srcdir:=.}"
 : "${top_srcdir:=$srcdir/../..}"
@@ -75,5 +76,31 @@ for f in nvshmem_barrier_all nvshmem_sync_all; do
         fail=1
     fi
 done
+# The host proxy's producers (gpu/device/proxy.cu): each waits for its slot and
+# for the host's reply with ld.acquire.sys and nanosleep, and makes the request
+# visible system-wide (a system fence) before the word the host polls, a
+# volatile store.
+pptx=$(mktemp) || exit 99
+trap 'rm -f "$ptx" "$pptx"' EXIT
+# shellcheck disable=SC2086
+if ! $NVCC $NVCC_CPPFLAGS -rdc=true -arch=sm_90 -ptx -o "$pptx" "$top_srcdir/gpu/device/proxy.cu"; then
+    echo "check-ptx: $NVCC cannot compile gpu/device/proxy.cu to PTX"
+    exit 1
+fi
+for f in shoal_dev_proxy_put shoal_dev_proxy_get shoal_dev_proxy_amo shoal_dev_proxy_quiet; do
+    b=$(ptx=$pptx body_of "$f")
+    if [ -z "$b" ]; then
+        echo "check-ptx: no $f function in gpu/device/proxy.cu's PTX"
+        fail=1
+        continue
+    fi
+    echo "$b" | grep -q 'ld\.acquire\.sys' || { echo "check-ptx: $f polls without ld.acquire.sys"; fail=1; }
+    echo "$b" | grep -q 'nanosleep' || { echo "check-ptx: $f polls without nanosleep"; fail=1; }
+    if ! echo "$b" | awk '/membar\.sys|fence\.sc\.sys/ { f = 1 } f && /st\.volatile/ { ok = 1 } END { exit !ok }'; then
+        echo "check-ptx: $f posts without a system fence before its volatile store"
+        fail=1
+    fi
+done
+[ $fail -eq 0 ] && echo "check-ptx: the proxy's producers poll with ld.acquire.sys and nanosleep and fence before they post"
 [ $fail -eq 0 ] && echo "check-ptx: shoal_dev_sync polls with $loads and backs off with nanosleep ($sleeps sites); shoal_dev_amo's $natoms atomics are atom.sys; shoal_dev_put_signal fences, then its $sig_atoms atomics are atom.sys; the device barriers arrive with atom.sys and poll with ld.acquire.sys"
 exit $fail

@@ -1,4 +1,5 @@
 #!/bin/sh
-# gpu_barrier at 2 and 4 PEs, with every peer's heap mapped (SHOAL_TRANSPORT=auto):
-# the device barrier needs them all; err_gpu_barrier checks the error under ucx.
-PE_COUNTS="2 4" PE_TRANSPORTS=auto exec "${top_srcdir:-../..}/tests/pe/run-pe.sh" ./gpu_barrier
+# gpu_barrier at 2 and 4 PEs, with every peer's heap mapped (SHOAL_TRANSPORT=auto)
+# and with none (ucx: the host proxy carries the arrivals); err_gpu_barrier checks
+# the error without a proxy.
+PE_COUNTS="2 4" PE_TRANSPORTS="auto ucx" exec "${top_srcdir:-../..}/tests/pe/run-pe.sh" ./gpu_barrier

@@ -3,12 +3,16 @@
  * one; every thread of a block (or warp) calls each routine with the same
  * arguments, and each block (warp) moves its own region between this PE and its
  * right-hand neighbour (itself where that heap is out of reach: ucx). Twice: an
- * odd byte count (byte copies) and an aligned one (words). The host then checks
- * every region byte for byte, and that the bytes after it stayed zero. Exit 0
- * pass, 77 without a GPU, 99 fail. */
+ * odd byte count (byte copies) and an aligned one (words). Then every typed and
+ * sized form (the generated list) the same way, T_ELEMS elements each. The host
+ * then checks every region byte for byte, and that the bytes after it (and the
+ * regions a form must not touch) stayed zero. Exit 0 pass, 77 without a GPU, 99
+ * fail. */
 #include "gpu_test.h"
 
 #include <string.h>
+
+#include "../gpu-cpu/gen/dev_routines.h" /* SHOAL_DEV_GROUP_ROUTINES */
 
 #define GRID 2
 #define BLOCK 40 /* a warp of 32 and one of 8 */
@@ -53,24 +57,97 @@ __global__ void k_group(area_t *a, int target, size_t bytes)
     nvshmem_quiet();
 }
 
-/* Region (f, b, slot) against pe's pattern from offset shift; returns failures. */
-static int check_region(const area_t *a, int f, int b, int slot, int pe, size_t shift,
-                        size_t bytes)
+/* The typed and sized forms: T_ELEMS elements, an odd count, so that the engine
+ * copies in words as wide as the element allows. Warp w's source starts
+ * T_SHIFT * w bytes in, aligned for any element. */
+#define T_ELEMS 19
+#define T_MAX (T_ELEMS * 16) /* bytes, for the widest element (put128) */
+#define T_GUARD 16
+#define T_SHIFT 16
+#define N_TYPED SHOAL_DEV_GROUP_ROUTINES_COUNT
+
+typedef struct typed_area {
+    alignas(16) unsigned char src[GRID][T_MAX + WARPS * T_SHIFT];
+    /* per routine, as area_t's dst: [0] the block's, [1 + w] warp w's */
+    alignas(16) unsigned char dst[N_TYPED][GRID][1 + WARPS][T_MAX + T_GUARD];
+} typed_area_t;
+
+__global__ void k_typed(typed_area_t *a, int target)
 {
-    const unsigned char *d = a->dst[f][b][slot];
+    int b = blockIdx.x, w = threadIdx.x / 32, i = 0;
+
+    /* A put's dest and a get's source are on target; the other end is local. */
+#define CALL(TYPE, SIZE, GET, WARP, ROUTINE)                                                \
+    ROUTINE((TYPE *)a->dst[i][b][WARP ? 1 + w : 0],                                         \
+            (const TYPE *)(a->src[b] + (WARP ? w * T_SHIFT : 0)), T_ELEMS, target);         \
+    i++;
+    SHOAL_DEV_GROUP_ROUTINES(CALL)
+#undef CALL
+    nvshmem_quiet();
+}
+
+/* The region at d against pe's pattern from offset shift: bytes of it, then
+ * guard zero bytes (bytes 0: nothing may be written there); returns failures. */
+static int check_region(const unsigned char *d, const char *name, int b, int slot, int pe,
+                        size_t shift, size_t bytes, size_t guard)
+{
     size_t j;
 
-    for (j = 0; j < bytes + GUARD; j++) {
+    for (j = 0; j < bytes + guard; j++) {
         int want = j < bytes ? pattern(pe, b, shift + j) : 0;
 
         if (d[j] != want) {
             fprintf(stderr, "FAIL PE %d %s: block %d, slot %d (0: the block's, 1 + w: warp w's), "
                     "%zu bytes: byte %zu is %d, expected %d\n",
-                    shmem_my_pe(), form_name[f], b, slot, bytes, j, d[j], want);
+                    shmem_my_pe(), name, b, slot, bytes, j, d[j], want);
             return 1;
         }
     }
     return 0;
+}
+
+/* Routine i of the generated list: for every block, its slots hold pe's data
+ * (a warp form's slot 1 + w warp w's share of the source) and the others none. */
+static int check_typed(const typed_area_t *a, int i, const char *name, size_t size, int warp,
+                       int pe)
+{
+    int b, slot, failures = 0;
+
+    for (b = 0; b < GRID; b++) {
+        for (slot = 0; slot < 1 + WARPS; slot++) {
+            int used = warp ? slot > 0 : slot == 0;
+            size_t bytes = used ? T_ELEMS * size : 0;
+
+            failures += check_region(a->dst[i][b][slot], name, b, slot, pe,
+                                     warp && used ? (slot - 1) * T_SHIFT : 0, bytes,
+                                     sizeof(a->dst[i][b][slot]) - bytes);
+        }
+    }
+    return failures;
+}
+
+/* Every typed and sized form once: puts land on target (written by writer),
+ * gets read target's source. */
+static void test_typed(int me, int target, int writer)
+{
+    typed_area_t *a = (typed_area_t *)shmem_calloc(1, sizeof(typed_area_t));
+    int b, i = 0;
+    size_t j;
+
+    for (b = 0; b < GRID; b++)
+        for (j = 0; j < sizeof(a->src[b]); j++)
+            a->src[b][j] = pattern(me, b, j);
+    shmem_barrier_all(); /* every PE's source is written */
+    GPU_LAUNCH(k_typed, GRID, BLOCK, a, target);
+    GPU_CUDA(cudaGetLastError());
+    GPU_CUDA(cudaDeviceSynchronize());
+    shmem_barrier_all(); /* every PE's puts have landed */
+#define CHECK(TYPE, SIZE, GET, WARP, ROUTINE)                                               \
+    gpu_test_failures += check_typed(a, i++, #ROUTINE, SIZE, WARP, GET ? target : writer);
+    SHOAL_DEV_GROUP_ROUTINES(CHECK)
+#undef CHECK
+    shmem_barrier_all(); /* no PE still reads this one's area */
+    shmem_free(a);
 }
 
 int main(void)
@@ -107,17 +184,20 @@ int main(void)
                 int pe = put ? writer : target;
 
                 if (f < PUT_WARP) {
-                    gpu_test_failures += check_region(a, f, b, 0, pe, 0, sizes[k]);
+                    gpu_test_failures += check_region(a->dst[f][b][0], form_name[f], b, 0, pe, 0,
+                                                      sizes[k], GUARD);
                     continue;
                 }
                 for (w = 0; w < WARPS; w++)
-                    gpu_test_failures += check_region(a, f, b, 1 + w, pe, w * WARP_SHIFT, sizes[k]);
+                    gpu_test_failures += check_region(a->dst[f][b][1 + w], form_name[f], b, 1 + w,
+                                                      pe, w * WARP_SHIFT, sizes[k], GUARD);
             }
         }
     }
+    test_typed(me, target, writer);
     if (me == 0)
         printf("gpu_group: %d routines, %d blocks of %d threads (%d warps), %zu and %zu bytes, on "
-               "PE %d's heap\n",
-               N_FORMS, GRID, BLOCK, WARPS, sizes[0], sizes[1], target);
+               "PE %d's heap; %d typed and sized forms, %d elements each\n",
+               N_FORMS, GRID, BLOCK, WARPS, sizes[0], sizes[1], target, N_TYPED, T_ELEMS);
     return gpu_test_finish("gpu_group");
 }

@@ -104,8 +104,8 @@ static void test_lines(void)
 {
     expect_line("nvshmem_int_p", SHOAL_DEV_ERR_PE_UNREACHABLE, 5,
                 "^nvshmem_int_p \\(device\\): argument pe is 5, which this GPU cannot reach "
-                "\\(its heap is not mapped on this node; kernels reach only PEs on their own "
-                "node, and none with SHOAL_TRANSPORT=ucx\\)$");
+                "\\(its heap is not mapped on this node, and SHOAL_GPU_PROXY=none turned off "
+                "the host proxy that reaches such PEs\\)$");
     expect_line("nvshmem_int_p", SHOAL_DEV_ERR_PE_RANGE, 7,
                 "^nvshmem_int_p \\(device\\): argument pe is 7, valid range 0\\.\\.3$");
     expect_line("nvshmem_int_put", SHOAL_DEV_ERR_DEST, 0x100,
@@ -150,8 +150,8 @@ static void test_lines(void)
                 "NVSHMEM_SIGNAL_SET or NVSHMEM_SIGNAL_ADD$");
     expect_line("nvshmem_barrier_all", SHOAL_DEV_ERR_PE_UNMAPPED, 0,
                 "^nvshmem_barrier_all \\(device\\): PE 0 is out of this GPU's reach \\(its "
-                "heap is not mapped on this node\\), and the routine involves every PE: the "
-                "device barrier needs all PEs on this node, and none with SHOAL_TRANSPORT=ucx$");
+                "heap is not mapped on this node, and SHOAL_GPU_PROXY=none turned off the host "
+                "proxy\\), and the routine involves every PE$");
     expect_line("nvshmem_team_my_pe", SHOAL_DEV_ERR_TEAM, 5,
                 "^nvshmem_team_my_pe \\(device\\): argument team is 5, expected "
                 "NVSHMEM_TEAM_WORLD, NVSHMEM_TEAM_SHARED, NVSHMEMX_TEAM_NODE or "

@@ -17,16 +17,16 @@ last=$((ERR_PES - 1))
 envs=
 case $name in
 err_gpu_unreachable)
-    envs="SHOAL_TRANSPORT=ucx"
-    pattern="nvshmem_int_p (device): argument pe is 0, which this GPU cannot reach (its heap is not mapped on this node; kernels reach only PEs on their own node, and none with SHOAL_TRANSPORT=ucx)"
+    envs="SHOAL_TRANSPORT=ucx SHOAL_GPU_PROXY=none"
+    pattern="nvshmem_int_p (device): argument pe is 0, which this GPU cannot reach (its heap is not mapped on this node, and SHOAL_GPU_PROXY=none turned off the host proxy that reaches such PEs)"
     who=$last ;;
 err_gpu_put_signal)
-    envs="SHOAL_TRANSPORT=ucx"
-    pattern="nvshmem_putmem_signal (device): argument pe is 0, which this GPU cannot reach (its heap is not mapped on this node; kernels reach only PEs on their own node, and none with SHOAL_TRANSPORT=ucx)"
+    envs="SHOAL_TRANSPORT=ucx SHOAL_GPU_PROXY=none"
+    pattern="nvshmem_putmem_signal (device): argument pe is 0, which this GPU cannot reach (its heap is not mapped on this node, and SHOAL_GPU_PROXY=none turned off the host proxy that reaches such PEs)"
     who=$last ;;
 err_gpu_barrier)
-    envs="SHOAL_TRANSPORT=ucx"
-    pattern="nvshmem_barrier_all (device): PE 0 is out of this GPU's reach (its heap is not mapped on this node), and the routine involves every PE: the device barrier needs all PEs on this node, and none with SHOAL_TRANSPORT=ucx"
+    envs="SHOAL_TRANSPORT=ucx SHOAL_GPU_PROXY=none"
+    pattern="nvshmem_barrier_all (device): PE 0 is out of this GPU's reach (its heap is not mapped on this node, and SHOAL_GPU_PROXY=none turned off the host proxy), and the routine involves every PE"
     who=$last ;;
 err_gpu_pe)
     pattern="nvshmem_long_atomic_add (device): argument pe is $ERR_PES, valid range 0\.\.$last"

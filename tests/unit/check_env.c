@@ -98,6 +98,13 @@ START_TEST(test_algorithms)
     ck_assert_int_eq(shoal_env_parse_bcast("FLAT", &v), 0);
     ck_assert_int_eq(v, SHOAL_ALGO_FLAT);
     ck_assert_int_eq(shoal_env_parse_reduce("binomial", &v), -1);
+    ck_assert_int_eq(shoal_env_parse_gpu_proxy("ALL", &v), 0);
+    ck_assert_int_eq(v, SHOAL_GPU_PROXY_ALL);
+    ck_assert_int_eq(shoal_env_parse_gpu_proxy("none", &v), 0);
+    ck_assert_int_eq(v, SHOAL_GPU_PROXY_NONE);
+    ck_assert_int_eq(shoal_env_parse_gpu_proxy("auto", &v), 0);
+    ck_assert_int_eq(v, SHOAL_GPU_PROXY_AUTO);
+    ck_assert_int_eq(shoal_env_parse_gpu_proxy("ucx", &v), -1);
 }
 END_TEST
 

@@ -10,7 +10,7 @@ generator: what a row means for the outputs is shoal_gen.py's to say.
 # documents each key above ROUTINES).
 ROW_DEFAULTS = {"ctx": None, "generic": None, "select": None, "const_ok": False, "mem": False,
                 "ret_call": False, "core_ret": None, "only": None, "deprecated": False,
-                "op": None, "dev": None, "stream": None}
+                "op": None, "dev": None, "group": None, "stream": None}
 
 # The operand of inc and fetch_inc: a compound literal 1, which device code
 # (C++) cannot take; amo() gives their device twins a local `one` instead.
@@ -64,13 +64,17 @@ def with_ctx_forms(rows, ctx_source):
     return out
 
 
-def gpu_twins(rows, gpu, dev_source, dev_over, stream_source):
+def gpu_twins(rows, gpu, dev_source, dev_over, stream_source, group_page):
     """The GPU twins of the default-context rows: every nvshmem_ device form
-    (rows with a dev key), then every nvshmemx_..._on_stream form (a stream
-    key). gpu: the keys every GPU row shares; dev_source maps a row's source to
-    its device twin's; dev_over maps the families NVSHMEM lists differently."""
+    (rows with a dev key), the nvshmemx_ _block and _warp forms (a group key),
+    then every nvshmemx_..._on_stream form (a stream key). gpu: the keys every
+    GPU row shares; dev_source maps a row's source to its device twin's;
+    dev_over maps the families NVSHMEM lists differently; group_page is the
+    man page of the group forms."""
     plain = [r for r in rows if not r["ctx"]]
     return ([device_form(r, gpu, dev_source, dev_over) for r in plain if r["dev"]]
+            + [group_form(r, gpu, dev_source, dev_over, group_page, group)
+               for r in plain if r["group"] for group in ("block", "warp")]
             + [stream_form(r, gpu, dev_over, stream_source) for r in plain if r["stream"]])
 
 
@@ -80,6 +84,19 @@ def device_form(r, gpu, dev_source, dev_over):
                 device=True, over=dev_over.get(r["over"], r["over"]),
                 core=r["dev"]["core"], args=r["dev"]["args"], locals=r["dev"]["locals"],
                 source=dev_source[r["source"]])
+
+
+def group_form(r, gpu, dev_source, dev_over, page, group):
+    """The nvshmemx_ twin of r that the threads of a block (group "block") or of
+    a warp ("warp") make together: r's device twin renamed, calling what r's
+    group key says with {warp} 0 or 1, in the _group file beside its twin's. No
+    byte (mem) form: nvshmemx_putmem_block and its kin are written by hand in
+    device.cu."""
+    twin = device_form(r, gpu, dev_source, dev_over)
+    return dict(twin, name=twin["name"].replace("nvshmem_", "nvshmemx_", 1) + "_" + group,
+                group=group, mem=False, page=page, core=r["group"]["core"],
+                source=twin["source"].replace(".cu", "_group.cu"),
+                args=r["group"]["args"].replace("{warp}", str(int(group == "warp"))))
 
 
 def stream_form(r, gpu, dev_over, stream_source):

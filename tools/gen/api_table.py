@@ -8,8 +8,8 @@ _dev below), and this file holds no logic beyond building the lists.
 
 Adding a family later means adding rows to ROUTINES, plus a SOURCES entry
 when the rows go to a new file. The GPU routines (nvshmem_* on the device,
-nvshmemx_*_on_stream on the host) are twins of host rows: a row's dev and
-stream keys say how its twin calls the GPU engine (GPU_ROUTINES, at the end).
+nvshmemx_*_on_stream on the host) are twins of host rows: a row's dev, group
+and stream keys say how its twins call the GPU engine (GPU_ROUTINES, at the end).
 """
 
 import functools
@@ -264,6 +264,8 @@ SOURCES = {
 #            generic name without "shmem_", else the core without "shoal_api_".
 #            ctx rows get "ctx_" in front (ctx_put, ctx_atomic_fetch_add).
 #   dev      the row's nvshmem_ device twin, made by _dev (api_rows.dev), or None;
+#            group: likewise its nvshmemx_ _block and _warp twins, whose args
+#            hold {warp} (0 for the block, 1 for the warp), or None;
 #            stream: the args of its nvshmemx_..._on_stream host twin, or None.
 #            See GPU_ROUTINES at the end.
 # In args, TYPE is replaced as in params, {signed} is the type's signed
@@ -282,22 +284,26 @@ _STRIDED = "TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t
 _STRIDED_ARGS = "{ctx}, dest, source, dst, sst, nelems, {size}, pe, {routine}"
 
 # A blocking copy completes an _nbi one too: the device twins of the _nbi rows
-# make the same call as the blocking ones.
+# make the same call as the blocking ones, and so do their group twins.
 _DEV_PUT = _dev("shoal_dev_put", "dest, source, nelems * {size}, pe, {routine}")
 _DEV_GET = _dev("shoal_dev_get", "dest, source, nelems * {size}, pe, {routine}")
+_GROUP_PUT = _dev("shoal_dev_put_group", "dest, source, nelems * {size}, pe, {warp}, {routine}")
+_GROUP_GET = _dev("shoal_dev_get_group", "dest, source, nelems * {size}, pe, {warp}, {routine}")
 
 ROUTINES = [
     # Blocking contiguous put / get
     _row(name="shmem_{TYPENAME}_put", over="rma", ret="void", params=_CONTIG,
          core="shoal_api_put", args=_CONTIG_ARGS, generic="shmem_put", select="dest",
-         page="shmem_put", dev=_DEV_PUT),
+         page="shmem_put", dev=_DEV_PUT, group=_GROUP_PUT),
     _row(name="shmem_put{SIZE}", over="sized", mem=True, ret="void", params=_CONTIG,
-         core="shoal_api_put", args=_CONTIG_ARGS, page="shmem_put", dev=_DEV_PUT),
+         core="shoal_api_put", args=_CONTIG_ARGS, page="shmem_put", dev=_DEV_PUT,
+         group=_GROUP_PUT),
     _row(name="shmem_{TYPENAME}_get", over="rma", ret="void", params=_CONTIG,
          **_GET, core="shoal_api_get", args=_CONTIG_ARGS, generic="shmem_get", select="dest",
-         page="shmem_get", dev=_DEV_GET),
+         page="shmem_get", dev=_DEV_GET, group=_GROUP_GET),
     _row(name="shmem_get{SIZE}", over="sized", mem=True, ret="void", params=_CONTIG,
-         **_GET, core="shoal_api_get", args=_CONTIG_ARGS, page="shmem_get", dev=_DEV_GET),
+         **_GET, core="shoal_api_get", args=_CONTIG_ARGS, page="shmem_get", dev=_DEV_GET,
+         group=_GROUP_GET),
     # Single elements
     _row(name="shmem_{TYPENAME}_p", over="rma", ret="void",
          params="TYPE *dest, TYPE value, int pe",
@@ -323,14 +329,16 @@ ROUTINES = [
     # Non-blocking contiguous
     _row(name="shmem_{TYPENAME}_put_nbi", over="rma", ret="void", params=_CONTIG,
          core="shoal_api_put_nbi", args=_CONTIG_ARGS, generic="shmem_put_nbi",
-         select="dest", page="shmem_put_nbi", dev=_DEV_PUT),
+         select="dest", page="shmem_put_nbi", dev=_DEV_PUT, group=_GROUP_PUT),
     _row(name="shmem_put{SIZE}_nbi", over="sized", mem=True, ret="void", params=_CONTIG,
-         core="shoal_api_put_nbi", args=_CONTIG_ARGS, page="shmem_put_nbi", dev=_DEV_PUT),
+         core="shoal_api_put_nbi", args=_CONTIG_ARGS, page="shmem_put_nbi", dev=_DEV_PUT,
+         group=_GROUP_PUT),
     _row(name="shmem_{TYPENAME}_get_nbi", over="rma", ret="void", params=_CONTIG,
          **_GET, core="shoal_api_get_nbi", args=_CONTIG_ARGS, generic="shmem_get_nbi",
-         select="dest", page="shmem_get_nbi", dev=_DEV_GET),
+         select="dest", page="shmem_get_nbi", dev=_DEV_GET, group=_GROUP_GET),
     _row(name="shmem_get{SIZE}_nbi", over="sized", mem=True, ret="void", params=_CONTIG,
-         **_GET, core="shoal_api_get_nbi", args=_CONTIG_ARGS, page="shmem_get_nbi", dev=_DEV_GET),
+         **_GET, core="shoal_api_get_nbi", args=_CONTIG_ARGS, page="shmem_get_nbi", dev=_DEV_GET,
+         group=_GROUP_GET),
 ]
 
 
@@ -812,13 +820,15 @@ TEST_LISTS_KIND = [
 ]
 
 # ---------------------------------------------------------------------------
-# GPU (issue 5): the nvshmem_ device routines and the nvshmemx_..._on_stream
-# host routines. Each is the twin of a default-context ROUTINES row with a dev
-# or stream key: same page, same parameters (a stream form adds the stream) and
-# return type, one call into the GPU engine with no logic. No C11 names.
+# GPU (issue 5): the nvshmem_ device routines, their nvshmemx_ _block and _warp
+# forms, and the nvshmemx_..._on_stream host routines. Each is the twin of a
+# default-context ROUTINES row with a dev, group or stream key: same page (the
+# group forms: GPU_GROUP_PAGE), same parameters (a stream form adds the stream)
+# and return type, one call into the GPU engine with no logic. No C11 names.
 #   twin     the host row it mirrors (None for a routine with no typed host
 #            row); its op is the twin's op.
 #   locals   declarations the wrapper makes before the call (see api_rows.dev).
+#   group    "block" or "warp" for a group form, else None.
 # NVSHMEM's type lists differ from the host's in two places (_DEV_OVER): its
 # RMA and put-with-signal routines leave out long double, and its deprecated
 # nvshmem_TYPENAME_wait takes every point-to-point type.
@@ -832,7 +842,11 @@ GPU_HEADER = {
 GPU_SOURCES = {
     "gpu/device/gen/rma.cu": {
         "includes": ["shoal_device.cuh", "nvshmem.h"],
-        "what": "Device RMA: typed and sized put, get, p, g, put_signal and their _nbi forms.",
+        "what": "Device RMA: typed, sized put, get, p, g, put_signal and their _nbi forms.",
+    },
+    "gpu/device/gen/rma_group.cu": {
+        "includes": ["shoal_device.cuh", "nvshmem.h"],
+        "what": "Device RMA shared by a block or a warp: typed, sized _block, _warp forms.",
     },
     "gpu/device/gen/amo.cu": {
         "includes": ["shoal_device.cuh", "nvshmem.h"],
@@ -864,9 +878,12 @@ _DEV_SOURCE = {
 }
 _DEV_OVER = {"rma": "dev_rma", "signal": "dev_rma", "depr_wait": "p2p"}
 _GPU = {"generic": None, "select": None, "const_ok": False, "ctx": None, "dev": None,
-        "stream": None, "header": GPU_HEADER["path"]}
+        "group": None, "stream": None, "header": GPU_HEADER["path"]}
 _STREAM_SOURCE = "gpu/host/gen/stream.cu"
-GPU_ROUTINES = api_rows.gpu_twins(ROUTINES, _GPU, _DEV_SOURCE, _DEV_OVER, _STREAM_SOURCE) + [
+# The page of every _block and _warp form, typed, sized or untyped.
+GPU_GROUP_PAGE = "nvshmemx_putmem_block"
+GPU_ROUTINES = api_rows.gpu_twins(ROUTINES, _GPU, _DEV_SOURCE, _DEV_OVER, _STREAM_SOURCE,
+                                  GPU_GROUP_PAGE) + [
     # The untyped shmem_signal_wait_until has no typed row to mirror.
     _row(**dict(_GPU, name="nvshmemx_signal_wait_until_on_stream", over="p2p", only="uint64",
                 ret="void", params="TYPE *sig_addr, int cmp, TYPE cmp_value, cudaStream_t stream",
@@ -875,3 +892,12 @@ GPU_ROUTINES = api_rows.gpu_twins(ROUTINES, _GPU, _DEV_SOURCE, _DEV_OVER, _STREA
                 op="signal_wait_until", page="shmem_signal_wait_until", twin=None,
                 device=False, locals=[], source=_STREAM_SOURCE)),
 ]
+
+# GPU_UNTYPED: the untyped GPU device routines declared by hand in
+# gpu/include/nvshmem.h that a generated page documents, as UNTYPED (same
+# columns): the byte forms of the group copies.
+GPU_UNTYPED_HEADER = "gpu/include/nvshmem.h"
+_MEM = "void *dest, const void *source, size_t nelems, int pe"
+GPU_UNTYPED = [("void", "nvshmemx_%smem%s_%s" % (_dir, _nbi, _group), _MEM, GPU_GROUP_PAGE,
+                False)
+               for _dir in ("put", "get") for _nbi in ("", "_nbi") for _group in ("block", "warp")]

@@ -148,7 +148,9 @@ class Api:
             rs = self.expand(row)
             self.by_row.append((row, rs))
             self.routines.extend(rs)
-        # The GPU routines: kept apart, the host outputs never see them.
+        # The GPU routines: kept apart, the host outputs never see them, nor
+        # the hand-written device routines that only the man pages list.
+        self.gpu_untyped = list(table.GPU_UNTYPED)
         self.gpu_routines = []
         self.gpu_by_row = []
         host = {r.name for r in self.routines}
@@ -164,7 +166,7 @@ class Api:
             self.gpu_by_row.append((row, rs))
             self.gpu_routines.extend(rs)
         names = ([r.name for r in self.routines + self.gpu_routines]
-                 + [u[1] for u in self.untyped])
+                 + [u[1] for u in self.untyped + self.gpu_untyped])
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             sys.exit("api_table: routine names defined twice: " + ", ".join(dup))
@@ -567,7 +569,7 @@ def page_names(api):
     pages = {}
     for row, rs in api.by_row + api.gpu_by_row:
         pages.setdefault(row["page"], [])
-    for u in api.untyped:
+    for u in api.untyped + api.gpu_untyped:
         pages.setdefault(u[3], [])
     for p in t.EXTRA_PAGES:
         pages.setdefault(p, [])
@@ -584,13 +586,15 @@ def page_header(api, page):
 
 
 def man_synopsis(api, page):
-    out = [".SH SYNOPSIS", ".nf", "#include <%s>" % page_header(api, page), ".fi"]
+    out = [".SH SYNOPSIS"]
     untyped = [u for u in api.untyped if u[3] == page]
+    rows = [(row, rs) for row, rs in api.by_row if row["page"] == page]
+    if untyped or rows:  # else a GPU page: its sections name their headers
+        out += [".nf", "#include <%s>" % page_header(api, page), ".fi"]
     cur = [u for u in untyped if not u[4]]
     dep = [u for u in untyped if u[4]]
     if cur:
         out += [".PP", ".nf"] + [c_decl(u[0], u[1], u[2]) + ";" for u in cur] + [".fi"]
-    rows = [(row, rs) for row, rs in api.by_row if row["page"] == page]
     cur_rows = [(row, rs) for row, rs in rows if not row["deprecated"]]
     dep_rows = [(row, rs) for row, rs in rows if row["deprecated"]]
     out += synopsis_rows(api, cur_rows, "")
@@ -684,12 +688,13 @@ def gen_man(api, files):
 
 
 def check_untyped(api):
-    """The hand-written headers must declare each UNTYPED (shmem.h) and UNTYPED_X
-    (shmemx.h) row exactly as listed."""
-    for header in sorted(set(api.untyped_header.values())):
+    """The hand-written headers must declare each UNTYPED (shmem.h), UNTYPED_X
+    (shmemx.h) and GPU_UNTYPED (nvshmem.h) row exactly as listed."""
+    where = dict(api.untyped_header, **{u[1]: api.t.GPU_UNTYPED_HEADER for u in api.gpu_untyped})
+    for header in sorted(set(where.values())):
         with open(os.path.join(SRCDIR, header), encoding="utf-8") as f:
             text = " ".join(f.read().split())
-        bad = [u[1] for u in api.untyped if api.untyped_header[u[1]] == header
+        bad = [u[1] for u in api.untyped + api.gpu_untyped if where[u[1]] == header
                and c_decl(u[0], u[1], u[2]) + ";" not in text]
         if bad:
             sys.exit("%s does not declare, as api_table.py lists them: %s"

@@ -4,7 +4,8 @@ Part of the one generator, kept apart to keep each file small: shoal_gen.py
 builds the table (Api) and calls generate() here. Writes the declarations
 (gpu/include/nvshmem_typed.h), the device and stream wrappers (gpu/*/gen/*.cu),
 the compile check that calls them all (tests/gpu/gen/all_routines.cu), the
-list the CPU engine's test calls and checks them from (CPU_TEST), the tables
+lists the tests call and check them from (CPU_TEST: dev_routines on the CPU
+engine, and gpu_group for the _block and _warp forms), the tables
 the host-only unit test reads (tests/gen/shoal_gpu_tables.h) and the GPU parts
 of the man page synopses. The text it shares with the host half
 (banner, wrappers, line wrapping) comes from c_emit.py: it must never import
@@ -12,8 +13,9 @@ shoal_gen.py, which imports it.
 """
 
 import re
+import textwrap
 
-from c_emit import BANNER, subst_type, wrap, wrapper, xmacro
+from c_emit import BANNER, WIDTH, c_decl, subst_type, wrap, wrapper, xmacro
 
 # The device routines as a list for the CPU engine's test (tests/gpu-cpu), which
 # runs gpu/device as host code and needs no CUDA.
@@ -51,12 +53,10 @@ def gen_header(api):
 def gen_source(api, path, info):
     rows = [(row, rs) for row, rs in api.gpu_by_row if row["source"] == path]
     cores = sorted({row["core"] for row, _ in rows})
-    out = ["/* %s */" % BANNER,
-           "/* %s - %s" % (path.split("/")[-1], info["what"]),
-           " * One call into %s each; nothing may be added here. */" % ", ".join(cores), ""]
-    if len(out[2]) > 100:
-        out[2:3] = [" * One call into %s each;" % ", ".join(cores),
-                    " * nothing may be added here. */"]
+    out = ["/* %s */" % BANNER, "/* %s - %s" % (path.split("/")[-1], info["what"])]
+    out += textwrap.wrap("One call into %s each; nothing may be added here. */"
+                         % ", ".join(cores), WIDTH, initial_indent=" * ",
+                         subsequent_indent=" * ", break_on_hyphens=False) + [""]
     out += ['#include "%s"' % inc for inc in info["includes"]]
     out += ["", "/* C linkage, as nvshmem_typed.h declares them. */", 'extern "C" {']
     for row, rs in rows:
@@ -99,11 +99,12 @@ def gen_test(api):
     ndev = sum(len(rs) for _, _, rs in kernels)
     out = ["/* %s */" % BANNER,
            "/* all_routines.cu - every generated GPU routine for every type: the kernels call",
-           " * each nvshmem_ device routine, shoal_test_streams each nvshmemx_ stream form,",
-           " * so building it (nvcc -rdc=true, linked with the GPU library) checks each",
-           " * declaration against its definition. Nothing is launched: that needs a heap",
-           " * and nvshmem_init. With a GPU it checks that each kernel loads there (the",
-           " * device link resolved every routine for it); without one it exits 77. */",
+           " * each device routine (nvshmem_, and the nvshmemx_ _block and _warp forms),",
+           " * shoal_test_streams each nvshmemx_ stream form, so building it (nvcc -rdc=true,",
+           " * linked with the GPU library) checks each declaration against its definition.",
+           " * Nothing is launched: that needs a heap and nvshmem_init. With a GPU it checks",
+           " * that each kernel loads there (the device link resolved every routine for it);",
+           " * without one it exits 77. */",
            "#include <stdio.h>", "", "#include <cuda_runtime_api.h>", "",
            '#include "nvshmem.h"', '#include "nvshmemx.h"']
     for name, path, rs in kernels:
@@ -141,16 +142,20 @@ def gen_test(api):
 
 
 def gen_cpu_test(api):
-    rs = [r for row, rs in api.gpu_by_row if row["device"] for r in rs]
+    rs = [r for row, rs in api.gpu_by_row if row["device"] and not row["group"] for r in rs]
+    groups = [r for row, rs in api.gpu_by_row if row["group"] for r in rs]
     ops = []
     for r in rs:
         if r.op() not in ops:
             ops.append(r.op())
     counts = ["%s %d" % (op, sum(1 for r in rs if r.op() == op)) for op in ops]
     out = ["/* %s */" % BANNER,
-           "/* dev_routines.h - every generated nvshmem_ device routine, for the CPU engine's",
-           " * test (tests/gpu-cpu/dev_routines.cc), which calls each one and checks what it",
-           " * did. Per op, the count of routines (types and sizes):"]
+           "/* dev_routines.h - every generated device routine, for the tests that call each",
+           " * one and check what it did: the nvshmem_ ones for the CPU engine's dev_routines",
+           " * (tests/gpu-cpu/dev_routines.cc), one thread at a time, and the nvshmemx_ _block",
+           " * and _warp forms for gpu_group (tests/gpu/gpu_group.cu, on a GPU and on the CPU",
+           " * engine), each called by every thread of a block or of a warp. Per op, the count",
+           " * of nvshmem_ routines (types and sizes):"]
     line = " *"
     for c in counts:
         item = " %s," % c if c != counts[-1] else " %s. */" % c
@@ -162,7 +167,12 @@ def gen_cpu_test(api):
     out += xmacro("SHOAL_DEV_ROUTINES",
                   ["%s, %s, %s, %s" % (r.op(), r.ctype, r.size_expr, r.name) for r in rs],
                   "X(OP, TYPE, SIZE, ROUTINE): TYPE void, SIZE in bytes for a sized form")
-    out += ["#define SHOAL_DEV_ROUTINES_COUNT %d" % len(rs), "",
+    out += ["#define SHOAL_DEV_ROUTINES_COUNT %d" % len(rs), ""]
+    out += xmacro("SHOAL_DEV_GROUP_ROUTINES",
+                  ["%s, %s, %d, %d, %s" % (r.ctype, r.size_expr, r.op().startswith("get"),
+                                           r.row["group"] == "warp", r.name) for r in groups],
+                  "X(TYPE, SIZE, GET, WARP, ROUTINE): as above; GET 1 for a get, WARP 1 for _warp")
+    out += ["#define SHOAL_DEV_GROUP_ROUTINES_COUNT %d" % len(groups), "",
             "#endif /* SHOAL_TEST_DEV_ROUTINES_H */", ""]
     return "\n".join(out)
 
@@ -172,7 +182,8 @@ def gen_tables(api):
            "/* shoal_gpu_tables.h - the API table's GPU rows as C tables, for host-only unit",
            " * tests (no CUDA): every nvshmem_ device routine and nvshmemx_ stream form with",
            " * the host routine it mirrors, and each device routine's prototype as an",
-           " * X-macro the C compiler can compare with its host twin's. */",
+           " * X-macro the C compiler can compare with its host twin's. The _block and",
+           " * _warp forms are not here: tests/gpu-cpu/gen/dev_routines.h lists them. */",
            "#ifndef SHOAL_TEST_GPU_TABLES_H", "#define SHOAL_TEST_GPU_TABLES_H", "",
            "#include <stddef.h>", "#include <stdint.h>", "",
            "/* twin: the host routine mirrored, \"\" where the host has none for the type;",
@@ -187,7 +198,8 @@ def gen_tables(api):
            "    const char *params;", "    const char *twin_params;",
            "} shoal_gpu_routine_info_t;", "",
            "static const shoal_gpu_routine_info_t shoal_gpu_routine_info[] = {"]
-    for row, rs in api.gpu_by_row:
+    rows = [(row, rs) for row, rs in api.gpu_by_row if not row["group"]]
+    for row, rs in rows:
         twin_params = row["twin"]["params"] if row["twin"] else ""
         for r in rs:
             out.append('    {"%s", "%s", "%s", "%s",' % (r.name, r.twin or "", r.op(), r.key))
@@ -195,8 +207,8 @@ def gen_tables(api):
                                                   int(not row["device"]), r.ret))
             out.append('     "%s",' % r.params)
             out.append('     "%s"},' % subst_type(twin_params, r.ctype))
-    out += ["};", "#define SHOAL_GPU_ROUTINE_INFO_COUNT %d" % len(api.gpu_routines), ""]
-    twins = [r for row, rs in api.gpu_by_row if row["device"] for r in rs if r.twin]
+    out += ["};", "#define SHOAL_GPU_ROUTINE_INFO_COUNT %d" % sum(len(rs) for _, rs in rows), ""]
+    twins = [r for row, rs in rows if row["device"] for r in rs if r.twin]
     out += xmacro("SHOAL_GPU_DEVICE_TWINS",
                   ["%s, %s, %s, (%s)" % (r.name, r.twin, r.ret, r.params) for r in twins],
                   "X(ROUTINE, TWIN, RET, (PARAMS)): each device routine with a host twin")
@@ -206,24 +218,29 @@ def gen_tables(api):
 
 
 def synopsis(api, page, deprecated):
-    """The GPU parts of a page's SYNOPSIS: its current or its deprecated names."""
+    """The GPU parts of a page's SYNOPSIS: its current or its deprecated names,
+    the hand-written device ones (GPU_UNTYPED) first."""
     out = []
     for device, what, header in ((True, "NVSHMEM device", "nvshmem.h"),
                                  (False, "NVSHMEM host, on a CUDA stream", "nvshmemx.h")):
+        untyped = [u for u in api.gpu_untyped
+                   if device and u[3] == page and u[4] == deprecated]
         rows = [(row, rs) for row, rs in api.gpu_by_row
                 if row["page"] == page and row["device"] == device
                 and row["deprecated"] == deprecated]
-        if not rows:
+        if not rows and not untyped:
             continue
         out += [".PP", "Deprecated %s:" % what] if deprecated else [".SS " + what]
         out += [".nf", "#include <%s>" % header, ""]
+        out += ["__device__ " + c_decl(u[0], u[1], u[2]) + ";" for u in untyped]
         out += [device_proto(r) + ";" for row, rs in rows for r in rs]
         out += [".fi"]
     return out
 
 
 def page_routines(api, page):
-    return [r.name for row, rs in api.gpu_by_row if row["page"] == page for r in rs]
+    return ([u[1] for u in api.gpu_untyped if u[3] == page]
+            + [r.name for row, rs in api.gpu_by_row if row["page"] == page for r in rs])
 
 
 def generate(api):
