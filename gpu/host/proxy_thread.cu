@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-/* Idle polling: SPINS empty looks at the ring, then sleeps that double from
+/* Idle polling: SPINS empty looks at the ring (and quiet UCX progress passes), then sleeps that double from
  * SLEEP_MIN_NS to SLEEP_MAX_NS, so an idle proxy costs little CPU and a request
  * after a pause waits at most about SLEEP_MAX_NS. (Linux's timer slack
  * stretches the short sleeps to some 50 us: a thread that sleeps shorter only
@@ -41,10 +41,15 @@ typedef struct proxy {
 
 static proxy_t proxy;
 
+/* Between looks at the ring: UCX progress for the peers (this PE's main thread
+ * may sit in cudaDeviceSynchronize, and without it only the progress thread
+ * would serve them, every SHOAL_PROGRESS_US), then a spin or a sleep. */
 static void idle(unsigned *spins, long *ns)
 {
     struct timespec ts;
 
+    if (shoal_gpu.env->progress() != 0)
+        *spins = 0;
     if (++*spins < SPINS)
         return;
     *ns = *ns == 0 ? SLEEP_MIN_NS : (*ns * 2 < SLEEP_MAX_NS ? *ns * 2 : SLEEP_MAX_NS);

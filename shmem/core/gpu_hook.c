@@ -35,6 +35,11 @@ __attribute__((format(printf, 1, 2), noreturn)) static void gpu_fatal(const char
     shoal_log_vfatal(fmt, ap); /* does not return: no va_end */
 }
 
+static unsigned gpu_progress(void)
+{
+    return shoal_core_state.ucx != NULL ? shoal_ucx_progress(shoal_core_state.ucx) : 0;
+}
+
 void shoal_core_gpu_init(char *summary, size_t len)
 {
     summary[0] = '\0';
@@ -47,6 +52,7 @@ void shoal_core_gpu_init(char *summary, size_t len)
         .heap_size = shoal_core_state.seg[SHOAL_SEG_HEAP].size,
         .peer_heap = shoal_peer_heap,
         .proxy = shoal_core_state.settings.gpu_proxy,
+        .progress = gpu_progress,
         .log = gpu_log,
         .fatal = gpu_fatal,
     };

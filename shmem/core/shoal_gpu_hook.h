@@ -25,6 +25,11 @@ typedef struct shoal_gpu_env {
     void *(*peer_heap)(int pe, size_t *size_out);
     /* SHOAL_GPU_PROXY: a SHOAL_GPU_PROXY_* value (shoal_env.h). */
     int proxy;
+    /* One pass of this PE's UCX progress (every worker another thread does not
+     * hold), so that peers' operations on this PE's memory go on while its
+     * main thread waits in CUDA; returns the events seen (0 without UCX). The
+     * host proxy calls it while it polls. */
+    unsigned (*progress)(void);
     /* A log line at a SHOAL_LOG_* level (nothing when that level is off), and the
      * fatal path: one line on this PE, then the job ends with a non-zero status. */
     void (*log)(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
