@@ -51,10 +51,11 @@ static void cpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     if (shoal_gpu.state.barrier == NULL)
         env->fatal("shmem_init: no room in the symmetric heap for the device barrier");
     /* The host proxy as on a GPU whose atomics are the CPU's, or, with
-     * SHOAL_TEST_NO_HOST_ATOMICS=1 (a test's knob, not a setting), as on a PCIe
-     * GPU without native host atomics: the proxy then carries every atomic
-     * while puts and gets stay load/store. The ring is plain memory. */
-    const char *no_host_atomics = getenv("SHOAL_TEST_NO_HOST_ATOMICS");
+     * DEVCPU_NO_HOST_ATOMICS=1, as on a PCIe GPU without native host atomics:
+     * the proxy then carries every atomic while puts and gets stay load/store.
+     * A test's knob, not a setting: a SHOAL_ name would draw shmem_init's
+     * unknown-setting warning. The ring is plain memory. */
+    const char *no_host_atomics = getenv("DEVCPU_NO_HOST_ATOMICS");
     int native = no_host_atomics == NULL || strcmp(no_host_atomics, "1") != 0;
 
     if (shoal_gpu_proxy_plan(env, shoal_gpu.peer_heap, native, &shoal_gpu.state, proxy_what,
