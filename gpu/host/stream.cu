@@ -3,6 +3,7 @@
  * does, then enqueues a one-thread kernel that polls through shoal_dev_sync, so
  * that later work on the stream starts only once the condition holds. */
 #include "shoal_gpu_host.h"
+#include "shoal_gpu_launch.h"
 #include "shoal_device.cuh"
 #include "shoal_gpu.h"
 
@@ -57,7 +58,7 @@ void shoal_gpu_wait_on_stream(void *ivar, int cmp, const void *value, size_t siz
     memcpy(&bits, value, size); /* the low bytes: the core reads size bytes of it */
     strncpy(name.s, routine, sizeof(name.s) - 1);
     name.s[sizeof(name.s) - 1] = '\0';
-    wait_kernel<<<1, 1, 0, stream>>>(ivar, cmp, bits, size, is_signed, name);
+    SHOAL_GPU_LAUNCH_ON(stream, 1, 1, wait_kernel, ivar, cmp, bits, size, is_signed, name);
     rc = cudaGetLastError();
     if (rc != cudaSuccess)
         env->fatal("%s: cannot enqueue the wait on the stream: %s", routine,

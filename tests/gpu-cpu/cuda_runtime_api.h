@@ -20,11 +20,15 @@ typedef struct CUstream_st *cudaStream_t;
 typedef enum cudaError {
     cudaSuccess = 0,
     cudaErrorMemoryAllocation = 2,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
     cudaErrorLaunchOutOfResources = 701,
 } cudaError_t;
 
 #define cudaHostAllocDefault 0u
 #define cudaHostAllocMapped 2u
+#define cudaStreamDefault 0u
+#define cudaStreamNonBlocking 1u
 
 static inline const char *cudaGetErrorString(cudaError_t rc)
 {
@@ -33,6 +37,10 @@ static inline const char *cudaGetErrorString(cudaError_t rc)
         return "no error";
     case cudaErrorMemoryAllocation:
         return "out of memory";
+    case cudaErrorInvalidResourceHandle:
+        return "invalid resource handle";
+    case cudaErrorNotReady:
+        return "device not ready";
     case cudaErrorLaunchOutOfResources:
         return "cannot start a kernel thread";
     }
@@ -65,7 +73,23 @@ static inline cudaError_t cudaFreeHost(void *p)
 void shoal_dev_cpu_launch(unsigned grid, unsigned block, std::function<void()> kernel);
 /* The error of the last launch (a thread that could not start), then cleared. */
 cudaError_t cudaGetLastError(void);
-/* Waits for every kernel thread launched so far. */
+/* Waits for every stream to be idle, then for every kernel thread launched so far. */
 cudaError_t cudaDeviceSynchronize(void);
+
+/* Streams (stream_cpu.cc): each a FIFO whose worker thread starts a launch once
+ * the one before it has ended; NULL is the default stream, a worker of its own
+ * that does not synchronize with the others. */
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+/* cudaSuccess when idle, cudaErrorNotReady while work is queued or running. */
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+/* kernel<<<grid, block, 0, stream>>>: queues the launch and returns at once
+ * (shoal_gpu_launch.h's SHOAL_GPU_LAUNCH_ON). */
+void shoal_dev_cpu_launch_on(cudaStream_t stream, unsigned grid, unsigned block,
+                             std::function<void()> kernel);
+/* Returns once every stream is idle: cudaDeviceSynchronize's first step. */
+void shoal_dev_cpu_streams_drain(void);
 
 #endif

@@ -215,6 +215,7 @@ cudaError_t cudaDeviceSynchronize(void)
 {
     std::vector<kernel_thread_t *> done;
 
+    shoal_dev_cpu_streams_drain(); /* stream_cpu.cc: their launches join the list */
     pthread_mutex_lock(&launch_lock);
     done.swap(launched);
     pthread_mutex_unlock(&launch_lock);

@@ -31,6 +31,9 @@ err_gpu_barrier)
 err_gpu_pe)
     pattern="nvshmem_long_atomic_add (device): argument pe is $ERR_PES, valid range 0\.\.$last"
     who=$last ;;
+err_gpu_stream_pe)
+    pattern="nvshmemx_putmem_on_stream: argument pe is $ERR_PES, valid range 0\.\.$last"
+    who=$last ;;
 err_gpu_nogpu_stream)
     pattern="nvshmemx_int_wait_until_on_stream: no GPU is set up on this PE (cudaGetDeviceCount: [^)]*)"
     who=$last ;;

@@ -35,8 +35,8 @@ record "scenario:amo-paths" $rc $(( $(date +%s) - start ))
 # Kernels across nodes (the CPU engine, tests/gpu-cpu: kernels are threads of the
 # PE): with 4 PEs mapped by node on 2 nodes every neighbour's heap is on the other
 # node, so the host proxy carries each remote put, get, atomic and barrier arrival
-# through UCX. Skipped (77) where make check has not built them.
-for t in gpu_proxy gpu_barrier dev_routines; do
+# through UCX (gpu_stream: also those its stream kernels make). Skipped (77) where make check has not built them.
+for t in gpu_proxy gpu_barrier gpu_stream dev_routines; do
     echo "== scenario: $t on the CPU engine, 4 PEs on 2 nodes"
     start=$(date +%s)
     if [ -x "$build/tests/gpu-cpu/$t" ]; then

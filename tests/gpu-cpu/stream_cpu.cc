@@ -1,0 +1,195 @@
+/* CUDA streams for the CPU engine: a stream is a FIFO of launches and one worker
+ * thread that starts each launch (dev_cpu.cc's threads) only once the one before
+ * it has finished, so the _on_stream routines run in stream order here as on a
+ * GPU. Test code, like dev_cpu.cc: it must never hold a lock while a kernel runs,
+ * or a kernel that waits on the host would wait forever. */
+#include <cuda_runtime_api.h> /* this directory's */
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+typedef struct launch {
+    unsigned grid, block;
+    std::function<void()> kernel;
+} launch_t;
+
+struct CUstream_st {
+    std::deque<launch_t> queue;
+    unsigned long long enqueued, completed; /* idle when equal */
+    bool destroyed;                         /* the worker ends once the queue is empty */
+    cudaError_t error;                      /* sticky: later work is dropped */
+};
+
+/* One lock and one condition for every stream: enqueues and completions are
+ * rare next to the kernels' work, and a drain must see all streams at once. */
+static std::mutex lock;
+static std::condition_variable changed;
+static std::vector<CUstream_st *> streams; /* live, and destroyed but not yet idle */
+
+/* Counts a launch's threads out: the worker waits here until the last one ends. */
+typedef struct latch {
+    std::mutex m;
+    std::condition_variable cv;
+    unsigned left;
+} latch_t;
+
+/* Runs one launch to its end. A launch that could not start all its threads
+ * fails the stream, as a sticky CUDA error does: its started threads are never
+ * counted, so waiting for them could hang. cudaGetLastError is global here, so
+ * it may also take the error of a launch made at the same moment elsewhere;
+ * both are failures of the same resource. */
+static cudaError_t run(launch_t &l)
+{
+    std::shared_ptr<latch_t> done = std::make_shared<latch_t>();
+    std::function<void()> kernel = std::move(l.kernel);
+    cudaError_t rc;
+
+    done->left = l.grid * l.block;
+    shoal_dev_cpu_launch(l.grid, l.block, [done, kernel]() {
+        kernel();
+        std::lock_guard<std::mutex> g(done->m);
+        if (--done->left == 0)
+            done->cv.notify_all();
+    });
+    rc = cudaGetLastError();
+    if (rc != cudaSuccess)
+        return rc;
+    std::unique_lock<std::mutex> g(done->m);
+    done->cv.wait(g, [&done] { return done->left == 0; });
+    return cudaSuccess;
+}
+
+static void *worker_main(void *arg)
+{
+    CUstream_st *s = (CUstream_st *)arg;
+    std::unique_lock<std::mutex> g(lock);
+
+    for (;;) {
+        changed.wait(g, [s] { return !s->queue.empty() || s->destroyed; });
+        if (s->queue.empty())
+            break;
+        launch_t l = std::move(s->queue.front());
+        s->queue.pop_front();
+        if (s->error == cudaSuccess) {
+            g.unlock();
+            cudaError_t rc = run(l);
+            g.lock();
+            if (rc != cudaSuccess)
+                s->error = rc;
+        }
+        s->completed++;
+        changed.notify_all();
+    }
+    streams.erase(std::find(streams.begin(), streams.end(), s));
+    changed.notify_all();
+    g.unlock();
+    delete s;
+    return NULL;
+}
+
+static cudaError_t stream_start(CUstream_st **out)
+{
+    CUstream_st *s = new CUstream_st();
+    pthread_t tid;
+
+    if (pthread_create(&tid, NULL, worker_main, s) != 0) {
+        delete s;
+        return cudaErrorLaunchOutOfResources;
+    }
+    pthread_detach(tid);
+    std::lock_guard<std::mutex> g(lock);
+    streams.push_back(s);
+    *out = s;
+    return cudaSuccess;
+}
+
+/* The NULL stream: a worker of its own, started at first use and never ended
+ * (a static destructor at exit could wait for a kernel that never returns). It
+ * does not synchronize with the other streams as CUDA's legacy default stream
+ * does: work on it is ordered only against other work on it. */
+static CUstream_st *stream_of(cudaStream_t stream)
+{
+    static CUstream_st *null_stream;
+    static std::once_flag once;
+
+    if (stream != NULL)
+        return stream;
+    std::call_once(once, [] {
+        if (stream_start(&null_stream) != cudaSuccess)
+            abort(); /* no thread for the default stream: nothing can run */
+    });
+    return null_stream;
+}
+
+void shoal_dev_cpu_launch_on(cudaStream_t stream, unsigned grid, unsigned block,
+                             std::function<void()> kernel)
+{
+    CUstream_st *s = stream_of(stream);
+    std::lock_guard<std::mutex> g(lock);
+
+    s->queue.push_back(launch_t{grid, block, std::move(kernel)});
+    s->enqueued++;
+    changed.notify_all();
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *stream)
+{
+    return stream_start(stream);
+}
+
+/* Every stream here is non-blocking already (see stream_of): flags change nothing. */
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags)
+{
+    (void)flags;
+    return stream_start(stream);
+}
+
+/* As CUDA's: returns at once; the stream's work still runs, then the worker
+ * frees it. */
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    if (stream == NULL)
+        return cudaErrorInvalidResourceHandle;
+    std::lock_guard<std::mutex> g(lock);
+    stream->destroyed = true;
+    changed.notify_all();
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    CUstream_st *s = stream_of(stream);
+    std::unique_lock<std::mutex> g(lock);
+    unsigned long long target = s->enqueued;
+
+    changed.wait(g, [s, target] { return s->completed >= target; });
+    return s->error;
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    CUstream_st *s = stream_of(stream);
+    std::lock_guard<std::mutex> g(lock);
+
+    if (s->error != cudaSuccess)
+        return s->error;
+    return s->completed == s->enqueued ? cudaSuccess : cudaErrorNotReady;
+}
+
+void shoal_dev_cpu_streams_drain(void)
+{
+    std::unique_lock<std::mutex> g(lock);
+
+    changed.wait(g, [] {
+        for (CUstream_st *s : streams)
+            if (s->completed != s->enqueued)
+                return false;
+        return true;
+    });
+}
