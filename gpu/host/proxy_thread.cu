@@ -17,12 +17,13 @@
 #include <string.h>
 #include <time.h>
 
-/* Idle polling: SPINS empty looks at the ring (and quiet UCX progress passes), then sleeps that double from
+/* Idle polling: SPINS empty looks at the ring, then sleeps that double from
  * SLEEP_MIN_NS to SLEEP_MAX_NS, so an idle proxy costs little CPU and a request
  * after a pause waits at most about SLEEP_MAX_NS. (Linux's timer slack
  * stretches the short sleeps to some 50 us: a thread that sleeps shorter only
  * takes CPU time from the PEs that share the core.) */
-#define SPINS 4096
+#define SPINS 1024
+#define PROGRESS_EVERY 64
 #define SLEEP_MIN_NS 1000
 #define SLEEP_MAX_NS 200000
 
@@ -41,21 +42,25 @@ typedef struct proxy {
 
 static proxy_t proxy;
 
-/* Between looks at the ring: UCX progress for the peers (this PE's main thread
- * may sit in cudaDeviceSynchronize, and without it only the progress thread
- * would serve them, every SHOAL_PROGRESS_US), then a spin or a sleep. */
+/* Between looks at the ring: a spin or a sleep, and now and then a pass of UCX
+ * progress for the peers (this PE's main thread may sit in
+ * cudaDeviceSynchronize, and without it only the progress thread would serve
+ * them, every SHOAL_PROGRESS_US). A pass is a system call on TCP: one every
+ * PROGRESS_EVERY spins, and one per sleep, keeps the spinning cheap for PEs that
+ * share the CPUs. */
 static void idle(unsigned *spins, long *ns)
 {
     struct timespec ts;
 
-    if (shoal_gpu.env->progress() != 0)
-        *spins = 0;
+    if (*spins % PROGRESS_EVERY == 0)
+        (void)shoal_gpu.env->progress();
     if (++*spins < SPINS)
         return;
     *ns = *ns == 0 ? SLEEP_MIN_NS : (*ns * 2 < SLEEP_MAX_NS ? *ns * 2 : SLEEP_MAX_NS);
     ts.tv_sec = 0;
     ts.tv_nsec = *ns;
     nanosleep(&ts, NULL);
+    (void)shoal_gpu.env->progress();
 }
 
 /* One AMO of a width: the fetching form where the kernel waits for the old value,

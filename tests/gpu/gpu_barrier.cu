@@ -11,13 +11,13 @@
  * Exit 0 pass, 77 without a GPU, 99 fail. */
 #include "gpu_test.h"
 
-#define ITERS 100
+#define ITERS 100 /* rounds per launch (GPU_BARRIER_ITERS: tests/multinode shrinks it) */
 
-__global__ void k_barrier(int *box, int me, int n_pes, int base, int *bad)
+__global__ void k_barrier(int *box, int me, int n_pes, int base, int iters, int *bad)
 {
     int i, v, right = (me + 1) % n_pes;
 
-    for (i = 1; i <= ITERS; i++) {
+    for (i = 1; i <= iters; i++) {
         if (i % n_pes == me)
             __nanosleep(20000);
         nvshmem_int_p(&box[i % 2], base + i, right);
@@ -37,16 +37,17 @@ __global__ void k_barrier(int *box, int me, int n_pes, int base, int *bad)
 
 int main(void)
 {
-    int me, n_pes, k, *box, *bad;
+    int me, n_pes, k, *box, *bad, iters;
 
     shmem_init();
     gpu_test_start("gpu_barrier", 0);
     me = shmem_my_pe();
+    iters = gpu_test_count("GPU_BARRIER_ITERS", ITERS);
     n_pes = shmem_n_pes();
     box = (int *)shmem_calloc(2, sizeof(int));
     bad = gpu_test_results<int>(3);
     for (k = 0; k < 2; k++) {
-        GPU_LAUNCH(k_barrier, 1, 1, box, me, n_pes, k * ITERS, bad);
+        GPU_LAUNCH(k_barrier, 1, 1, box, me, n_pes, k * iters, iters, bad);
         GPU_CUDA(cudaGetLastError());
         GPU_CUDA(cudaDeviceSynchronize());
         shmem_barrier_all();
@@ -54,6 +55,6 @@ int main(void)
     GPU_CHECK(bad[0] == 0, "%d stale reads after a device barrier, the first in round %d (found "
               "%d)", bad[0], bad[1], bad[2]);
     if (me == 0)
-        printf("gpu_barrier: %d device barriers at %d PEs\n", 2 * ITERS, n_pes);
+        printf("gpu_barrier: %d device barriers at %d PEs\n", 2 * iters, n_pes);
     return gpu_test_finish("gpu_barrier");
 }

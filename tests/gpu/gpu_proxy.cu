@@ -15,7 +15,8 @@
  *      GPU's and the CPU's atomics are one atomicity domain;
  *   6. a device barrier_all, after which each PE finds what left put before it.
  * Then it times ROUNDS 8-byte gets and fetch_adds on right: the proxied round
- * trip, printed and never asserted. Exit 0 pass, 77 without a GPU, 99 fail. */
+ * trip, printed and never asserted. GPU_PROXY_ITERS and GPU_PROXY_ROUNDS shrink
+ * test 5 and the timing (tests/multinode). Exit 0 pass, 77 without a GPU, 99 fail. */
 #include "gpu_test.h"
 
 #include <stdint.h>
@@ -26,8 +27,8 @@
 #define GROUP_THREADS 40
 #define GROUP_BYTES 6000
 #define THREADS 4
-#define ITERS 200
-#define ROUNDS 200
+#define ITERS 200  /* test 5's additions per thread (GPU_PROXY_ITERS) */
+#define ROUNDS 200 /* timed calls (GPU_PROXY_ROUNDS) */
 
 /* Test 1's sizes, i = 0..2. */
 static __host__ __device__ size_t put_size(int i)
@@ -111,11 +112,11 @@ __global__ void k_group(area_t *a, int me, int n_pes)
     nvshmem_quiet();
 }
 
-__global__ void k_amo(area_t *a)
+__global__ void k_amo(area_t *a, int iters)
 {
     int i;
 
-    for (i = 0; i < ITERS; i++) {
+    for (i = 0; i < iters; i++) {
         uint32_t old;
 
         nvshmem_uint64_atomic_fetch_add(&a->counter, 1, 0);
@@ -138,12 +139,12 @@ __global__ void k_barrier(area_t *a, int me, int n_pes, long long *bad)
     }
 }
 
-__global__ void k_latency(area_t *a, int right, int fetch_add)
+__global__ void k_latency(area_t *a, int right, int fetch_add, int rounds)
 {
     uint64_t sum = 0;
     int i;
 
-    for (i = 0; i < ROUNDS; i++)
+    for (i = 0; i < rounds; i++)
         sum += fetch_add ? nvshmem_uint64_atomic_fetch_add(&a->lat, 1, right)
                          : nvshmem_uint64_g(&a->counter, right);
     a->sig = sum; /* keeps the loop; nobody reads it */
@@ -175,11 +176,11 @@ static void launch_barrier(area_t *a) { GPU_LAUNCH(k_barrier, 1, 1, a, g_me, g_n
 /* Test 5: the kernel's threads and this thread add at once. */
 static void atomics(area_t *a)
 {
-    int i;
+    int i, iters = gpu_test_count("GPU_PROXY_ITERS", ITERS);
 
-    GPU_LAUNCH(k_amo, 1, THREADS, a);
+    GPU_LAUNCH(k_amo, 1, THREADS, a, iters);
     GPU_CUDA(cudaGetLastError());
-    for (i = 0; i < ITERS; i++) {
+    for (i = 0; i < iters; i++) {
         uint32_t old;
 
         shmem_uint64_atomic_add(&a->counter, 1, 0);
@@ -190,26 +191,27 @@ static void atomics(area_t *a)
     GPU_CUDA(cudaDeviceSynchronize());
     shmem_barrier_all();
     if (g_me == 0) {
-        GPU_CHECK_EQ("64-bit counter", (long long)g_n * (THREADS + 1) * ITERS, a->counter);
-        GPU_CHECK_EQ("32-bit counter", (long long)g_n * (THREADS + 1) * ITERS, a->counter32);
+        GPU_CHECK_EQ("64-bit counter", (long long)g_n * (THREADS + 1) * iters, a->counter);
+        GPU_CHECK_EQ("32-bit counter", (long long)g_n * (THREADS + 1) * iters,
+                     a->counter32);
     }
 }
 
 static void latency(area_t *a)
 {
-    int k;
+    int k, rounds = gpu_test_count("GPU_PROXY_ROUNDS", ROUNDS);
 
     for (k = 0; k < 2; k++) {
         double t = now_us();
 
-        GPU_LAUNCH(k_latency, 1, 1, a, (g_me + 1) % g_n, k);
+        GPU_LAUNCH(k_latency, 1, 1, a, (g_me + 1) % g_n, k, rounds);
         GPU_CUDA(cudaDeviceSynchronize());
-        t = (now_us() - t) / ROUNDS;
+        t = (now_us() - t) / rounds;
         shmem_barrier_all();
         if (g_me == 0)
             printf("gpu_proxy: %s on PE %d from a kernel of PE 0: %.2f us per call (%d calls, "
                    "launch included)\n",
-                   k ? "uint64 fetch_add" : "8-byte get (uint64_g)", 1 % g_n, t, ROUNDS);
+                   k ? "uint64 fetch_add" : "8-byte get (uint64_g)", 1 % g_n, t, rounds);
     }
 }
 

@@ -95,6 +95,17 @@ static inline void gpu_test_sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/* A count a test may be told to shrink (tests/multinode does, where every
+ * operation is a round trip over TCP among oversubscribed CPUs): the
+ * environment variable name when set to a positive number, else dflt. */
+static inline int gpu_test_count(const char *name, int dflt)
+{
+    const char *v = getenv(name);
+    int n = v != NULL ? atoi(v) : 0;
+
+    return n > 0 ? n : dflt;
+}
+
 /* Every PE reports; the job fails when any PE failed. */
 static inline int gpu_test_finish(const char *name)
 {
