@@ -54,6 +54,16 @@ void shoal_gpu_proxy_drain(void);
 void shoal_gpu_proxy_stop(void);
 void shoal_gpu_check_and_drain(void);
 
+/* stream.cu: the checks of the routines that enqueue on a stream, each one line
+ * and the end of the job. stream_env: shmem_init done, no device error pending,
+ * a GPU set up; returns the env. check_heap: [addr, addr + len) in the symmetric
+ * heap and addr aligned to align (arg names the argument). check_enqueued: the
+ * launch just made was accepted. */
+const shoal_gpu_env_t *shoal_gpu_stream_env(const char *routine);
+void shoal_gpu_check_heap(const shoal_gpu_env_t *env, const void *addr, size_t len, size_t align,
+                          const char *arg, const char *routine);
+void shoal_gpu_check_enqueued(const shoal_gpu_env_t *env, const char *routine);
+
 /* api.cu: ends the program with one line when routine runs before shmem_init. */
 void shoal_gpu_need_init(const char *routine);
 /* The host halves of the routines that are both host and device (device.cu). */

@@ -54,17 +54,6 @@ __global__ static void barrier_kernel(void)
     nvshmem_barrier_all();
 }
 
-/* A stream routine needs shmem_init and a GPU set up on this PE; also reports a
- * device error an earlier kernel left. Returns the env for the other checks. */
-static const shoal_gpu_env_t *need_gpu(const char *routine)
-{
-    shoal_gpu_need_init(routine);
-    shoal_gpu_check();
-    if (!shoal_gpu.active)
-        shoal_gpu.env->fatal("%s: no GPU is set up on this PE (%s)", routine, shoal_gpu.why);
-    return shoal_gpu.env;
-}
-
 /* Without the host proxy (SHOAL_GPU_PROXY=none) a kernel reaches only the PEs
  * whose heaps are mapped here. */
 static int reachable(int pe)
@@ -83,27 +72,6 @@ static void check_pe(const shoal_gpu_env_t *env, int pe, const char *routine)
                    routine, pe);
 }
 
-/* [addr, addr + len) must lie in the symmetric heap, addr aligned to align. */
-static void check_heap(const shoal_gpu_env_t *env, const void *addr, size_t len, size_t align,
-                       const char *arg, const char *routine)
-{
-    uintptr_t base = shoal_gpu.state.heap_base, off = (uintptr_t)addr - base;
-    size_t size = shoal_gpu.state.heap_size;
-
-    if (off >= size)
-        env->fatal("%s: argument %s is %p, which is not in the symmetric heap (%p..%p), the "
-                   "only symmetric memory kernels can reach; allocate it with nvshmem_malloc "
-                   "or shmem_malloc",
-                   routine, arg, addr, (void *)base, (void *)(base + size));
-    if (len > size - off)
-        env->fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of the "
-                   "symmetric heap (%p..%p)",
-                   routine, arg, addr, len, (void *)base, (void *)(base + size));
-    if (((uintptr_t)addr & (align - 1)) != 0)
-        env->fatal("%s: argument %s is %p, not aligned to its %zu-byte type", routine, arg, addr,
-                   align);
-}
-
 static void check_source(const shoal_gpu_env_t *env, const void *source, size_t nelems,
                          const char *routine)
 {
@@ -112,28 +80,17 @@ static void check_source(const shoal_gpu_env_t *env, const void *source, size_t 
                    nelems);
 }
 
-/* After a launch: one that CUDA refused is the caller's error now, not the
- * stream's later. */
-static void check_enqueued(const shoal_gpu_env_t *env, const char *routine)
-{
-    cudaError_t rc = cudaGetLastError();
-
-    if (rc != cudaSuccess)
-        env->fatal("%s: cannot enqueue the operation on the stream: %s", routine,
-                   cudaGetErrorString(rc));
-}
-
 extern "C" {
 
 void nvshmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                cudaStream_t stream)
 {
     static const char routine[] = "nvshmemx_putmem_on_stream";
-    const shoal_gpu_env_t *env = need_gpu(routine);
+    const shoal_gpu_env_t *env = shoal_gpu_stream_env(routine);
     size_t blocks, slice;
 
     check_pe(env, pe, routine);
-    check_heap(env, dest, nelems, 1, "dest", routine);
+    shoal_gpu_check_heap(env, dest, nelems, 1, "dest", routine);
     check_source(env, source, nelems, routine);
     if (nelems == 0)
         return; /* nothing to order: no kernel */
@@ -142,7 +99,7 @@ void nvshmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, in
     slice = ((nelems + blocks - 1) / blocks + 7) & ~(size_t)7;
     SHOAL_GPU_LAUNCH_ON(stream, (unsigned)blocks, PUT_THREADS, put_kernel, dest, source, nelems,
                         slice, pe);
-    check_enqueued(env, routine);
+    shoal_gpu_check_enqueued(env, routine);
 }
 
 void nvshmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelems,
@@ -150,34 +107,34 @@ void nvshmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nel
                                       cudaStream_t stream)
 {
     static const char routine[] = "nvshmemx_putmem_signal_on_stream";
-    const shoal_gpu_env_t *env = need_gpu(routine);
+    const shoal_gpu_env_t *env = shoal_gpu_stream_env(routine);
 
     check_pe(env, pe, routine);
-    check_heap(env, dest, nelems, 1, "dest", routine);
+    shoal_gpu_check_heap(env, dest, nelems, 1, "dest", routine);
     check_source(env, source, nelems, routine);
-    check_heap(env, sig_addr, sizeof(*sig_addr), sizeof(*sig_addr), "sig_addr", routine);
+    shoal_gpu_check_heap(env, sig_addr, sizeof(*sig_addr), sizeof(*sig_addr), "sig_addr", routine);
     if (sig_op != NVSHMEM_SIGNAL_SET && sig_op != NVSHMEM_SIGNAL_ADD)
         env->fatal("%s: argument sig_op is %d, expected NVSHMEM_SIGNAL_SET or "
                    "NVSHMEM_SIGNAL_ADD",
                    routine, sig_op);
     SHOAL_GPU_LAUNCH_ON(stream, 1, 1, put_signal_kernel, dest, source, nelems, sig_addr, signal,
                         sig_op, pe);
-    check_enqueued(env, routine);
+    shoal_gpu_check_enqueued(env, routine);
 }
 
 void nvshmemx_quiet_on_stream(cudaStream_t stream)
 {
     static const char routine[] = "nvshmemx_quiet_on_stream";
-    const shoal_gpu_env_t *env = need_gpu(routine);
+    const shoal_gpu_env_t *env = shoal_gpu_stream_env(routine);
 
     SHOAL_GPU_LAUNCH_ON(stream, 1, 1, quiet_kernel);
-    check_enqueued(env, routine);
+    shoal_gpu_check_enqueued(env, routine);
 }
 
 void nvshmemx_barrier_all_on_stream(cudaStream_t stream)
 {
     static const char routine[] = "nvshmemx_barrier_all_on_stream";
-    const shoal_gpu_env_t *env = need_gpu(routine);
+    const shoal_gpu_env_t *env = shoal_gpu_stream_env(routine);
     int pe;
 
     /* As the device barrier would find, but now, on the host: it needs every PE. */
@@ -188,7 +145,7 @@ void nvshmemx_barrier_all_on_stream(cudaStream_t stream)
                        "routine involves every PE",
                        routine, pe);
     SHOAL_GPU_LAUNCH_ON(stream, 1, 1, barrier_kernel);
-    check_enqueued(env, routine);
+    shoal_gpu_check_enqueued(env, routine);
 }
 
 } /* extern "C" */
