@@ -278,6 +278,14 @@ static __device__ T amo(shoal_amo_op_t op, T *p, T operand, T compare, const cha
     return 0;
 }
 
+/* The size-byte (4 or 8) operand at x, 0 where the op has none (NULL). */
+static __device__ uint64_t word(const void *x, size_t size)
+{
+    if (x == NULL)
+        return 0;
+    return size == 8 ? *(const uint64_t *)x : *(const uint32_t *)x;
+}
+
 /* An AMO the host proxy carries: the op is checked here, as amo does. */
 static __device__ void proxy_amo(shoal_amo_op_t op, void *dest, uint64_t operand,
                                  uint64_t compare, void *fetch, size_t size, int pe,
@@ -299,30 +307,20 @@ __device__ void shoal_dev_amo(shoal_amo_op_t op, void *dest, const void *operand
     p = route(dest, size, pe, SHOAL_DEV_ERR_DEST, 1, routine);
     if (((uintptr_t)dest & (size - 1)) != 0)
         shoal_dev_fail(routine, SHOAL_DEV_ERR_ALIGN_DEST, (long long)(uintptr_t)dest);
-    if (size == 8) {
+    if (p == NULL) {
+        proxy_amo(op, dest, word(operand, size), word(compare, size), fetch, size, pe, routine);
+    } else if (size == 8) {
         typedef unsigned long long u64;
-        u64 v = operand ? *(const u64 *)operand : 0, c = compare ? *(const u64 *)compare : 0;
+        u64 old = amo<u64>(op, (u64 *)p, word(operand, 8), word(compare, 8), routine);
 
-        if (p == NULL) {
-            proxy_amo(op, dest, v, c, fetch, size, pe, routine);
-        } else {
-            u64 old = amo<u64>(op, (u64 *)p, v, c, routine);
-
-            if (fetch != NULL)
-                *(u64 *)fetch = old;
-        }
+        if (fetch != NULL)
+            *(u64 *)fetch = old;
     } else {
-        unsigned v = operand ? *(const unsigned *)operand : 0;
-        unsigned c = compare ? *(const unsigned *)compare : 0;
+        unsigned old = amo<unsigned>(op, (unsigned *)p, (unsigned)word(operand, 4),
+                                     (unsigned)word(compare, 4), routine);
 
-        if (p == NULL) {
-            proxy_amo(op, dest, v, c, fetch, size, pe, routine);
-        } else {
-            unsigned old = amo<unsigned>(op, (unsigned *)p, v, c, routine);
-
-            if (fetch != NULL)
-                *(unsigned *)fetch = old;
-        }
+        if (fetch != NULL)
+            *(unsigned *)fetch = old;
     }
 }
 

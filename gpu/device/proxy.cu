@@ -127,12 +127,14 @@ __device__ void shoal_dev_proxy_amo(shoal_amo_op_t op, void *dest, uint64_t oper
 __device__ void shoal_dev_proxy_quiet(void)
 {
     shoal_proxy_ring_t *ring = shoal_dev_state.proxy;
-    uint64_t t;
+    uint64_t t, taken;
     shoal_proxy_req_t *r;
 
-    if (ring == NULL ||
-        *(volatile unsigned long long *)&tail == shoal_wait_load_ivar((const void *)&ring->quieted, 8, 0))
+    if (ring == NULL)
         return;
+    taken = *(volatile unsigned long long *)&tail;
+    if (taken == shoal_wait_load_ivar((const void *)&ring->quieted, 8, 0))
+        return; /* nothing went through the proxy since its last quiet */
     r = request(SHOAL_PROXY_QUIET, NULL, 0, 0, 1, &t);
     post(r, t);
     await(r, t);
