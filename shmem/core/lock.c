@@ -8,6 +8,7 @@
 #include "shoal_hang.h"
 #include "shoal_status.h"
 #include "shoal_wait.h"
+#include "shoal_wake.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -147,7 +148,7 @@ typedef struct claim {
 } claim_t;
 
 static pthread_mutex_t claims_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t claims_freed = PTHREAD_COND_INITIALIZER;
+static unsigned claims_freed; /* shoal_wake.h: bumped when a claim is freed */
 static claim_t *claims;
 static unsigned claims_waiting; /* threads waiting in claim_take; atomic */
 
@@ -186,8 +187,13 @@ static claim_t *claim_take(int seg, size_t off, int wait, const char *routine)
     pthread_mutex_lock(&claims_lock);
     if (wait)
         __atomic_add_fetch(&claims_waiting, 1, __ATOMIC_SEQ_CST);
-    while ((c = claim_find(seg, off, &spare)) != NULL && wait)
-        pthread_cond_wait(&claims_freed, &claims_lock);
+    while ((c = claim_find(seg, off, &spare)) != NULL && wait) {
+        unsigned seen = shoal_wake_seen(&claims_freed);
+
+        pthread_mutex_unlock(&claims_lock);
+        shoal_wake_sleep(&claims_freed, seen);
+        pthread_mutex_lock(&claims_lock);
+    }
     if (wait)
         __atomic_sub_fetch(&claims_waiting, 1, __ATOMIC_SEQ_CST);
     if (c != NULL)
@@ -231,7 +237,7 @@ static void claim_free(claim_t *c)
     claim_set_state(c, CLAIM_FREE);
     if (__atomic_load_n(&claims_waiting, __ATOMIC_SEQ_CST) != 0) {
         pthread_mutex_lock(&claims_lock);
-        pthread_cond_broadcast(&claims_freed);
+        shoal_wake_all(&claims_freed);
         pthread_mutex_unlock(&claims_lock);
     }
 }

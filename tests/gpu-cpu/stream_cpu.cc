@@ -5,10 +5,11 @@
  * or a kernel that waits on the host would wait forever. */
 #include <cuda_runtime_api.h> /* this directory's */
 
+#include "shoal_wake.h"
+
 #include <pthread.h>
 
 #include <algorithm>
-#include <condition_variable>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -26,17 +27,30 @@ struct CUstream_st {
     cudaError_t error;                      /* sticky: later work is dropped */
 };
 
-/* One lock and one condition for every stream: enqueues and completions are
- * rare next to the kernels' work, and a drain must see all streams at once. */
+/* One lock and one wake-up word for every stream: enqueues and completions are
+ * rare next to the kernels' work, and a drain must see all streams at once. Not
+ * a std::condition_variable: glibc's can hang in notify_all (see shoal_wake.h),
+ * which 4 PEs of gpu_stream on 2 busy CPUs met about once in 20 runs. */
 static std::mutex lock;
-static std::condition_variable changed;
+static unsigned changes; /* shoal_wake.h: bumped, under lock, when a stream changes */
 static std::vector<CUstream_st *> streams; /* live, and destroyed but not yet idle */
 
-/* Counts a launch's threads out: the worker waits here until the last one ends. */
+/* Under lock: waits until done() holds. */
+template <typename Pred> static void wait_until(std::unique_lock<std::mutex> &g, Pred done)
+{
+    while (!done()) {
+        unsigned seen = shoal_wake_seen(&changes);
+
+        g.unlock();
+        shoal_wake_sleep(&changes, seen);
+        g.lock();
+    }
+}
+
+/* Counts a launch's threads out: the worker waits until the last one ends. */
 typedef struct latch {
-    std::mutex m;
-    std::condition_variable cv;
-    unsigned left;
+    unsigned left;  /* atomic */
+    unsigned ended; /* shoal_wake.h: bumped by the last thread */
 } latch_t;
 
 /* Runs one launch to its end. A launch that could not start all its threads
@@ -51,18 +65,22 @@ static cudaError_t run(launch_t &l)
     cudaError_t rc;
 
     done->left = l.grid * l.block;
+    done->ended = 0;
     shoal_dev_cpu_launch(l.grid, l.block, [done, kernel]() {
         kernel();
-        std::lock_guard<std::mutex> g(done->m);
-        if (--done->left == 0)
-            done->cv.notify_all();
+        if (__atomic_sub_fetch(&done->left, 1, __ATOMIC_ACQ_REL) == 0)
+            shoal_wake_all(&done->ended);
     });
     rc = cudaGetLastError();
     if (rc != cudaSuccess)
         return rc;
-    std::unique_lock<std::mutex> g(done->m);
-    done->cv.wait(g, [&done] { return done->left == 0; });
-    return cudaSuccess;
+    for (;;) {
+        unsigned seen = shoal_wake_seen(&done->ended);
+
+        if (__atomic_load_n(&done->left, __ATOMIC_ACQUIRE) == 0)
+            return cudaSuccess;
+        shoal_wake_sleep(&done->ended, seen);
+    }
 }
 
 static void *worker_main(void *arg)
@@ -71,7 +89,7 @@ static void *worker_main(void *arg)
     std::unique_lock<std::mutex> g(lock);
 
     for (;;) {
-        changed.wait(g, [s] { return !s->queue.empty() || s->destroyed; });
+        wait_until(g, [s] { return !s->queue.empty() || s->destroyed; });
         if (s->queue.empty())
             break;
         launch_t l = std::move(s->queue.front());
@@ -84,10 +102,10 @@ static void *worker_main(void *arg)
                 s->error = rc;
         }
         s->completed++;
-        changed.notify_all();
+        shoal_wake_all(&changes);
     }
     streams.erase(std::find(streams.begin(), streams.end(), s));
-    changed.notify_all();
+    shoal_wake_all(&changes);
     g.unlock();
     delete s;
     return NULL;
@@ -135,7 +153,7 @@ void shoal_dev_cpu_launch_on(cudaStream_t stream, unsigned grid, unsigned block,
 
     s->queue.push_back(launch_t{grid, block, std::move(kernel)});
     s->enqueued++;
-    changed.notify_all();
+    shoal_wake_all(&changes);
 }
 
 cudaError_t cudaStreamCreate(cudaStream_t *stream)
@@ -158,7 +176,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
         return cudaErrorInvalidResourceHandle;
     std::lock_guard<std::mutex> g(lock);
     stream->destroyed = true;
-    changed.notify_all();
+    shoal_wake_all(&changes);
     return cudaSuccess;
 }
 
@@ -168,7 +186,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
     std::unique_lock<std::mutex> g(lock);
     unsigned long long target = s->enqueued;
 
-    changed.wait(g, [s, target] { return s->completed >= target; });
+    wait_until(g, [s, target] { return s->completed >= target; });
     return s->error;
 }
 
@@ -186,7 +204,7 @@ void shoal_dev_cpu_streams_drain(void)
 {
     std::unique_lock<std::mutex> g(lock);
 
-    changed.wait(g, [] {
+    wait_until(g, [] {
         for (CUstream_st *s : streams)
             if (s->completed != s->enqueued)
                 return false;

@@ -3,7 +3,10 @@
  * only issue large put_nbi while the other half only call shmem_quiet (quiets
  * racing each other over the same outstanding requests). Every count and every
  * slot is checked afterwards; a library that is not thread safe loses updates,
- * mixes up data, or crashes here. */
+ * mixes up data, or crashes here. Last, every thread of every PE takes one
+ * distributed lock in turn (a thread waits while a sibling holds it, the PE's
+ * claim) and adds 1 to a plain counter on PE 0 with a get and a put: the total
+ * must be exact, and no two threads of a PE may be inside at once. */
 #include "pe_test.h"
 
 #include <pthread.h>
@@ -110,6 +113,51 @@ static void check_storm(void)
     }
 }
 
+/* The lock storm: threads of one PE queue on the claim its first holder made. */
+#define LOCK_ROUNDS 100
+static long storm_lock, storm_count; /* the count is used on PE 0 */
+static int inside;                   /* this PE's threads inside the lock; atomic */
+
+static void *lock_storm(void *arg)
+{
+    int t = (int)(long)arg, r, bad = 0;
+
+    for (r = 0; r < LOCK_ROUNDS; r++) {
+        long v;
+
+        shmem_set_lock(&storm_lock);
+        bad += __atomic_add_fetch(&inside, 1, __ATOMIC_SEQ_CST) != 1;
+        v = shmem_long_g(&storm_count, 0);
+        sched_yield(); /* without the lock, a sibling's update now gets lost */
+        shmem_long_p(&storm_count, v + 1, 0);
+        shmem_quiet();
+        __atomic_sub_fetch(&inside, 1, __ATOMIC_SEQ_CST);
+        shmem_clear_lock(&storm_lock);
+    }
+    failures[t] += bad;
+    return NULL;
+}
+
+static void check_lock_storm(void)
+{
+    pthread_t threads[THREADS];
+    int t;
+
+    shmem_barrier_all();
+    for (t = 0; t < THREADS; t++)
+        pthread_create(&threads[t], NULL, lock_storm, (void *)(long)t);
+    for (t = 0; t < THREADS; t++) {
+        pthread_join(threads[t], NULL);
+        PE_CHECK(failures[t] == 0, "lock storm: thread %d found a sibling inside %d times", t,
+                 failures[t]);
+    }
+    shmem_barrier_all();
+    if (me == 0)
+        PE_CHECK(storm_count == (long)npes * THREADS * LOCK_ROUNDS,
+                 "lock storm: the count is %ld, expected %ld", storm_count,
+                 (long)npes * THREADS * LOCK_ROUNDS);
+}
+
 int main(void)
 {
     pthread_t threads[THREADS];
@@ -153,5 +201,6 @@ int main(void)
                  expected);
     }
     check_storm();
+    check_lock_storm();
     return pe_test_finish("pe_threads");
 }

@@ -1,0 +1,39 @@
+/* A wake-up word, in place of a condition variable, for threads that wait under a
+ * mutex for a condition to change. glibc before 2.41 (Debian 12 has 2.36) can
+ * leave pthread_cond_broadcast blocked for good, and its waiters with it
+ * (sourceware bug 25847): Shoal's tests met it under load. Linux futexes have no
+ * such state to get wrong.
+ *
+ * The waiter, holding the mutex and finding its condition false, reads the word
+ * (shoal_wake_seen), drops the mutex, and sleeps only while the word still holds
+ * what it read (shoal_wake_sleep); then it takes the mutex and tests again.
+ * Whoever makes the condition true does so under the mutex, then bumps the word
+ * and wakes every sleeper (shoal_wake_all): a bump after the waiter's read ends
+ * its sleep at once, so no wake-up is lost. Header only, for C and C++. */
+#ifndef SHOAL_WAKE_H
+#define SHOAL_WAKE_H
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static inline unsigned shoal_wake_seen(const unsigned *word)
+{
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+/* Returns at once if the word has moved on from seen; may also return early
+ * (a signal): callers test their condition again. */
+static inline void shoal_wake_sleep(unsigned *word, unsigned seen)
+{
+    (void)syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+}
+
+static inline void shoal_wake_all(unsigned *word)
+{
+    __atomic_add_fetch(word, 1, __ATOMIC_RELEASE);
+    (void)syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+#endif
