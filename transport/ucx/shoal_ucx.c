@@ -352,6 +352,20 @@ shoal_status_t shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t 
     return SHOAL_OK;
 }
 
+/* A long wait on w, with its lock held: drops the lock and yields, so that a PE
+ * that shares this core (or the progress thread) runs. First it serves this PE's
+ * workers, as shoal_ucx_progress does: while this thread waits on a context's
+ * worker (a GPU's host proxy, say), a peer may wait on the main one, which else
+ * only the progress thread would serve, every SHOAL_PROGRESS_US and later still
+ * on a busy machine (and the other way round). */
+static void wait_turn(shoal_ucx_worker_t *w)
+{
+    pthread_mutex_unlock(&w->lock);
+    (void)shoal_ucx_progress(w->ucx);
+    sched_yield();
+    pthread_mutex_lock(&w->lock);
+}
+
 /* Progresses until request completes; frees it. Called with the lock held. */
 static shoal_status_t request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, const char *what)
 {
@@ -369,12 +383,8 @@ static shoal_status_t request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, 
         st = ucp_request_check_status(req);
         if (st != UCS_INPROGRESS)
             break;
-        if (spins >= SPINS_BEFORE_YIELD) {
-            /* Let a PE that shares this core (or the progress thread) run. */
-            pthread_mutex_unlock(&w->lock);
-            sched_yield();
-            pthread_mutex_lock(&w->lock);
-        }
+        if (spins >= SPINS_BEFORE_YIELD)
+            wait_turn(w);
     }
     ucp_request_free(req);
     if (st == UCS_OK)
@@ -429,11 +439,8 @@ static shoal_status_t complete_kept(shoal_ucx_worker_t *w, unsigned long upto)
 
         if (st == UCS_INPROGRESS) {
             ucp_worker_progress(w->worker);
-            if (++spins >= SPINS_BEFORE_YIELD) {
-                pthread_mutex_unlock(&w->lock);
-                sched_yield();
-                pthread_mutex_lock(&w->lock);
-            }
+            if (++spins >= SPINS_BEFORE_YIELD)
+                wait_turn(w);
             continue;
         }
         if (release_kept(k, st) != SHOAL_OK)
