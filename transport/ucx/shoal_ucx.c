@@ -142,6 +142,80 @@ static int uses_cpu_atomics(ucp_context_h context, const ucp_config_t *config)
     return cpu;
 }
 
+/* The value UCX's configuration holds for UCX_<name>, printed as uses_cpu_atomics
+ * reads it (UCX 1.13 has no getter), into buf; 0, or -1 when it is not there. */
+static int config_value(const ucp_config_t *config, const char *name, char *buf, size_t len)
+{
+    char *text = NULL, *line, *rest = NULL;
+    size_t size = 0, nlen = strlen(name);
+    int found = -1;
+    FILE *f = open_memstream(&text, &size);
+
+    if (f == NULL)
+        return -1;
+    ucp_config_print(config, f, NULL, UCS_CONFIG_PRINT_CONFIG);
+    fclose(f);
+    for (line = strtok_r(text, "\n", &rest); line != NULL; line = strtok_r(NULL, "\n", &rest)) {
+        if (strncmp(line, "UCX_", 4) == 0 && strncmp(line + 4, name, nlen) == 0 &&
+            line[4 + nlen] == '=' && strlen(line + 5 + nlen) < len) {
+            strcpy(buf, line + 5 + nlen);
+            found = 0;
+            break;
+        }
+    }
+    free(text);
+    return found;
+}
+
+/* Whether item is one of the comma-separated words of list. */
+static int list_has(const char *list, const char *item)
+{
+    size_t n = strlen(item);
+
+    for (const char *p = list; *p != '\0'; p += strcspn(p, ","), p += *p == ',') {
+        if (strncmp(p, item, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    }
+    return 0;
+}
+
+/* Keeps every segment UCX makes for this PE private to its user. UCX's sysv
+ * transport makes SysV segments of mode 0660 (its receive FIFOs, and the heap
+ * under SHOAL_TRANSPORT=ucx, which UCX allocates): anyone in the job owner's
+ * group could attach them and read or write the symmetric heap. Its posix
+ * transport does the same job with files of mode 0600 that it unlinks at once
+ * and peers open through /proc/PID/fd, as transport/shm does. So: allocate
+ * with md:posix, never md:sysv (nor md:*, which may pick it), and leave the
+ * sysv transport out unless UCX_TLS lists transports by name (the user's
+ * choice stands; docs/design.md says what it costs). */
+static void keep_private(ucp_config_t *config)
+{
+    char value[512], kept[512] = "";
+    size_t used = 0;
+
+    if (config_value(config, "ALLOC_PRIO", value, sizeof(value)) == 0 &&
+        (list_has(value, "md:sysv") || list_has(value, "md:*"))) {
+        for (char *item = strtok(value, ","); item != NULL; item = strtok(NULL, ",")) {
+            if (strcmp(item, "md:sysv") != 0 && strcmp(item, "md:*") != 0)
+                used += (size_t)snprintf(kept + used, sizeof(kept) - used, "%s%s",
+                                         used > 0 ? "," : "", item);
+        }
+        if (ucp_config_modify(config, "ALLOC_PRIO", kept) != UCS_OK)
+            shoal_log_debug("UCX: cannot set UCX_ALLOC_PRIO to %s", kept);
+    }
+    if (config_value(config, "TLS", value, sizeof(value)) != 0)
+        return;
+    if (strcmp(value, "all") == 0) {
+        snprintf(kept, sizeof(kept), "^sysv");
+    } else if (value[0] == '^' && !list_has(value + 1, "sysv")) {
+        snprintf(kept, sizeof(kept), "%s,sysv", value);
+    } else {
+        return;
+    }
+    if (ucp_config_modify(config, "TLS", kept) != UCS_OK)
+        shoal_log_debug("UCX: cannot set UCX_TLS to %s", kept);
+}
+
 int shoal_ucx_cpu_atomics(shoal_ucx_t *ucx)
 {
     return ucx->cpu_atomics;
@@ -166,6 +240,7 @@ shoal_status_t shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
         shoal_log_error("UCX: cannot read its configuration: %s", ucs_status_string(st));
         goto err_free;
     }
+    keep_private(config);
     st = ucp_init(&params, config, &ucx->context);
     if (st != UCS_OK) {
         ucp_config_release(config);
