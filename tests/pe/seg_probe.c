@@ -68,8 +68,8 @@ int main(int argc, char **argv)
         unsigned long start, end, inode;
         char perms[8], path[700] = "", mf[128];
 
-        if (sscanf(line, "%d %lx-%lx %7s %*s %*s %lu %n", &pid, &start, &end, perms, &inode,
-                   &n) < 5 ||
+        if (sscanf(line, "%d %lx-%lx %7s %*s %*s %lu %n", &pid, &start, &end, perms, &inode, &n) <
+                5 ||
             perms[3] != 's')
             continue;
         sscanf(line + n, "%699[^\n]", path);
