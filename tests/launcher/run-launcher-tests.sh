@@ -348,8 +348,70 @@ done
 if [ -s "$TMP/out" ] || [ -s "$TMP/err" ]; then
     fail "output-filename" "the PEs' output also reached oshrun's stdout or stderr"
 fi
-run "output-filename-bad" 2 "^oshrun: --output-filename /proc/none: cannot create /proc/none/1" 5 \
+run "output-filename-bad" 2 "^oshrun: --output-filename /proc/none: cannot create /proc/none: " 5 \
     -- --output-filename /proc/none -np 1 true
+# ... again into the same DIR: the files are truncated and rewritten
+run "output-filename-again" 0 "" 20 -- --timeout 20 --output-filename "$TMP/of" -np 11 sh -c \
+    'echo "again $PMIX_RANK"'
+if [ "$(cat "$TMP/of/1/rank.10/stdout" 2>&1)" != "again 10" ] || [ -s "$TMP/of/1/rank.10/stderr" ]
+then
+    fail "output-filename-again" "$TMP/of/1/rank.10 does not hold only the second run's line"
+fi
+# ... but oshrun writes only where no one else can (it may run as root): a symbolic link in
+# DIR is refused, and the file it points to stays as it was
+echo precious >"$TMP/precious"
+mkdir -p "$TMP/ofl/1/rank.0"
+ln -s "$TMP/precious" "$TMP/ofl/1/rank.0/stdout"
+run "output-filename-symlink" 2 \
+    "^oshrun: --output-filename $TMP/ofl: refusing $TMP/ofl/1/rank.0/stdout: it is a symbolic link$" \
+    5 -- --timeout 5 --output-filename "$TMP/ofl" -np 1 echo overwritten
+if [ "$(cat "$TMP/precious")" != precious ]; then
+    fail "output-filename-symlink" "the link's target was written: $(cat "$TMP/precious")"
+fi
+mkdir "$TMP/ofd" "$TMP/elsewhere"
+ln -s "$TMP/elsewhere" "$TMP/ofd/1"
+run "output-filename-dir-symlink" 2 \
+    "^oshrun: --output-filename $TMP/ofd: refusing $TMP/ofd/1: it is a symbolic link$" \
+    5 -- --timeout 5 --output-filename "$TMP/ofd" -np 1 echo overwritten
+if [ -n "$(ls -A "$TMP/elsewhere")" ]; then
+    fail "output-filename-dir-symlink" "oshrun wrote through the link: $(ls -A "$TMP/elsewhere")"
+fi
+# ... a directory others may write to (where they could plant such a link), or group
+mkdir -m 0777 "$TMP/ofw"
+run "output-filename-others-writable" 2 \
+    "^oshrun: --output-filename $TMP/ofw: refusing $TMP/ofw: it is writable by others$" \
+    5 -- --timeout 5 --output-filename "$TMP/ofw" -np 1 true
+mkdir -p "$TMP/ofg/1/rank.0"
+chmod 0775 "$TMP/ofg/1/rank.0"
+run "output-filename-group-writable" 2 \
+    "^oshrun: --output-filename $TMP/ofg: refusing $TMP/ofg/1/rank.0: it is writable by its group$" \
+    5 -- --timeout 5 --output-filename "$TMP/ofg" -np 1 true
+if [ -e "$TMP/ofw/1" ] || [ -e "$TMP/ofg/1/rank.0/stdout" ]; then
+    fail "output-filename-writable" "oshrun wrote into a directory it refused"
+fi
+# ... DIR may be a link the caller made, not one someone else made
+ln -s "$TMP/of" "$TMP/ofmine"
+run "output-filename-own-link" 0 "" 10 -- --timeout 10 --output-filename "$TMP/ofmine" -np 1 \
+    echo through-link
+if [ "$(cat "$TMP/of/1/rank.0/stdout" 2>&1)" != through-link ]; then
+    fail "output-filename-own-link" "$TMP/of/1/rank.0/stdout does not hold the line"
+fi
+# ... a directory (or DIR's link) of another user's: as root, give them to nobody
+if [ "$(id -u)" = 0 ]; then
+    mkdir "$TMP/ofn"
+    chown 65534 "$TMP/ofn"
+    run "output-filename-not-owned" 2 \
+        "^oshrun: --output-filename $TMP/ofn: refusing $TMP/ofn: it is owned by uid 65534, not by you$" \
+        5 -- --timeout 5 --output-filename "$TMP/ofn" -np 1 true
+    ln -s "$TMP/of" "$TMP/ofnl"
+    chown -h 65534 "$TMP/ofnl"
+    run "output-filename-not-owned-link" 2 \
+        "^oshrun: --output-filename $TMP/ofnl: refusing $TMP/ofnl: it is a symbolic link owned by uid 65534, not by you$" \
+        5 -- --timeout 5 --output-filename "$TMP/ofnl" -np 1 true
+    if [ -e "$TMP/ofn/1" ]; then
+        fail "output-filename-not-owned" "oshrun wrote into $TMP/ofn"
+    fi
+fi
 # a PE's last words come before oshrun's line about it
 run "last-words-first" 7 "^oshrun: PE 1 .* exited with status 7" 10 -- --timeout 10 -np 2 sh -c \
     'test "$PMIX_RANK" = 0 || { echo "PE 1 last words" >&2; exit 7; }'
