@@ -140,6 +140,33 @@ if [ $got != 0 ] || grep -q "called abort" "$TMP/err" ||
 else
     pass "intruder-before-connect"
 fi
+# ... and many outside connections: the first refusal is told, the others only counted, and
+# their total told once at the job's end (here a failed one), so that an outsider cannot flood
+# the job's log
+rm -f "$TMP/intr.env" "$TMP/intr.go"
+"$OSHRUN" --timeout 30 -np 2 "$CLIENT" --wait-before-init "1:$TMP/intr" --exit 1:3 \
+    >"$TMP/out" 2>"$TMP/err" </dev/null &
+pid=$!
+for _ in $(seq 100); do
+    [ -f "$TMP/intr.env" ] && break
+    sleep 0.1
+done
+"$CLIENT" --flood 200 "$TMP/intr.env" >"$TMP/intr.out" 2>&1
+flooded=$?
+touch "$TMP/intr.go"
+wait $pid
+got=$?
+if [ $got != 3 ] || [ $flooded != 0 ]; then
+    fail "intruder-flood" "exit status $got and $flooded from the flood, expected 3 and 0"
+    sed 's/^/    /' "$TMP/intr.out"
+elif [ "$(grep -c "refused a PMIx connection from outside" "$TMP/err")" != 1 ] ||
+    [ "$(grep -c "^oshrun: refused [0-9]* PMIx connections" "$TMP/err")" != 1 ] ||
+    ! grep -q "^oshrun: refused 200 PMIx connections from outside the PEs in all$" "$TMP/err"
+then
+    fail "intruder-flood" "expected a refusal line and a total of 200 in $(grep -c . "$TMP/err") lines"
+else
+    pass "intruder-flood"
+fi
 
 # oshrun's directory (under TMPDIR) outlives an oshrun killed by SIGKILL, and the next oshrun
 # removes it; a live oshrun's directory, one from another host and one without an owner stay.
