@@ -102,6 +102,15 @@ run "abort" 5 "^oshrun: PE 3 \(pid [0-9]+\) called abort \(status 5\): test abor
     -- --timeout 20 -np 4 "$CLIENT" --abort 3:5
 # An abort with status 0 ends the job with 0, as shmem_global_exit(0) must (and as mpirun does).
 run "abort-status-0" 0 "called abort \(status 0\)" 10 -- --timeout 20 -np 2 "$CLIENT" --abort 0:0
+# An exit status has 8 bits: the job ends with the low 8 bits of an abort's status, or 1 when
+# they are 0 and it is not (256 must not read as success), and the line says so.
+run "abort-status-300" 44 \
+    "^oshrun: PE 1 \(pid [0-9]+\) called abort \(status 300; the job exits with 44\): test abort$" \
+    10 -- --timeout 20 -np 2 "$CLIENT" --abort 1:300
+run "abort-status-256" 1 "called abort \(status 256; the job exits with 1\)" 10 \
+    -- --timeout 20 -np 2 "$CLIENT" --abort 1:256
+run "abort-status-minus-1" 255 "called abort \(status -1; the job exits with 255\)" 10 \
+    -- --timeout 20 -np 2 "$CLIENT" --abort 1:-1
 run "no-finalize" 1 "^oshrun: PE 1 \(pid [0-9]+\) exited without finalizing" 10 \
     -- --timeout 20 -np 2 "$CLIENT" --nofinalize 1
 run "timeout" 124 "^oshrun: job timed out after 1 s; ending the job$" 10 \
