@@ -1,6 +1,7 @@
 /* Library setup, exit and query routines. */
 #include "shmem.h"
 #include "shoal_check.h"
+#include "shoal_exit.h"
 #include "shoal_rt.h"
 #include "shoal_profile.h"
 
@@ -43,10 +44,20 @@ SHOAL_PROFILED(shmem_finalize);
 
 void pshmem_global_exit(int status)
 {
+    int job_status = shoal_exit_status(status);
     char message[96];
 
     fflush(stdout);
     fflush(stderr);
+    if (job_status != status) {
+        /* The PE's own line, so that it shows under any launcher (mpirun prints no abort
+         * message); the empty message tells oshrun that it is printed. */
+        shoal_log_error("shmem_global_exit: status %d (the job exits with %d%s)", status,
+                        job_status,
+                        (status & 0xff) == 0 ? ": its low 8 bits, 0, would read as success"
+                                             : ", its low 8 bits");
+        shoal_rt_abort(status, "");
+    }
     snprintf(message, sizeof(message), "PE %d called shmem_global_exit(%d)", shoal_core_state.my_pe,
              status);
     shoal_rt_abort(status, message);

@@ -2,6 +2,7 @@
  * PE (a singleton), so `./prog` works without a launcher. */
 #include "shoal_rt.h"
 #include "shoal_env.h"
+#include "shoal_exit.h"
 #include "shoal_log.h"
 #include "shoal_status.h"
 
@@ -244,9 +245,12 @@ shoal_status_t shoal_rt_barrier(void)
     return SHOAL_OK;
 }
 
-/* status 0 is passed on: shmem_global_exit(0) ends the job successfully. */
+/* status 0 is passed on: shmem_global_exit(0) ends the job successfully. Any other is
+ * made one a process can end with (shoal_exit.h) here, before the launcher sees it: Open
+ * MPI's mpirun would end a job aborted with 256 with 0. */
 void shoal_rt_abort(int status, const char *message)
 {
+    status = shoal_exit_status(status);
     if (rt_active)
         PMIx_Abort(status, message, NULL, 0);
     _exit(status);

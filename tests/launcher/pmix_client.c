@@ -6,12 +6,16 @@
  *                    [--hang R|all] [--nofinalize R] [--intruder-after R]
  *                    [--wait-before-init R:PATH]
  *        pmix_client --intruder [ENVFILE]
+ *        pmix_client --flood N ENVFILE
  * --intruder-after R: rank R, once connected, runs a copy of itself with --intruder in its own
  * environment. --wait-before-init R:PATH: rank R writes its PMIX_* variables to PATH.env and
  * waits for PATH.go before it connects. --intruder: connect as the PE the environment (or
- * ENVFILE, as PATH.env) names, then call PMIx_Abort; oshrun must refuse it.
+ * ENVFILE, as PATH.env) names, then call PMIx_Abort; oshrun must refuse it. --flood: open N
+ * TCP connections to the PMIx server ENVFILE names, one after another, each left open until
+ * the server closes it; oshrun must refuse (close) every one.
  * Exit: 0 all checks passed, 99 a check failed (with a line saying which and both values). */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,6 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <pmix.h>
@@ -95,29 +102,36 @@ static int mode_hits(const char *arg, int *k)
     return 1;
 }
 
+/* Puts the NAME=VALUE lines of envfile (as --wait-before-init writes it) into the
+ * environment; 0, or -1 after a line. */
+static int load_env(const char *envfile)
+{
+    char line[4096];
+    FILE *f = fopen(envfile, "r");
+
+    if (f == NULL) {
+        fprintf(stderr, "pmix_client: cannot open %s: %s\n", envfile, strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strchr(line, '=') != NULL) {
+            putenv(strdup(line));
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
 /* Pretends to be a PE that is not its own: connects with a PE's identity and aborts the job
  * in its name. alarm: whatever the server does, it must not outlive the test. */
 static int intruder(const char *envfile)
 {
-    char line[4096];
     pmix_status_t rc;
-    FILE *f;
 
     alarm(3);
-    if (envfile != NULL) {
-        f = fopen(envfile, "r");
-        if (f == NULL) {
-            fprintf(stderr, "pmix_client: intruder: cannot open %s: %s\n", envfile,
-                    strerror(errno));
-            return 99;
-        }
-        while (fgets(line, sizeof(line), f) != NULL) {
-            line[strcspn(line, "\n")] = '\0';
-            if (strchr(line, '=') != NULL) {
-                putenv(strdup(line));
-            }
-        }
-        fclose(f);
+    if (envfile != NULL && load_env(envfile) != 0) {
+        return 99;
     }
     /* Its client library would otherwise join the job's shared-memory store (gds ds21) on
      * its own, before the server has a say, and spoil the PEs' lookups in it: no launcher
@@ -129,6 +143,47 @@ static int intruder(const char *envfile)
     rc = PMIx_Abort(7, "intruder abort", NULL, 0);
     fprintf(stderr, "pmix_client: intruder: PMIx_Abort: %s\n", PMIx_Error_string(rc));
     return 0;
+}
+
+/* Connects n times to the PMIx server's TCP port (PMIX_SERVER_URI4 in envfile: "...;
+ * tcp4://127.0.0.1:PORT"), each time waiting for the server to close the connection, as
+ * oshrun does with one from outside the PEs. 0 when it closed all n, else 99. */
+static int flood(int n, const char *envfile)
+{
+    struct sockaddr_in sa = {.sin_family = AF_INET};
+    const char *uri;
+    int closed = 0, port;
+    char addr[64], c;
+
+    alarm(60);
+    if (n < 1 || load_env(envfile) != 0) {
+        return 99;
+    }
+    uri = getenv("PMIX_SERVER_URI4");
+    uri = uri != NULL ? strstr(uri, "tcp4://") : NULL;
+    if (uri == NULL || sscanf(uri, "tcp4://%63[^:]:%d", addr, &port) != 2 ||
+        inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
+        fprintf(stderr, "pmix_client: flood: no tcp4:// address in PMIX_SERVER_URI4 in %s\n",
+                envfile);
+        return 99;
+    }
+    sa.sin_port = htons((uint16_t)port);
+    for (int i = 0; i < n; i++) {
+        int sd = socket(AF_INET, SOCK_STREAM, 0);
+        struct pollfd pfd = {sd, POLLIN, 0};
+
+        if (sd < 0 || connect(sd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+            fprintf(stderr, "pmix_client: flood: connection %d: %s\n", i, strerror(errno));
+            return 99;
+        }
+        /* refused: closed without a byte; accepted by PMIx: it waits for our handshake */
+        if (poll(&pfd, 1, 5000) == 1 && read(sd, &c, 1) <= 0) {
+            closed++;
+        }
+        close(sd);
+    }
+    fprintf(stderr, "pmix_client: flood: the server closed %d of %d connections\n", closed, n);
+    return closed == n ? 0 : 99;
 }
 
 /* Before connecting: hand this PE's PMIx identity to an outside process, wait until told. */
@@ -192,6 +247,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--intruder") == 0) {
             return intruder(i + 1 < argc ? argv[i + 1] : NULL);
+        } else if (strcmp(argv[i], "--flood") == 0 && i + 2 < argc) {
+            return flood(atoi(argv[i + 1]), argv[i + 2]);
         } else if (strcmp(argv[i], "--wait-before-init") == 0 && i + 1 < argc) {
             wait_before_init(argv[i + 1]);
         }

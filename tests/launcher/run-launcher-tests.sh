@@ -102,6 +102,15 @@ run "abort" 5 "^oshrun: PE 3 \(pid [0-9]+\) called abort \(status 5\): test abor
     -- --timeout 20 -np 4 "$CLIENT" --abort 3:5
 # An abort with status 0 ends the job with 0, as shmem_global_exit(0) must (and as mpirun does).
 run "abort-status-0" 0 "called abort \(status 0\)" 10 -- --timeout 20 -np 2 "$CLIENT" --abort 0:0
+# An exit status has 8 bits: the job ends with the low 8 bits of an abort's status, or 1 when
+# they are 0 and it is not (256 must not read as success), and the line says so.
+run "abort-status-300" 44 \
+    "^oshrun: PE 1 \(pid [0-9]+\) called abort \(status 300; the job exits with 44\): test abort$" \
+    10 -- --timeout 20 -np 2 "$CLIENT" --abort 1:300
+run "abort-status-256" 1 "called abort \(status 256; the job exits with 1\)" 10 \
+    -- --timeout 20 -np 2 "$CLIENT" --abort 1:256
+run "abort-status-minus-1" 255 "called abort \(status -1; the job exits with 255\)" 10 \
+    -- --timeout 20 -np 2 "$CLIENT" --abort 1:-1
 run "no-finalize" 1 "^oshrun: PE 1 \(pid [0-9]+\) exited without finalizing" 10 \
     -- --timeout 20 -np 2 "$CLIENT" --nofinalize 1
 run "timeout" 124 "^oshrun: job timed out after 1 s; ending the job$" 10 \
@@ -139,6 +148,33 @@ if [ $got != 0 ] || grep -q "called abort" "$TMP/err" ||
     sed 's/^/    /' "$TMP/intr.out"
 else
     pass "intruder-before-connect"
+fi
+# ... and many outside connections: the first refusal is told, the others only counted, and
+# their total told once at the job's end (here a failed one), so that an outsider cannot flood
+# the job's log
+rm -f "$TMP/intr.env" "$TMP/intr.go"
+"$OSHRUN" --timeout 30 -np 2 "$CLIENT" --wait-before-init "1:$TMP/intr" --exit 1:3 \
+    >"$TMP/out" 2>"$TMP/err" </dev/null &
+pid=$!
+for _ in $(seq 100); do
+    [ -f "$TMP/intr.env" ] && break
+    sleep 0.1
+done
+"$CLIENT" --flood 200 "$TMP/intr.env" >"$TMP/intr.out" 2>&1
+flooded=$?
+touch "$TMP/intr.go"
+wait $pid
+got=$?
+if [ $got != 3 ] || [ $flooded != 0 ]; then
+    fail "intruder-flood" "exit status $got and $flooded from the flood, expected 3 and 0"
+    sed 's/^/    /' "$TMP/intr.out"
+elif [ "$(grep -c "refused a PMIx connection from outside" "$TMP/err")" != 1 ] ||
+    [ "$(grep -c "^oshrun: refused [0-9]* PMIx connections" "$TMP/err")" != 1 ] ||
+    ! grep -q "^oshrun: refused 200 PMIx connections from outside the PEs in all$" "$TMP/err"
+then
+    fail "intruder-flood" "expected a refusal line and a total of 200 in $(grep -c . "$TMP/err") lines"
+else
+    pass "intruder-flood"
 fi
 
 # oshrun's directory (under TMPDIR) outlives an oshrun killed by SIGKILL, and the next oshrun
@@ -348,8 +384,70 @@ done
 if [ -s "$TMP/out" ] || [ -s "$TMP/err" ]; then
     fail "output-filename" "the PEs' output also reached oshrun's stdout or stderr"
 fi
-run "output-filename-bad" 2 "^oshrun: --output-filename /proc/none: cannot create /proc/none/1" 5 \
+run "output-filename-bad" 2 "^oshrun: --output-filename /proc/none: cannot create /proc/none: " 5 \
     -- --output-filename /proc/none -np 1 true
+# ... again into the same DIR: the files are truncated and rewritten
+run "output-filename-again" 0 "" 20 -- --timeout 20 --output-filename "$TMP/of" -np 11 sh -c \
+    'echo "again $PMIX_RANK"'
+if [ "$(cat "$TMP/of/1/rank.10/stdout" 2>&1)" != "again 10" ] || [ -s "$TMP/of/1/rank.10/stderr" ]
+then
+    fail "output-filename-again" "$TMP/of/1/rank.10 does not hold only the second run's line"
+fi
+# ... but oshrun writes only where no one else can (it may run as root): a symbolic link in
+# DIR is refused, and the file it points to stays as it was
+echo precious >"$TMP/precious"
+mkdir -p "$TMP/ofl/1/rank.0"
+ln -s "$TMP/precious" "$TMP/ofl/1/rank.0/stdout"
+run "output-filename-symlink" 2 \
+    "^oshrun: --output-filename $TMP/ofl: refusing $TMP/ofl/1/rank.0/stdout: it is a symbolic link$" \
+    5 -- --timeout 5 --output-filename "$TMP/ofl" -np 1 echo overwritten
+if [ "$(cat "$TMP/precious")" != precious ]; then
+    fail "output-filename-symlink" "the link's target was written: $(cat "$TMP/precious")"
+fi
+mkdir "$TMP/ofd" "$TMP/elsewhere"
+ln -s "$TMP/elsewhere" "$TMP/ofd/1"
+run "output-filename-dir-symlink" 2 \
+    "^oshrun: --output-filename $TMP/ofd: refusing $TMP/ofd/1: it is a symbolic link$" \
+    5 -- --timeout 5 --output-filename "$TMP/ofd" -np 1 echo overwritten
+if [ -n "$(ls -A "$TMP/elsewhere")" ]; then
+    fail "output-filename-dir-symlink" "oshrun wrote through the link: $(ls -A "$TMP/elsewhere")"
+fi
+# ... a directory others may write to (where they could plant such a link), or group
+mkdir -m 0777 "$TMP/ofw"
+run "output-filename-others-writable" 2 \
+    "^oshrun: --output-filename $TMP/ofw: refusing $TMP/ofw: it is writable by others$" \
+    5 -- --timeout 5 --output-filename "$TMP/ofw" -np 1 true
+mkdir -p "$TMP/ofg/1/rank.0"
+chmod 0775 "$TMP/ofg/1/rank.0"
+run "output-filename-group-writable" 2 \
+    "^oshrun: --output-filename $TMP/ofg: refusing $TMP/ofg/1/rank.0: it is writable by its group$" \
+    5 -- --timeout 5 --output-filename "$TMP/ofg" -np 1 true
+if [ -e "$TMP/ofw/1" ] || [ -e "$TMP/ofg/1/rank.0/stdout" ]; then
+    fail "output-filename-writable" "oshrun wrote into a directory it refused"
+fi
+# ... DIR may be a link the caller made, not one someone else made
+ln -s "$TMP/of" "$TMP/ofmine"
+run "output-filename-own-link" 0 "" 10 -- --timeout 10 --output-filename "$TMP/ofmine" -np 1 \
+    echo through-link
+if [ "$(cat "$TMP/of/1/rank.0/stdout" 2>&1)" != through-link ]; then
+    fail "output-filename-own-link" "$TMP/of/1/rank.0/stdout does not hold the line"
+fi
+# ... a directory (or DIR's link) of another user's: as root, give them to nobody
+if [ "$(id -u)" = 0 ]; then
+    mkdir "$TMP/ofn"
+    chown 65534 "$TMP/ofn"
+    run "output-filename-not-owned" 2 \
+        "^oshrun: --output-filename $TMP/ofn: refusing $TMP/ofn: it is owned by uid 65534, not by you$" \
+        5 -- --timeout 5 --output-filename "$TMP/ofn" -np 1 true
+    ln -s "$TMP/of" "$TMP/ofnl"
+    chown -h 65534 "$TMP/ofnl"
+    run "output-filename-not-owned-link" 2 \
+        "^oshrun: --output-filename $TMP/ofnl: refusing $TMP/ofnl: it is a symbolic link owned by uid 65534, not by you$" \
+        5 -- --timeout 5 --output-filename "$TMP/ofnl" -np 1 true
+    if [ -e "$TMP/ofn/1" ]; then
+        fail "output-filename-not-owned" "oshrun wrote into $TMP/ofn"
+    fi
+fi
 # a PE's last words come before oshrun's line about it
 run "last-words-first" 7 "^oshrun: PE 1 .* exited with status 7" 10 -- --timeout 10 -np 2 sh -c \
     'test "$PMIX_RANK" = 0 || { echo "PE 1 last words" >&2; exit 7; }'

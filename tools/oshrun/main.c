@@ -256,9 +256,11 @@ int main(int argc, char **argv)
     }
     if (shoal_oshrun_procs_spawn(&job) != 0) {
         end_partial_job(&job);
+        shoal_oshrun_server_report(&job);
         goto err_server;
     }
     status = shoal_oshrun_procs_wait(&job);
+    shoal_oshrun_server_report(&job);
     if (status != 0 || job.abort_rank >= 0 || !shoal_oshrun_server_can_cleanup(&job)) {
         /* PMIx's teardown is not safe after lost or refused clients (see server.c), an
          * abort with status 0 (shmem_global_exit(0)) included: the PEs are all reaped, so

@@ -107,6 +107,8 @@ int shoal_oshrun_server_setup_fork(shoal_job_t *job, int rank, char ***env);
 /* 0 when PMIx's teardown is unsafe (a connection was refused): _exit instead */
 int shoal_oshrun_server_can_cleanup(shoal_job_t *job);
 void shoal_oshrun_server_cleanup(shoal_job_t *job);
+/* At the job's end: the total of each kind of refused connection told only once so far */
+void shoal_oshrun_server_report(shoal_job_t *job);
 
 /* args.c: parses the options into job; -1 when they are good, else oshrun's exit status */
 int shoal_oshrun_args_parse(shoal_job_t *job, int argc, char **argv);

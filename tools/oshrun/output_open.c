@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,48 +54,209 @@ err_master:
     return -1;
 }
 
-/* mkdir -p; 0, or -1 with errno */
-static int make_dirs(char *path)
+/* --output-filename may be run by root into a directory others can reach, so every name
+ * below DIR is opened without following a symbolic link (openat, O_NOFOLLOW), and each
+ * directory oshrun writes into (DIR, DIR/1, DIR/1/rank.R) must be the caller's and writable
+ * by no one else: then no one else can have planted a link or a file in them. DIR itself may
+ * be a link that the caller made. Each refusal is one line and exit status 2. */
+typedef struct {
+    const char *dir;     /* DIR as given, for the messages */
+    char path[PATH_MAX]; /* what is being opened: DIR (without trailing '/'), DIR/1/... */
+} out_path_t;
+
+/* "refusing PATH: " why, in one write; returns 2 */
+__attribute__((format(printf, 2, 3))) static int refuse(const out_path_t *op, const char *why, ...)
 {
-    for (char *p = path + 1; *p != '\0'; p++) {
+    char reason[128];
+    va_list ap;
+
+    va_start(ap, why);
+    vsnprintf(reason, sizeof(reason), why, ap);
+    va_end(ap);
+    fprintf(stderr, "oshrun: --output-filename %s: refusing %s: %s\n", op->dir, op->path, reason);
+    return 2;
+}
+
+static int cannot(const out_path_t *op, int err)
+{
+    fprintf(stderr, "oshrun: --output-filename %s: cannot create %s: %s\n", op->dir, op->path,
+            strerror(err));
+    return 2;
+}
+
+/* fd, open on op->path, is the caller's, and a directory no one else may write to:
+ * 0, or 2 after a line */
+static int check_owner(const out_path_t *op, int fd)
+{
+    struct stat st;
+
+    if (fstat(fd, &st) != 0) {
+        return cannot(op, errno);
+    }
+    if (st.st_uid != geteuid()) {
+        return refuse(op, "it is owned by uid %ld, not by you", (long)st.st_uid);
+    }
+    if (S_ISDIR(st.st_mode) && (st.st_mode & S_IWOTH)) {
+        return refuse(op, "it is writable by others");
+    }
+    if (S_ISDIR(st.st_mode) && (st.st_mode & S_IWGRP)) {
+        return refuse(op, "it is writable by its group");
+    }
+    if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+        return refuse(op, "it is not a regular file");
+    }
+    return 0;
+}
+
+/* Why openat(at, name, ... O_NOFOLLOW) failed with err: a link there, something other than
+ * the directory or regular file wanted, or err. Returns 2. */
+static int open_failed(const out_path_t *op, int at, const char *name, int want_dir, int err)
+{
+    struct stat st;
+
+    if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        return cannot(op, err);
+    }
+    if (S_ISLNK(st.st_mode)) {
+        return refuse(op, "it is a symbolic link");
+    }
+    if (want_dir && !S_ISDIR(st.st_mode)) {
+        return refuse(op, "it is not a directory");
+    }
+    if (!want_dir && !S_ISREG(st.st_mode)) {
+        return refuse(op, "it is not a regular file");
+    }
+    return cannot(op, err);
+}
+
+/* The directory name in at (op->path names it), made first if missing, as *fd_out;
+ * or 2 after a line. */
+static int open_dir_at(const out_path_t *op, int at, const char *name, int *fd_out)
+{
+    int fd, ret;
+
+    /* 0755: a group-writable directory would be refused on the next run (umask 002) */
+    if (mkdirat(at, name, 0755) != 0 && errno != EEXIST) {
+        return cannot(op, errno);
+    }
+    fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        return open_failed(op, at, name, 1, errno);
+    }
+    if ((ret = check_owner(op, fd)) != 0) {
+        close(fd);
+        return ret;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+/* DIR: its parents made as mkdir -p makes them (links followed: the user named the path),
+ * DIR made if missing. DIR may be a link only if the caller owns it (as the kernel's
+ * fs.protected_symlinks rule has it for sticky directories). *fd_out, or 2 after a line. */
+static int open_top(out_path_t *op, int *fd_out)
+{
+    size_t len = strlen(op->dir);
+    struct stat st;
+    int fd, ret;
+
+    while (len > 1 && op->dir[len - 1] == '/') {
+        len--; /* "DIR/" would follow a link at DIR */
+    }
+    snprintf(op->path, sizeof(op->path), "%.*s", (int)len, op->dir);
+    for (char *p = op->path + 1; *p != '\0'; p++) {
         if (*p == '/') {
             *p = '\0';
-            mkdir(path, 0777); /* a failure shows at the last one */
+            mkdir(op->path, 0777); /* a failure shows at DIR */
             *p = '/';
         }
     }
-    return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;
+    if (lstat(op->path, &st) != 0 || !S_ISLNK(st.st_mode)) {
+        return open_dir_at(op, AT_FDCWD, op->path, fd_out);
+    }
+    if (st.st_uid != geteuid()) {
+        return refuse(op, "it is a symbolic link owned by uid %ld, not by you", (long)st.st_uid);
+    }
+    fd = open(op->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        return cannot(op, errno);
+    }
+    if ((ret = check_owner(op, fd)) != 0) {
+        close(fd);
+        return ret;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+/* The file name in at (op->path names its directory), made, or truncated if it is a regular
+ * file of the caller's: the fd, or -1 after a line. */
+static int open_file_at(out_path_t *op, int at, const char *name)
+{
+    size_t len = strlen(op->path);
+    int fd;
+
+    snprintf(op->path + len, sizeof(op->path) - len, "/%s", name);
+    /* O_NONBLOCK: a FIFO there must not hold oshrun up; not truncated before the checks */
+    fd =
+        openat(at, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+    if (fd < 0) {
+        open_failed(op, at, name, 0, errno);
+        return -1;
+    }
+    if (check_owner(op, fd) != 0) {
+        close(fd);
+        return -1;
+    }
+    if (ftruncate(fd, 0) != 0 || fcntl(fd, F_SETFL, 0) != 0) {
+        cannot(op, errno);
+        close(fd);
+        return -1;
+    }
+    op->path[len] = '\0';
+    return fd;
 }
 
 /* --output-filename DIR: DIR/1/rank.R/stdout and stderr for every PE, R zero-padded to the
  * width of the last rank, as Open MPI pads it (listings sort). 0, or exit status 2. */
 static int open_files(shoal_job_t *job)
 {
-    int width = snprintf(NULL, 0, "%d", job->np - 1);
-    char path[PATH_MAX];
+    int width = snprintf(NULL, 0, "%d", job->np - 1), top, one, ret;
+    out_path_t op = {.dir = job->output_dir};
+    size_t len;
 
-    for (int r = 0; r < job->np; r++) {
-        int len = snprintf(path, sizeof(path) - 8, "%s/1/rank.%0*d", job->output_dir, width, r);
-
-        errno = ENAMETOOLONG;
-        if (len < 0 || len >= (int)sizeof(path) - 8 || make_dirs(path) != 0) {
-            goto err_path;
-        }
-        for (int s = 0; s < 2; s++) {
-            snprintf(path + len, 8, s == 0 ? "/stdout" : "/stderr");
-            job->dests[2 + 2 * r + s] =
-                open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
-            if (job->dests[2 + 2 * r + s] < 0) {
-                goto err_path;
-            }
-        }
+    if (strlen(op.dir) + 32 > sizeof(op.path)) {
+        snprintf(op.path, sizeof(op.path), "%s", op.dir);
+        return cannot(&op, ENAMETOOLONG);
     }
-    return 0;
+    if ((ret = open_top(&op, &top)) != 0) {
+        return ret;
+    }
+    len = strlen(op.path);
+    snprintf(op.path + len, sizeof(op.path) - len, "/1");
+    if ((ret = open_dir_at(&op, top, "1", &one)) != 0) {
+        goto err_top;
+    }
+    len += 2;
+    for (int r = 0; r < job->np && ret == 0; r++) {
+        char name[32];
+        int rank;
 
-err_path:
-    fprintf(stderr, "oshrun: --output-filename %s: cannot create %s: %s\n", job->output_dir, path,
-            strerror(errno));
-    return 2;
+        snprintf(name, sizeof(name), "rank.%0*d", width, r);
+        snprintf(op.path + len, sizeof(op.path) - len, "/%s", name);
+        if ((ret = open_dir_at(&op, one, name, &rank)) != 0) {
+            break;
+        }
+        for (int s = 0; s < 2 && ret == 0; s++) {
+            job->dests[2 + 2 * r + s] = open_file_at(&op, rank, s == 0 ? "stdout" : "stderr");
+            ret = job->dests[2 + 2 * r + s] >= 0 ? 0 : 2;
+        }
+        close(rank);
+    }
+    close(one);
+err_top:
+    close(top);
+    return ret;
 }
 
 /* Room for the streams (2 per PE, and their ends during fork) and PMIx's connections. */

@@ -29,6 +29,7 @@
 #endif
 
 #include "oshrun.h"
+#include "shoal_exit.h"
 
 #define KILL_GRACE_S 1.0
 /* --timeout: how long the PEs have to print their hang reports (libshoal answers
@@ -229,6 +230,7 @@ static int judge(shoal_job_t *job, int *after_finalize)
 {
     shoal_pe_t *worst = NULL;
     int status = -1, sev = 0;
+    char what[64];
 
     pthread_mutex_lock(&job->lock);
     if (job->abort_rank >= 0) {
@@ -238,14 +240,22 @@ static int judge(shoal_job_t *job, int *after_finalize)
         pthread_mutex_unlock(&job->lock);
         /* what the PE printed before it called abort comes first */
         shoal_oshrun_output_drain(job, NULL, 0);
+        /* the status the job can end with (Shoal's PEs pass one already) */
+        status = shoal_exit_status(job->abort_status);
+        if (status != job->abort_status) {
+            snprintf(what, sizeof(what), "status %d; the job exits with %d", job->abort_status,
+                     status);
+        } else {
+            snprintf(what, sizeof(what), "status %d", status);
+        }
         /* An empty message means the PE has printed its own error line already. */
         if (job->abort_msg != NULL && job->abort_msg[0] != '\0')
-            fprintf(stderr, "oshrun: PE %d (pid %d) called abort (status %d): %s\n",
-                    job->abort_rank, (int)pe->pid, job->abort_status, job->abort_msg);
+            fprintf(stderr, "oshrun: PE %d (pid %d) called abort (%s): %s\n", job->abort_rank,
+                    (int)pe->pid, what, job->abort_msg);
         else
-            fprintf(stderr, "oshrun: PE %d (pid %d) ended the job (status %d)\n",
-                    job->abort_rank, (int)pe->pid, job->abort_status);
-        return (job->abort_status >= 0 && job->abort_status < 256) ? job->abort_status : 1;
+            fprintf(stderr, "oshrun: PE %d (pid %d) ended the job (%s)\n", job->abort_rank,
+                    (int)pe->pid, what);
+        return status;
     }
     for (int r = 0; r < job->np; r++) {
         shoal_pe_t *pe = &job->pes[r];

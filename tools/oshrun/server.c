@@ -20,7 +20,24 @@
 #include "oshrun.h"
 
 static shoal_job_t *the_job; /* the callbacks get no user pointer */
-static int refused;          /* connections refused: PMIx's teardown hangs after one */
+
+/* Refused connections, by kind, under the_job->lock. The first of each kind is told at once;
+ * the others are only counted, or anyone who can reach the port could fill the job's log,
+ * and shoal_oshrun_server_report tells their total at the job's end. A refusal as another PE
+ * comes after PMIx took the connection: its teardown then hangs. */
+enum { REFUSED_OUTSIDE, REFUSED_SECOND, REFUSED_AS_OTHER, REFUSED_KINDS };
+static int refused[REFUSED_KINDS];
+static const char *const refused_total[REFUSED_KINDS] = {
+    "oshrun: refused %d PMIx connections from outside the PEs in all\n",
+    "oshrun: refused %d second PMIx connections from the PEs in all\n",
+    "oshrun: refused %d PMIx connections as a PE from another PE in all\n",
+};
+
+/* Counts a refusal of this kind; whether it is the first. Call under the_job->lock. */
+static int count_refusal(int kind)
+{
+    return ++refused[kind] == 1;
+}
 
 /* Waits for a number of pmix_op_cbfunc_t completions. */
 typedef struct {
@@ -59,7 +76,7 @@ static int vetting; /* accept below is in use: connections are traced to their P
  * connection yet. Runs on PMIx's listener thread, before PMIx reads a byte of sd. */
 static int vet(int sd)
 {
-    int rank = shoal_oshrun_conn_owner(the_job, sd), taken = 0;
+    int rank = shoal_oshrun_conn_owner(the_job, sd), taken = 0, first = 0;
     pid_t pid = 0;
 
     if (rank == -2) {
@@ -74,12 +91,15 @@ static int vet(int sd)
         taken = !pe->connected && !pe->pending;
         pe->pending |= taken;
     }
+    if (!taken) {
+        first = count_refusal(rank >= 0 ? REFUSED_SECOND : REFUSED_OUTSIDE);
+    }
     pthread_mutex_unlock(&the_job->lock);
-    if (rank >= 0 && !taken) {
+    if (first && rank >= 0) {
         fprintf(stderr,
                 "oshrun: refused a second PMIx connection from PE %d (pid %d) or its children\n",
                 rank, (int)pid);
-    } else if (rank < 0) {
+    } else if (first) {
         fprintf(stderr,
                 "oshrun: refused a PMIx connection from outside the PEs and their children\n");
     }
@@ -124,7 +144,7 @@ static pmix_status_t client_connected(const pmix_proc_t *proc, void *server_obje
                                       pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     shoal_pe_t *pe = pe_of(proc);
-    int ok;
+    int ok, first = 0;
 
     (void)server_object;
     if (pe == NULL) {
@@ -136,12 +156,14 @@ static pmix_status_t client_connected(const pmix_proc_t *proc, void *server_obje
         pe->connected = 1;
         pe->pending = 0;
     } else {
-        refused++;
+        first = count_refusal(REFUSED_AS_OTHER);
     }
     pthread_mutex_unlock(&the_job->lock);
-    if (!ok) {
+    if (first) {
         fprintf(stderr, "oshrun: refused a PMIx connection as PE %u: it came from another PE\n",
                 proc->rank);
+    }
+    if (!ok) {
         return REFUSED;
     }
     if (cbfunc != NULL) {
@@ -428,9 +450,23 @@ int shoal_oshrun_server_can_cleanup(shoal_job_t *job)
     int n;
 
     pthread_mutex_lock(&job->lock);
-    n = refused;
+    n = refused[REFUSED_AS_OTHER];
     pthread_mutex_unlock(&job->lock);
     return n == 0;
+}
+
+void shoal_oshrun_server_report(shoal_job_t *job)
+{
+    int n[REFUSED_KINDS];
+
+    pthread_mutex_lock(&job->lock);
+    memcpy(n, refused, sizeof(n));
+    pthread_mutex_unlock(&job->lock);
+    for (int k = 0; k < REFUSED_KINDS; k++) {
+        if (n[k] > 1) {
+            fprintf(stderr, refused_total[k], n[k]);
+        }
+    }
 }
 
 /* PMIx 4.2's teardown crashes now and then after clients were lost without finalizing
