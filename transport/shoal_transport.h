@@ -46,6 +46,11 @@ typedef struct shoal_transport_ops {
     shoal_status_t (*get)(void *state, int seg, size_t off, void *dst, size_t len);
     shoal_status_t (*put_nbi)(void *state, int seg, size_t off, const void *src, size_t len);
     shoal_status_t (*get_nbi)(void *state, int seg, size_t off, void *dst, size_t len);
+    /* A blocking get that waits at most limit_ms (0: SHOAL_PEER_TIMEOUT), for a
+     * look at a peer that may be gone: SHOAL_ERR_TIMEOUT when it did not answer
+     * in time (the transport then owns the get until it completes). */
+    shoal_status_t (*get_within)(void *state, int seg, size_t off, void *dst, size_t len,
+                                 unsigned limit_ms);
     /* op on the size-byte value at (seg, off): operand and compare as the op needs,
      * fetch (NULL for none) receives the old value; with nbi, by quiet. */
     shoal_status_t (*amo)(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,

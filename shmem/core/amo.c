@@ -16,8 +16,7 @@ void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_
     shoal_stats_op(SHOAL_STATS_AMO, ops, size);
     status = ops->amo(st, seg, off, op, size, operand, compare, fetch, nbi);
     if (status != SHOAL_OK)
-        shoal_log_fatal("%s: the atomic operation on PE %d failed (%s)", routine, pe,
-                    shoal_status_string(status));
+        shoal_peer_fail(routine, pe, "an atomic operation", status);
 }
 
 /* The data, then a fence, then the signal: whoever sees the signal sees the data. */

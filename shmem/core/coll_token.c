@@ -84,29 +84,22 @@ void shoal_coll_mark_left(int by_exit)
 
 /* World PE pe's mark: a load where it is mapped; else, when remote is set, a get
  * (its UCX progress thread answers while it waits in shmem_finalize). A get that
- * fails (the job is ending, that PE is dead) says nothing: LEFT_NOT. */
-static uint64_t left_mark(int pe, int remote)
+ * fails (the job is ending, that PE is dead) says nothing: LEFT_NOT. One that
+ * gets no answer in SHOAL_PEER_TIMEOUT ends the job: pe's node is unreachable,
+ * and this wait would never end. */
+static uint64_t left_mark(int pe, int remote, const char *routine)
 {
     const shoal_pset_t *w = &shoal_team_world.pset;
     size_t off = shoal_pset_flag(w, LEFT_COUNTER);
-    const uint64_t *at =
-        (const uint64_t *)shoal_core_direct(shoal_coll_local(w->sync_seg, off), 8, pe);
-    const shoal_transport_ops_t *ops;
     uint64_t mark = LEFT_NOT;
-    void *st;
+    shoal_status_t status;
 
-    if (at != NULL) {
-        shoal_shm_amo_at((void *)at, SHOAL_AMO_FETCH, sizeof(mark), NULL, NULL, &mark);
-        return mark;
-    }
-    if (!remote)
+    if (!remote && shoal_core_direct(shoal_coll_local(w->sync_seg, off), 8, pe) == NULL)
         return LEFT_NOT;
-    shoal_log_mute(1);
-    ops = shoal_core_path(&shoal_ctx_default, pe, 0, &st);
-    if (ops->get(st, w->sync_seg, off, &mark, 8) != SHOAL_OK)
-        mark = LEFT_NOT;
-    shoal_log_mute(0);
-    return mark;
+    status = shoal_peer_read(pe, w->sync_seg, off, 8, 0, &mark);
+    if (status == SHOAL_ERR_TIMEOUT)
+        shoal_peer_fail(routine, pe, "a get of its progress", status);
+    return status == SHOAL_OK ? mark : LEFT_NOT;
 }
 
 /* A collective that waits on a member (set index from, -1: any) that has gone
@@ -123,7 +116,7 @@ static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int s
 
     for (i = from >= 0 ? from : 0; i <= last; i++) {
         int pe = shoal_pset_pe(ps, i);
-        uint64_t mark = i == ps->me ? LEFT_NOT : left_mark(pe, remote);
+        uint64_t mark = i == ps->me ? LEFT_NOT : left_mark(pe, remote, routine);
 
         if (mark == LEFT_NOT || shoal_shm_token_count(p) != 0)
             continue;

@@ -120,31 +120,12 @@ static int look(unsigned spins, char *after, char *waited, size_t len)
     return 1;
 }
 
+#define PEEK_LIMIT_MS 1000
+
 int shoal_hang_peek(int pe, int seg, size_t off, size_t size, uint64_t *out)
 {
-    const char *at = shoal_core_state.seg[seg].base + off;
-    const shoal_transport_ops_t *ops;
-    uint64_t v8 = 0;
-    uint32_t v4 = 0;
-    void *st;
-    int status;
-
-    if (pe != shoal_core_state.my_pe)
-        at = shoal_core_direct(at, size, pe);
-    if (at != NULL) {
-        *out = size == 8 ? __atomic_load_n((const uint64_t *)at, __ATOMIC_ACQUIRE)
-                         : __atomic_load_n((const uint32_t *)at, __ATOMIC_ACQUIRE);
-        return 0;
-    }
-    /* As left_mark (coll_token.c) does: that PE's progress thread answers. */
-    shoal_log_mute(1);
-    ops = shoal_core_path(&shoal_ctx_default, pe, 0, &st);
-    status = ops->get(st, seg, off, size == 8 ? (void *)&v8 : (void *)&v4, size);
-    shoal_log_mute(0);
-    if (status != SHOAL_OK)
-        return -1;
-    *out = size == 8 ? v8 : v4;
-    return 0;
+    /* A report must not hang on the PE it reports on: a second at most. */
+    return shoal_peer_read(pe, seg, off, size, PEEK_LIMIT_MS, out) == SHOAL_OK ? 0 : -1;
 }
 
 /* "heap+0x40" or "data+0x10": what is the same on every PE. */

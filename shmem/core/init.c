@@ -189,6 +189,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         fail(routine, "making global/static data symmetric", status);
     if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX) {
         status = shoal_ucx_create((unsigned)shoal_core_state.settings.progress_us,
+                                  (unsigned)shoal_core_state.settings.peer_timeout_s,
                                   &shoal_core_state.ucx);
         if (status != SHOAL_OK)
             fail(routine, "starting UCX", status);
@@ -220,6 +221,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         status = shoal_core_state.ucx != NULL
                      ? SHOAL_OK
                      : shoal_ucx_create((unsigned)shoal_core_state.settings.progress_us,
+                                        (unsigned)shoal_core_state.settings.peer_timeout_s,
                                         &shoal_core_state.ucx);
         if (status == SHOAL_OK) {
             shoal_core_state.ucx_main = shoal_ucx_main_worker(shoal_core_state.ucx);

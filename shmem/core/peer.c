@@ -7,6 +7,7 @@
 #include "shoal_ucx.h"
 #include "shoal_wireup.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,7 +52,8 @@ static shoal_status_t connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
 }
 
 /* A UCX endpoint on worker wk and remote keys for the peer that published w. */
-static shoal_status_t attach_ucx(const wireup_t *w, shoal_ucx_worker_t *wk, void **state_out)
+static shoal_status_t attach_ucx(const wireup_t *w, int pe, shoal_ucx_worker_t *wk,
+                                 void **state_out)
 {
     const void *rkeys[SHOAL_SEG_COUNT];
     uint64_t bases[SHOAL_SEG_COUNT];
@@ -63,12 +65,12 @@ static shoal_status_t attach_ucx(const wireup_t *w, shoal_ucx_worker_t *wk, void
         rkeys[seg] = shoal_wireup_rkey(w, seg);
         bases[seg] = w->base[seg];
     }
-    return shoal_ucx_peer_create(wk, shoal_wireup_ucx_address(w), rkeys, bases, state_out);
+    return shoal_ucx_peer_create(wk, pe, shoal_wireup_ucx_address(w), rkeys, bases, state_out);
 }
 
 static shoal_status_t connect_ucx(const wireup_t *w, int pe, shoal_peer_t *peer)
 {
-    int status = attach_ucx(w, shoal_core_state.ucx_main, &peer->state), seg;
+    int status = attach_ucx(w, pe, shoal_core_state.ucx_main, &peer->state), seg;
     char *base[SHOAL_SEG_COUNT];
 
     if (status != SHOAL_OK)
@@ -119,7 +121,7 @@ static shoal_status_t connect_wireup(int pe, const wireup_t *w, shoal_peer_t *pe
      * job spans nodes, where they must meet the NIC's atomics on one path. */
     peer->amo_ops = &shoal_shm_ops;
     if (shoal_core_state.amo_ucx) {
-        status = attach_ucx(w, shoal_core_state.ucx_main, &peer->amo_state);
+        status = attach_ucx(w, pe, shoal_core_state.ucx_main, &peer->amo_state);
         if (status != SHOAL_OK)
             return status;
         peer->amo_ops = &shoal_ucx_ops;
@@ -148,7 +150,7 @@ shoal_status_t shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *wk, void **stat
 
     if (status != SHOAL_OK)
         return status;
-    status = attach_ucx(w, wk, state_out);
+    status = attach_ucx(w, pe, wk, state_out);
     free(w);
     return status;
 }
@@ -259,4 +261,63 @@ void shoal_peer_cleanup(void)
     shoal_core_state.peers = NULL;
     free(shoal_core_state.direct[0]);
     shoal_core_state.direct[0] = shoal_core_state.direct[1] = NULL;
+}
+
+/* pe's node as its blob names it (the host name), into buf. */
+static void node_name(int pe, char *buf, size_t len)
+{
+    wireup_t *w = NULL;
+
+    snprintf(buf, len, "?");
+    if (pe < 0 || pe >= shoal_core_state.n_pes || shoal_wireup_lookup(pe, &w) != SHOAL_OK)
+        return;
+    snprintf(buf, len, "%.*s", (int)strcspn(w->node, "/"), w->node);
+    free(w);
+}
+
+void shoal_peer_fail(const char *routine, int pe, const char *what, shoal_status_t status)
+{
+    unsigned limit = (unsigned)shoal_core_state.settings.peer_timeout_s;
+    char node[80];
+
+    if (status != SHOAL_ERR_TIMEOUT && pe >= 0)
+        shoal_log_fatal("%s: %s on PE %d failed (%s)", routine, what, pe,
+                        shoal_status_string(status));
+    if (status != SHOAL_ERR_TIMEOUT)
+        shoal_log_fatal("%s: %s failed (%s)", routine, what, shoal_status_string(status));
+    if (pe < 0)
+        shoal_log_fatal("%s: %s has not completed in %u s: a PE on another node is unreachable "
+                        "or gone (SHOAL_PEER_TIMEOUT=%u)",
+                        routine, what, limit, limit);
+    node_name(pe, node, sizeof(node));
+    shoal_log_fatal("%s: PE %d on node %s has not answered %s in %u s: its node is unreachable "
+                    "or the PE is gone (SHOAL_PEER_TIMEOUT=%u)",
+                    routine, pe, node, what, limit, limit);
+}
+
+shoal_status_t shoal_peer_read(int pe, int seg, size_t off, size_t size, unsigned limit_ms,
+                               uint64_t *out)
+{
+    const char *at = shoal_core_state.seg[seg].base + off;
+    const shoal_transport_ops_t *ops;
+    uint64_t v8 = 0;
+    uint32_t v4 = 0;
+    void *st;
+    shoal_status_t status;
+
+    if (pe != shoal_core_state.my_pe)
+        at = shoal_core_direct(at, size, pe);
+    if (at != NULL) {
+        *out = size == 8 ? __atomic_load_n((const uint64_t *)at, __ATOMIC_ACQUIRE)
+                         : __atomic_load_n((const uint32_t *)at, __ATOMIC_ACQUIRE);
+        return SHOAL_OK;
+    }
+    /* That PE's progress thread answers, even while it computes or finalizes. */
+    shoal_log_mute(1);
+    ops = shoal_core_path(&shoal_ctx_default, pe, 0, &st);
+    status = ops->get_within(st, seg, off, size == 8 ? (void *)&v8 : (void *)&v4, size, limit_ms);
+    shoal_log_mute(0);
+    if (status == SHOAL_OK)
+        *out = size == 8 ? v8 : v4;
+    return status;
 }

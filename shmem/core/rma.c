@@ -7,11 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void check_transport(int status, const char *routine, int pe)
+static void check_transport(int status, const char *routine, int pe, const char *what)
 {
     if (status != SHOAL_OK)
-        shoal_log_fatal("%s: the transport to PE %d failed (%s)", routine, pe,
-                    shoal_status_string(status));
+        shoal_peer_fail(routine, pe, what, status);
 }
 
 void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src, size_t len,
@@ -22,7 +21,7 @@ void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *s
 
     shoal_stats_op(SHOAL_STATS_PUT, ops, len);
     check_transport(nbi ? ops->put_nbi(st, seg, off, src, len) : ops->put(st, seg, off, src, len),
-                    routine, pe);
+                    routine, pe, "a put");
 }
 
 void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, size_t len,
@@ -33,7 +32,7 @@ void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, si
 
     shoal_stats_op(SHOAL_STATS_GET, ops, len);
     check_transport(nbi ? ops->get_nbi(st, seg, off, dst, len) : ops->get(st, seg, off, dst, len),
-                    routine, pe);
+                    routine, pe, "a get");
 }
 
 /* Strided forms move one block of bsize elements at a time (one element for
@@ -61,7 +60,8 @@ static int iput_packed(const shoal_transport_ops_t *ops, void *st, int pe, int s
         n = nblocks - done < per ? nblocks - done : per;
         for (i = 0; i < n; i++)
             memcpy(buf + i * block, src + (done + i) * sstep, block);
-        check_transport(ops->put(st, seg, off + done * block, buf, n * block), routine, pe);
+        check_transport(ops->put(st, seg, off + done * block, buf, n * block), routine, pe,
+                        "a put");
     }
     free(buf);
     return 1;
@@ -77,7 +77,7 @@ void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *
 
     shoal_stats_op(SHOAL_STATS_PUT, ops, nblocks * block);
     if ((size_t)dst == bsize && (size_t)sst == bsize) {
-        check_transport(ops->put(st, seg, off, src, nblocks * block), routine, pe);
+        check_transport(ops->put(st, seg, off, src, nblocks * block), routine, pe, "a put");
         return;
     }
     if ((ops->caps & SHOAL_CAP_MESSAGES) && (size_t)dst == bsize && nblocks > 1 &&
@@ -87,7 +87,7 @@ void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *
     for (i = 0; i < nblocks; i++)
         check_transport(ops->put(st, seg, off + i * (size_t)dst * elem_size,
                                  src + i * (size_t)sst * elem_size, block),
-                        routine, pe);
+                        routine, pe, "a put");
 }
 
 /* Spans of up to SPAN_CHUNK bytes, each holding whole blocks sstep bytes apart. */
@@ -103,7 +103,7 @@ static int iget_span(const shoal_transport_ops_t *ops, void *st, int pe, int seg
     for (done = 0; done < nblocks; done += n) {
         n = nblocks - done < per ? nblocks - done : per;
         check_transport(ops->get(st, seg, off + done * sstep, buf, (n - 1) * sstep + block),
-                        routine, pe);
+                        routine, pe, "a get");
         for (i = 0; i < n; i++)
             memcpy(dst_buf + (done + i) * dstep, buf + i * sstep, block);
     }
@@ -121,7 +121,7 @@ void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_bu
 
     shoal_stats_op(SHOAL_STATS_GET, ops, nblocks * block);
     if ((size_t)dst == bsize && (size_t)sst == bsize) {
-        check_transport(ops->get(st, seg, off, dst_buf, nblocks * block), routine, pe);
+        check_transport(ops->get(st, seg, off, dst_buf, nblocks * block), routine, pe, "a get");
         return;
     }
     if ((ops->caps & SHOAL_CAP_MESSAGES) && nblocks > 1 &&
@@ -131,7 +131,7 @@ void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_bu
         return;
     check_transport(ops->iget(st, seg, off, sst * (ptrdiff_t)elem_size, dst_buf,
                               dst * (ptrdiff_t)elem_size, nblocks, block),
-                    routine, pe);
+                    routine, pe, "a get");
 }
 
 void *shoal_core_ptr(int pe, int seg, size_t off)

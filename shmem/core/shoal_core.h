@@ -263,6 +263,17 @@ void *shoal_peer_heap(int pe, size_t *size_out);
 int shoal_peer_is_local(int pe);
 /* A UCX endpoint to pe on worker w (for a context). */
 shoal_status_t shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
+/* Ends the job for an operation (what: "a get", "a quiet", ...) of routine that
+ * failed on pe (-1: no one peer) with status; SHOAL_ERR_TIMEOUT names pe's node
+ * and SHOAL_PEER_TIMEOUT. */
+void shoal_peer_fail(const char *routine, int pe, const char *what, shoal_status_t status)
+    __attribute__((noreturn));
+/* The size-byte (4 or 8) value at (seg, off) on pe: a load where it is mapped,
+ * else a get that waits at most limit_ms (0: SHOAL_PEER_TIMEOUT), with the log
+ * muted: SHOAL_OK, SHOAL_ERR_TIMEOUT or the transport's error. For looks at a
+ * PE that may be gone (hang reports, gone-PE marks): they never hang on it. */
+shoal_status_t shoal_peer_read(int pe, int seg, size_t off, size_t size, unsigned limit_ms,
+                               uint64_t *out);
 
 /* sync.c */
 void shoal_core_progress(void);

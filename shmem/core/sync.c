@@ -22,9 +22,11 @@ void shoal_core_quiet(shoal_ctx_t *ctx)
 {
     shoal_ucx_worker_t *w = worker_of(ctx);
 
+    shoal_status_t status;
+
     shoal_shm_quiet();
-    if (w != NULL && shoal_ucx_quiet(w) != SHOAL_OK)
-        shoal_log_fatal("shmem_quiet: the UCX transport failed to complete outstanding operations");
+    if (w != NULL && (status = shoal_ucx_quiet(w)) != SHOAL_OK)
+        shoal_peer_fail("shmem_quiet", shoal_ucx_stuck_pe(w), "a quiet", status);
 }
 
 void shoal_core_fence(shoal_ctx_t *ctx)
@@ -33,7 +35,7 @@ void shoal_core_fence(shoal_ctx_t *ctx)
 
     shoal_shm_fence();
     if (w != NULL && shoal_ucx_fence(w) != SHOAL_OK)
-        shoal_log_fatal("shmem_fence: the UCX transport failed to order operations");
+        shoal_peer_fail("shmem_fence", -1, "a fence", SHOAL_ERR_TRANSPORT);
 }
 
 static inline void cpu_relax(void)

@@ -7,6 +7,7 @@
 #include "shoal_status.h"
 
 #include <pmix.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,9 +249,25 @@ shoal_status_t shoal_rt_barrier(void)
 /* status 0 is passed on: shmem_global_exit(0) ends the job successfully. Any other is
  * made one a process can end with (shoal_exit.h) here, before the launcher sees it: Open
  * MPI's mpirun would end a job aborted with 256 with 0. */
+static volatile sig_atomic_t abort_status;
+
+static void abort_late(int sig)
+{
+    (void)sig;
+    _exit(abort_status);
+}
+
+/* PMIx_Abort waits for the launcher's answer, which never comes where the local
+ * daemon cannot reach it (a node cut off from the network): the PE exits anyway
+ * after ABORT_WAIT_S, as a PE whose launcher cannot reach it must. */
+#define ABORT_WAIT_S 5
+
 void shoal_rt_abort(int status, const char *message)
 {
     status = shoal_exit_status(status);
+    abort_status = status;
+    signal(SIGALRM, abort_late);
+    alarm(ABORT_WAIT_S);
     if (rt_active)
         PMIx_Abort(status, message, NULL, 0);
     _exit(status);

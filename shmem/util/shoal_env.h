@@ -73,6 +73,10 @@ enum { SHOAL_GPU_PROXY_AUTO = 0, SHOAL_GPU_PROXY_ALL = 1, SHOAL_GPU_PROXY_NONE =
     X(SHOAL_PROGRESS_US, usec, progress_us, "1000", UP_TO(4294967295), transport,                 \
       "Microseconds between UCX progress-thread passes, so a busy PE still serves its "           \
       "peers; 0: no thread")                                                                      \
+    X(SHOAL_PEER_TIMEOUT, seconds, peer_timeout_s, "30", NONE, transport,                         \
+      "Seconds a PE waits for another node's PE to answer (a get, an atomic, a quiet, a "         \
+      "collective's look at a PE it waits for) before it ends the job naming that PE and its "    \
+      "node; 0: wait for ever")                                                                   \
     X(SHOAL_CHECK_COLL, bool, check_coll, "0", NONE, checks,                                      \
       "Compare collective arguments across the team, and name a PE that never joins a "           \
       "collective")                                                                               \

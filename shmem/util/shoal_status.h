@@ -13,7 +13,8 @@
     X(ERR_RUNTIME, -6, "launcher runtime (PMIx) failure")                    \
     X(ERR_UNREACHABLE, -7, "peer not reachable")                             \
     X(ERR_NOT_FOUND, -8, "not found")                                        \
-    X(ERR_NO_RESOURCE, -9, "a limit on contexts or teams was reached")
+    X(ERR_NO_RESOURCE, -9, "a limit on contexts or teams was reached")      \
+    X(ERR_TIMEOUT, -10, "the peer did not answer in time")
 
 typedef enum {
 #define SHOAL_STATUS_ENUM(name, value, text) SHOAL_##name = (value),

@@ -55,3 +55,84 @@ for t in ${MN_GPU_TESTS:-gpu_proxy gpu_barrier gpu_stream dev_routines}; do
     record "scenario:$t" $rc $(( $(date +%s) - start ))
 done
 MN_ENV_SET=$saved_set MN_ENV_NAMES=$saved_names
+
+# A node that drops off the network (issue 24). 4 PEs on 2 nodes run barriers
+# (barrier_loop); node 2's link goes down. Every PE must be gone within a bound
+# (SHOAL_PEER_TIMEOUT=10 here, and 20 s to spare), and a PE must have said which
+# PE and node do not answer; before, every PE waited for ever, silently, and node
+# 2's PEs outlived mpirun. mpirun itself may stay, waiting for its daemon on the
+# cut-off node (Open MPI's part): it is ended here. Then a 10 s flap under the
+# default SHOAL_PEER_TIMEOUT (30 s) must not be noticed: the job ends well.
+# pe_up N: waits up to 60 s until N PEs of barrier_loop said they are up in $out.
+pe_up() {
+    t=0
+    while [ "$(grep -c 'barrier_loop: PE .* up' "$out" 2>/dev/null)" -lt "$1" ] && [ $t -lt 600 ]; do
+        sleep 0.1
+        t=$((t + 1))
+    done
+    [ $t -lt 600 ]
+}
+pes_left() { # the barrier_loop processes left on the simulated nodes
+    for ns in ${prefix}1 ${prefix}2; do
+        ip netns pids $ns 2>/dev/null | xargs -r ps -o comm= -p 2>/dev/null
+    done | grep -c barrier_loop
+}
+saved_set=$MN_ENV_SET saved_names=$MN_ENV_NAMES
+echo "== scenario: node 2 cut off, 4 PEs on 2 nodes"
+start=$(date +%s)
+MN_ENV_SET="BARRIER_SECONDS=600 SHOAL_PEER_TIMEOUT=10"
+MN_ENV_NAMES="BARRIER_SECONDS SHOAL_PEER_TIMEOUT"
+: > "$out"
+mn_run 2 4 node mpirun ./barrier_loop > /dev/null 2>&1 &
+job=$!
+rc=1
+if pe_up 4; then
+    sleep 1
+    ip -n ${prefix}2 link set eth0 down
+    cut=$(date +%s)
+    t=0
+    while [ "$(pes_left)" -gt 0 ] && [ $t -lt 30 ]; do
+        sleep 1
+        t=$((t + 1))
+    done
+    gone=$(( $(date +%s) - cut ))
+    if [ "$(pes_left)" -gt 0 ]; then
+        echo "node cut: $(pes_left) PEs still run ${gone} s after the cut"
+    elif ! grep -q "PE [0-9]* on node ${prefix}2 has not answered .* in 10 s.*(SHOAL_PEER_TIMEOUT=10)" "$out"; then
+        echo "node cut: every PE ended ${gone} s after the cut, but no line names a PE of ${prefix}2"
+    else
+        grep "has not answered" "$out"
+        echo "node cut: every PE ended ${gone} s after the cut"
+        rc=0
+    fi
+else
+    echo "node cut: the PEs did not start"
+fi
+kill -TERM $job 2>/dev/null
+sweep
+wait $job 2>/dev/null
+ip -n ${prefix}2 link set eth0 up
+record "scenario:node-cut" $rc $(( $(date +%s) - start ))
+
+echo "== scenario: node 2 off the network for 10 s, 4 PEs on 2 nodes"
+start=$(date +%s)
+MN_ENV_SET="BARRIER_SECONDS=25"
+MN_ENV_NAMES="BARRIER_SECONDS"
+: > "$out"
+mn_run 2 4 node mpirun ./barrier_loop > /dev/null 2>&1 &
+job=$!
+if pe_up 4; then
+    sleep 4
+    ip -n ${prefix}2 link set eth0 down
+    sleep 10
+    ip -n ${prefix}2 link set eth0 up
+fi
+wait $job
+rc=$?
+cat "$out"
+if [ $rc -eq 0 ] && [ "$(grep -c 'rounds checked' "$out")" -ne 4 ]; then
+    echo "node flap: exit 0, but not every PE checked its rounds"
+    rc=1
+fi
+record "scenario:node-flap" $rc $(( $(date +%s) - start ))
+MN_ENV_SET=$saved_set MN_ENV_NAMES=$saved_names

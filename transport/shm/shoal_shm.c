@@ -237,6 +237,14 @@ static shoal_status_t shm_get(void *state, int seg, size_t off, void *dst, size_
     return SHOAL_OK;
 }
 
+/* A mapped peer always answers at once. */
+static shoal_status_t shm_get_within(void *state, int seg, size_t off, void *dst, size_t len,
+                                     unsigned limit_ms)
+{
+    (void)limit_ms;
+    return shm_get(state, seg, off, dst, len);
+}
+
 static shoal_status_t shm_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
                    const void *operand, const void *compare, void *fetch, int nbi)
 {
@@ -271,6 +279,7 @@ const shoal_transport_ops_t shoal_shm_ops = {
     .get = shm_get,
     .put_nbi = shm_put,
     .get_nbi = shm_get,
+    .get_within = shm_get_within,
     .amo = shm_amo,
     .iget = shm_iget,
     .ptr = shm_ptr,

@@ -31,6 +31,7 @@ struct shoal_ucx_worker {
         void *req;
         void *bounce;       /* freed once req completes, or NULL */
         unsigned long seq;  /* the order it was kept in */
+        int pe;             /* the peer it went to, for messages */
     } *pending;             /* live: [head, npending), oldest first */
     size_t head, npending, max_pending;
     unsigned long kept;     /* requests kept so far: the next seq */
@@ -38,6 +39,10 @@ struct shoal_ucx_worker {
      * written under lock): quiet and fence have nothing to do while they are
      * equal, as when the direct path served every peer. */
     unsigned long issued, quieted;
+    /* The peer of the last wait that ran out of time (-1: a flush, which has no
+     * one peer), for the caller's message. */
+    int stuck_pe;
+    struct ucx_peer *peers;   /* its endpoints' peers, for finding a stuck one (lock) */
     shoal_ucx_worker_t *next; /* the context's list of workers (workers_lock) */
 };
 
@@ -54,12 +59,19 @@ struct shoal_ucx {
     int progress_running;
     int progress_stop; /* __atomic: destroy sets it while the thread reads it */
     unsigned progress_us;
+    uint64_t timeout_ns; /* SHOAL_PEER_TIMEOUT: how long a wait on a peer may last; 0: for ever */
+    /* Set when a wait ran out of SHOAL_PEER_TIMEOUT, which ends the job: no more
+     * progress, so that a reply UCX still holds for a caller's stack buffer is
+     * never written while the job ends. */
+    int gave_up;
 };
 
 typedef struct ucx_peer {
     shoal_ucx_worker_t *w;
+    struct ucx_peer *next, *prev; /* w->peers */
     ucp_ep_h ep;
     ucp_rkey_h rkey[SHOAL_SEG_COUNT];
+    int pe; /* its number, for messages */
     uint64_t base[SHOAL_SEG_COUNT];
     char *mapped[SHOAL_SEG_COUNT]; /* the segment as UCX maps it here, or NULL */
     int used;                      /* an operation went through ep (written under lock) */
@@ -76,6 +88,7 @@ static shoal_status_t worker_init(shoal_ucx_t *ucx, shoal_ucx_worker_t *w)
 
     memset(w, 0, sizeof(*w));
     w->ucx = ucx;
+    w->stuck_pe = -1;
     st = ucp_worker_create(ucx->context, &wparams, &w->worker);
     if (st != UCS_OK) {
         shoal_log_error("UCX: cannot create a worker: %s", ucs_status_string(st));
@@ -190,7 +203,7 @@ static int list_has(const char *list, const char *item)
  * choice stands; docs/design.md says what it costs). */
 static void keep_private(ucp_config_t *config)
 {
-    char value[512], kept[512] = "";
+    char value[512], kept[sizeof(value) + 8] = "";
     size_t used = 0;
 
     if (config_value(config, "ALLOC_PRIO", value, sizeof(value)) == 0 &&
@@ -221,7 +234,7 @@ int shoal_ucx_cpu_atomics(shoal_ucx_t *ucx)
     return ucx->cpu_atomics;
 }
 
-shoal_status_t shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
+shoal_status_t shoal_ucx_create(unsigned progress_us, unsigned timeout_s, shoal_ucx_t **ucx_out)
 {
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES,
@@ -235,6 +248,7 @@ shoal_status_t shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out)
     if (ucx == NULL)
         return SHOAL_ERR_NO_MEMORY;
     ucx->progress_us = progress_us;
+    ucx->timeout_ns = (uint64_t)timeout_s * 1000000000u;
     st = ucp_config_read(NULL, NULL, &config);
     if (st != UCS_OK) {
         shoal_log_error("UCX: cannot read its configuration: %s", ucs_status_string(st));
@@ -441,9 +455,40 @@ static void wait_turn(shoal_ucx_worker_t *w)
     pthread_mutex_lock(&w->lock);
 }
 
-/* Progresses until request completes; frees it. Called with the lock held. */
-static shoal_status_t request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, const char *what)
+static uint64_t now_ns(void)
 {
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether a wait that began at *since (0: not yet timed; this sets it) has
+ * lasted limit_ns (0: no limit). Read once per yield, so the clock costs
+ * nothing next to the yield. A peer on a node that dropped off the network
+ * never answers, and UCX over TCP does not say so for many minutes. */
+static int out_of_time(uint64_t *since, uint64_t limit_ns)
+{
+    uint64_t t;
+
+    if (limit_ns == 0)
+        return 0;
+    t = now_ns();
+    if (*since == 0)
+        *since = t;
+    return t - *since >= limit_ns;
+}
+
+/* Progresses until request completes, or until limit_ns have passed (0: no
+ * limit); frees it. A request out of time is left to UCX, which frees it when
+ * it completes (its buffer must then stay valid: the callers that give up
+ * either end the job or hand a buffer of their own to request_keep), and the
+ * wait returns SHOAL_ERR_TIMEOUT with w->stuck_pe set, quietly: the core says
+ * which routine waited. Called with the lock held. */
+static shoal_status_t request_wait_for(shoal_ucx_worker_t *w, ucs_status_ptr_t req,
+                                       const char *what, int pe, uint64_t limit_ns)
+{
+    uint64_t since = 0;
     unsigned spins;
     ucs_status_t st;
 
@@ -458,8 +503,13 @@ static shoal_status_t request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, 
         st = ucp_request_check_status(req);
         if (st != UCS_INPROGRESS)
             break;
-        if (spins >= SPINS_BEFORE_YIELD)
+        if (spins >= SPINS_BEFORE_YIELD) {
+            if (out_of_time(&since, limit_ns)) {
+                w->stuck_pe = pe;
+                return SHOAL_ERR_TIMEOUT;
+            }
             wait_turn(w);
+        }
     }
     ucp_request_free(req);
     if (st == UCS_OK)
@@ -467,6 +517,17 @@ static shoal_status_t request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, 
 err:
     shoal_log_error("UCX: %s failed: %s", what, ucs_status_string(st));
     return SHOAL_ERR_TRANSPORT;
+}
+
+/* request_wait_for with SHOAL_PEER_TIMEOUT's limit, after which the job ends. */
+static shoal_status_t request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, const char *what,
+                                   int pe)
+{
+    shoal_status_t status = request_wait_for(w, req, what, pe, w->ucx->timeout_ns);
+
+    if (status == SHOAL_ERR_TIMEOUT)
+        __atomic_store_n(&w->ucx->gave_up, 1, __ATOMIC_RELAXED);
+    return status;
 }
 
 /* Frees a kept request that has completed with st, and its bounce buffer. */
@@ -507,6 +568,7 @@ static shoal_status_t complete_kept(shoal_ucx_worker_t *w, unsigned long upto)
 {
     int status = SHOAL_OK;
     unsigned spins = 0;
+    uint64_t since = 0;
 
     while (w->head < w->npending && w->pending[w->head].seq < upto) {
         struct kept *k = &w->pending[w->head];
@@ -514,10 +576,17 @@ static shoal_status_t complete_kept(shoal_ucx_worker_t *w, unsigned long upto)
 
         if (st == UCS_INPROGRESS) {
             ucp_worker_progress(w->worker);
-            if (++spins >= SPINS_BEFORE_YIELD)
+            if (++spins >= SPINS_BEFORE_YIELD) {
+                if (out_of_time(&since, w->ucx->timeout_ns)) {
+                    w->stuck_pe = k->pe; /* it stays kept: UCX may still finish it */
+                    __atomic_store_n(&w->ucx->gave_up, 1, __ATOMIC_RELAXED);
+                    return SHOAL_ERR_TIMEOUT;
+                }
                 wait_turn(w);
+            }
             continue;
         }
+        since = 0; /* the limit is on each request: a long queue is no failure */
         if (release_kept(k, st) != SHOAL_OK)
             status = SHOAL_ERR_TRANSPORT;
         w->head++;
@@ -530,7 +599,7 @@ static shoal_status_t complete_kept(shoal_ucx_worker_t *w, unsigned long upto)
 /* Keeps a non-blocking request for quiet to complete, and the bounce buffer to
  * free after it (NULL: none). Called with the lock held. */
 static shoal_status_t request_keep(shoal_ucx_worker_t *w, ucs_status_ptr_t req, void *bounce,
-                        const char *what)
+                                   const char *what, int pe)
 {
     int status = SHOAL_OK;
 
@@ -549,13 +618,16 @@ static shoal_status_t request_keep(shoal_ucx_worker_t *w, ucs_status_ptr_t req, 
         struct kept *grown = realloc(w->pending, want * sizeof(*grown));
 
         if (grown == NULL) {
-            status = request_wait(w, req, what);
+            status = request_wait(w, req, what, pe);
+            if (status == SHOAL_ERR_TIMEOUT)
+                return status; /* UCX may still use bounce */
             goto out_free;
         }
         w->pending = grown;
         w->max_pending = want;
     }
-    w->pending[w->npending++] = (struct kept){.req = req, .bounce = bounce, .seq = w->kept++};
+    w->pending[w->npending++] =
+        (struct kept){.req = req, .bounce = bounce, .seq = w->kept++, .pe = pe};
     return status;
 
 out_free:
@@ -563,7 +635,7 @@ out_free:
     return status;
 }
 
-shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr,
+shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, int pe, const void *addr,
                                      const void *const *rkeys, const uint64_t *bases,
                                      void **state_out)
 {
@@ -579,6 +651,7 @@ shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr,
     if (peer == NULL)
         return SHOAL_ERR_NO_MEMORY;
     peer->w = w;
+    peer->pe = pe;
     pthread_mutex_lock(&w->lock);
     st = ucp_ep_create(w->worker, &params, &peer->ep);
     if (st != UCS_OK) {
@@ -596,6 +669,10 @@ shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr,
         if (ucp_rkey_ptr(peer->rkey[seg], bases[seg], (void **)&peer->mapped[seg]) != UCS_OK)
             peer->mapped[seg] = NULL;
     }
+    peer->next = w->peers;
+    if (w->peers != NULL)
+        w->peers->prev = peer;
+    w->peers = peer;
     pthread_mutex_unlock(&w->lock);
     *state_out = peer;
     return SHOAL_OK;
@@ -604,7 +681,7 @@ err_rkeys:
     while (seg-- > 0)
         ucp_rkey_destroy(peer->rkey[seg]);
     request_wait(w, ucp_ep_close_nbx(peer->ep, &(ucp_request_param_t){.op_attr_mask = 0}),
-                 "endpoint close");
+                 "endpoint close", pe);
 err_free:
     pthread_mutex_unlock(&w->lock);
     free(peer);
@@ -620,6 +697,12 @@ void shoal_ucx_peer_destroy(void *state)
     if (peer == NULL)
         return;
     pthread_mutex_lock(&peer->w->lock);
+    if (peer->prev != NULL)
+        peer->prev->next = peer->next;
+    else
+        peer->w->peers = peer->next;
+    if (peer->next != NULL)
+        peer->next->prev = peer->prev;
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
         ucp_rkey_destroy(peer->rkey[seg]);
     /* An endpoint never used is left to its worker, whose destruction ends it:
@@ -628,7 +711,7 @@ void shoal_ucx_peer_destroy(void *state)
      * refused ("Invalid parameter") without peer error handling, which would
      * cost every endpoint its fastest transports. */
     if (peer->used)
-        request_wait(peer->w, ucp_ep_close_nbx(peer->ep, &param), "endpoint close");
+        request_wait(peer->w, ucp_ep_close_nbx(peer->ep, &param), "endpoint close", peer->pe);
     pthread_mutex_unlock(&peer->w->lock);
     free(peer);
 }
@@ -660,7 +743,8 @@ static shoal_status_t rma_locked(ucx_peer_t *peer, int put, int nbi, int seg, si
     req = put ? ucp_put_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param)
               : ucp_get_nbx(peer->ep, buf, len, raddr, peer->rkey[seg], &param);
 
-    return nbi ? request_keep(peer->w, req, bounce, what) : request_wait(peer->w, req, what);
+    return nbi ? request_keep(peer->w, req, bounce, what, peer->pe)
+               : request_wait(peer->w, req, what, peer->pe);
 }
 
 static shoal_status_t rma(void *state, int put, int nbi, int seg, size_t off, void *buf, size_t len)
@@ -692,6 +776,43 @@ static shoal_status_t ucx_put_nbi(void *state, int seg, size_t off, const void *
 static shoal_status_t ucx_get_nbi(void *state, int seg, size_t off, void *dst, size_t len)
 {
     return rma(state, 0, 1, seg, off, dst, len);
+}
+
+/* A get that waits at most limit_ms (0: SHOAL_PEER_TIMEOUT), into a buffer of its
+ * own: one that runs out of time stays kept, with that buffer, until UCX
+ * completes it, and the caller may go on (a hang report looking at a PE on a
+ * node that dropped off the network must not hang itself). */
+static shoal_status_t ucx_get_within(void *state, int seg, size_t off, void *dst, size_t len,
+                                     unsigned limit_ms)
+{
+    ucx_peer_t *peer = state;
+    shoal_ucx_worker_t *w = peer->w;
+    ucp_request_param_t param = {.op_attr_mask = 0};
+    uint64_t limit_ns = limit_ms > 0 ? (uint64_t)limit_ms * 1000000u : w->ucx->timeout_ns;
+    void *buf = malloc(len);
+    ucs_status_ptr_t req;
+    shoal_status_t status;
+
+    if (buf == NULL)
+        return SHOAL_ERR_NO_MEMORY;
+    pthread_mutex_lock(&w->lock);
+    __atomic_store_n(&w->issued, w->issued + 1, __ATOMIC_RELAXED);
+    peer->used = 1;
+    req = ucp_get_nbx(peer->ep, buf, len, peer->base[seg] + off, peer->rkey[seg], &param);
+    status = request_wait_for(w, req, "get", peer->pe, limit_ns);
+    if (status == SHOAL_ERR_TIMEOUT) {
+        if (limit_ms == 0)
+            __atomic_store_n(&w->ucx->gave_up, 1, __ATOMIC_RELAXED);
+        else if (request_keep(w, req, buf, "get", peer->pe) == SHOAL_ERR_TIMEOUT)
+            buf = NULL; /* still UCX's: the job is ending */
+        pthread_mutex_unlock(&w->lock);
+        return SHOAL_ERR_TIMEOUT;
+    }
+    pthread_mutex_unlock(&w->lock);
+    if (status == SHOAL_OK)
+        memcpy(dst, buf, len);
+    free(buf);
+    return status;
 }
 
 static shoal_status_t ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
@@ -760,9 +881,9 @@ static shoal_status_t ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t o
     req = ucp_atomic_op_nbx(peer->ep, opcodes[op], value, 1, peer->base[seg] + off,
                             peer->rkey[seg], &param);
     if (reply == &scratch || (fetch != NULL && !nbi))
-        status = request_wait(peer->w, req, "atomic");
+        status = request_wait(peer->w, req, "atomic", peer->pe);
     else
-        status = request_keep(peer->w, req, NULL, "atomic");
+        status = request_keep(peer->w, req, NULL, "atomic", peer->pe);
     pthread_mutex_unlock(&peer->w->lock);
     return status;
 }
@@ -790,9 +911,12 @@ static shoal_status_t ucx_iget(void *state, int seg, size_t off, ptrdiff_t sst, 
             req[i] = ucp_get_nbx(peer->ep, dst + at * dst_stride, size,
                                  peer->base[seg] + off + at * sst, peer->rkey[seg], &param);
         }
-        for (i = 0; i < n; i++)
-            if (request_wait(peer->w, req[i], "iget") != SHOAL_OK)
-                status = SHOAL_ERR_TRANSPORT;
+        for (i = 0; i < n && status != SHOAL_ERR_TIMEOUT; i++) {
+            int st = request_wait(peer->w, req[i], "iget", peer->pe);
+
+            if (st != SHOAL_OK)
+                status = st; /* out of time: the job ends, the others may stay */
+        }
     }
     pthread_mutex_unlock(&peer->w->lock);
     return status;
@@ -812,11 +936,17 @@ const shoal_transport_ops_t shoal_ucx_ops = {
     .get = ucx_get,
     .put_nbi = ucx_put_nbi,
     .get_nbi = ucx_get_nbi,
+    .get_within = ucx_get_within,
     .amo = ucx_amo,
     .iget = ucx_iget,
     .ptr = ucx_ptr,
     .destroy = shoal_ucx_peer_destroy,
 };
+
+int shoal_ucx_stuck_pe(shoal_ucx_worker_t *w)
+{
+    return w->stuck_pe;
+}
 
 /* Whether operations were issued since the last quiet. Unlocked: a thread sees
  * its own operations, which is what its quiet must cover. */
@@ -824,6 +954,23 @@ static int has_issued(shoal_ucx_worker_t *w)
 {
     return __atomic_load_n(&w->issued, __ATOMIC_RELAXED) !=
            __atomic_load_n(&w->quieted, __ATOMIC_RELAXED);
+}
+
+/* After a worker flush ran out of time: which peer does not answer? Each used
+ * endpoint is flushed alone, a second at most; the first that does not finish
+ * is named. The job is ending: requests left unfinished are UCX's. */
+#define FIND_STUCK_NS 1000000000u
+
+static void find_stuck(shoal_ucx_worker_t *w)
+{
+    ucp_request_param_t param = {.op_attr_mask = 0};
+
+    for (ucx_peer_t *peer = w->peers; peer != NULL; peer = peer->next) {
+        if (peer->used && request_wait_for(w, ucp_ep_flush_nbx(peer->ep, &param), "flush", peer->pe,
+                                           FIND_STUCK_NS) == SHOAL_ERR_TIMEOUT)
+            return; /* stuck_pe is set */
+    }
+    w->stuck_pe = -1;
 }
 
 /* Completes every kept request, then flushes the worker for remote completion. */
@@ -838,8 +985,14 @@ shoal_status_t shoal_ucx_quiet(shoal_ucx_worker_t *w)
     pthread_mutex_lock(&w->lock);
     seen = w->issued; /* the waits below unlock: others may issue more meanwhile */
     status = complete_kept(w, w->kept);
-    if (request_wait(w, ucp_worker_flush_nbx(w->worker, &param), "flush") != SHOAL_OK)
-        status = SHOAL_ERR_TRANSPORT;
+    if (status != SHOAL_ERR_TIMEOUT) {
+        int st = request_wait(w, ucp_worker_flush_nbx(w->worker, &param), "flush", -1);
+
+        if (st == SHOAL_ERR_TIMEOUT)
+            find_stuck(w);
+        if (st != SHOAL_OK)
+            status = st;
+    }
     if (seen > w->quieted) /* a concurrent quiet may have covered more */
         __atomic_store_n(&w->quieted, seen, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&w->lock);
@@ -872,7 +1025,8 @@ unsigned shoal_ucx_progress(shoal_ucx_t *ucx)
     shoal_ucx_worker_t *w;
     unsigned events = 0;
 
-    if (pthread_mutex_trylock(&ucx->workers_lock) != 0)
+    if (__atomic_load_n(&ucx->gave_up, __ATOMIC_RELAXED) ||
+        pthread_mutex_trylock(&ucx->workers_lock) != 0)
         return 0;
     for (w = &ucx->main; w != NULL; w = w->next) {
         if (pthread_mutex_trylock(&w->lock) != 0)

@@ -16,8 +16,10 @@ typedef struct shoal_ucx_worker shoal_ucx_worker_t;
 
 extern const shoal_transport_ops_t shoal_ucx_ops;
 
-/* progress_us: the pause between progress-thread passes (0: no thread). */
-shoal_status_t shoal_ucx_create(unsigned progress_us, shoal_ucx_t **ucx_out);
+/* progress_us: the pause between progress-thread passes (0: no thread);
+ * timeout_s: SHOAL_PEER_TIMEOUT, how long a wait on a peer may last (0: no limit),
+ * after which the wait returns SHOAL_ERR_TIMEOUT (the job then ends). */
+shoal_status_t shoal_ucx_create(unsigned progress_us, unsigned timeout_s, shoal_ucx_t **ucx_out);
 /* Starts the progress thread, once a peer may need this PE to progress. */
 shoal_status_t shoal_ucx_progress_start(shoal_ucx_t *ucx);
 void shoal_ucx_destroy(shoal_ucx_t *ucx);
@@ -44,12 +46,15 @@ shoal_status_t shoal_ucx_register(shoal_ucx_t *ucx, int seg, void *base, size_t 
                        const void **rkey_out, size_t *rkey_len_out);
 
 /* A connected peer: its state is what shoal_ucx_ops take. */
-shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, const void *addr,
+shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, int pe, const void *addr,
                                      const void *const *rkeys, const uint64_t *bases,
                                      void **state_out);
 void shoal_ucx_peer_destroy(void *state);
 
 shoal_status_t shoal_ucx_quiet(shoal_ucx_worker_t *w);
+/* After a wait on w returned SHOAL_ERR_TIMEOUT: the PE it waited for, or -1
+ * (a flush waits for every peer). */
+int shoal_ucx_stuck_pe(shoal_ucx_worker_t *w);
 shoal_status_t shoal_ucx_fence(shoal_ucx_worker_t *w);
 /* Progresses every worker (the main one and each context's); returns the events
  * seen. Cheap when idle; workers another thread holds are skipped. */
