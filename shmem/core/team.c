@@ -116,8 +116,8 @@ shoal_status_t shoal_team_setup(int local_size)
 {
     int max = (int)shoal_core_state.settings.teams_max, status, n, *pes;
 
-    status =
-        shoal_heap_alloc(&shoal_core_state.heap, (size_t)max * SLOT_BYTES, SLOT_STRIDE, &slots_off);
+    status = shoal_heap_alloc_own(&shoal_core_state.heap, (size_t)max * SLOT_BYTES, SLOT_STRIDE,
+                                  &slots_off);
     if (status != SHOAL_OK)
         return status;
     slots_free = (max == 64 ? ~(uint64_t)0 : (((uint64_t)1 << max) - 1)) & ~(uint64_t)3;

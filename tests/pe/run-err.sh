@@ -119,6 +119,9 @@ err_check_coll_timeout)
 err_clear_unheld)
     pattern="shmem_clear_lock: argument lock is $hex, which this PE does not hold; clear a lock only after shmem_set_lock, or a shmem_test_lock that returned 0, took it"
     who="$last 1" ;;
+err_team_slots)
+    pattern="shmem_int_put: argument dest is $hex, inside the symmetric heap but not inside any live allocation (it is Shoal's own: the teams' counters, carved from the heap at shmem_init)"
+    who="$last 1" ;;
 err_ibput_stride)
     pattern="shmemx_int_ibput: argument dst is 2, expected a stride of at least 3 elements (bsize)"
     who="$last 1" ;;
