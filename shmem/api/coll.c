@@ -5,6 +5,53 @@
 #include "shoal_check.h"
 #include "shoal_profile.h"
 
+/* pSync at its first use. The spec has every element SHMEM_SYNC_VALUE before
+ * the first use, and the routines leave it so. Its counters (the first
+ * SHOAL_SYNC_FLAGS) may already hold tokens from PEs of the set that entered
+ * first, but no more than size - 1: each other PE sends a counter at most one
+ * token before this PE joins in (the flat barrier counts its arrivals on one),
+ * and no PE leaves a collective before every PE has entered it. Only this PE
+ * writes its scratch words, and it zeroes them before it leaves. Any other
+ * value (an uninitialized pSync, a hard-coded -1) would end the collective early
+ * or hang it: say so, naming the first such element.
+ * Reading all 72 words costs 30-60 ns here, a third of a 2-PE barrier, so only a
+ * pSync's first use pays it: this thread remembers the last few it checked,
+ * until a shmem_free or shmem_realloc may have put a new array at the same
+ * address. A later call gets what the last one left, and the token waits
+ * check every count they read (coll_token.c). Cost then: a few compares. */
+_Static_assert(SHMEM_SYNC_SIZE == SHOAL_SYNC_FLAGS + SHOAL_SYNC_SCRATCH,
+               "pSync holds the counters and the scratch words");
+#define PSYNC_SEEN 4
+static __thread struct {
+    const long *psync;
+    unsigned releases; /* the heap's count when it was checked */
+} psync_seen[PSYNC_SEEN];
+static __thread unsigned psync_next;
+
+static void check_psync(const long *pSync, int size, const char *routine)
+{
+    const uint64_t *w = (const uint64_t *)pSync;
+    unsigned releases = __atomic_load_n(&shoal_core_state.heap.releases, __ATOMIC_RELAXED);
+    int i;
+
+    for (i = 0; i < PSYNC_SEEN; i++)
+        if (psync_seen[i].psync == pSync && psync_seen[i].releases == releases)
+            return;
+    for (i = 0; i < SHMEM_SYNC_SIZE; i++) {
+        uint64_t v = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
+
+        if (__builtin_expect(v > (i < SHOAL_SYNC_FLAGS ? (uint64_t)size - 1 : 0), 0))
+            shoal_log_fatal("%s: argument pSync[%d] is %#llx on entry, expected SHMEM_SYNC_VALUE "
+                            "(%ld); set every element of pSync to SHMEM_SYNC_VALUE on every PE "
+                            "of the active set, then synchronize (shmem_barrier_all), before "
+                            "its first use",
+                            routine, i, (unsigned long long)v, SHMEM_SYNC_VALUE);
+    }
+    psync_seen[psync_next].psync = pSync;
+    psync_seen[psync_next].releases = releases;
+    psync_next = (psync_next + 1) % PSYNC_SEEN;
+}
+
 /* An active set as a PE set whose counters live in pSync. */
 static void active_set(shoal_pset_t *ps, int start, int log_stride, int size, long *pSync,
                        const char *routine)
@@ -33,6 +80,7 @@ static void active_set(shoal_pset_t *ps, int start, int log_stride, int size, lo
     ps->sync_seg = shoal_check_symmetric(pSync, SHMEM_SYNC_SIZE * sizeof(long), routine, "pSync",
                                          &ps->sync_off);
     shoal_check_aligned(pSync, sizeof(long), routine, "pSync");
+    check_psync(pSync, size, routine);
 }
 
 static int sym(const void *addr, size_t bytes, const char *routine, const char *arg, size_t *off)

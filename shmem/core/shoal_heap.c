@@ -64,7 +64,10 @@ static size_t block_find(const shoal_heap_t *heap, size_t off)
 
 shoal_status_t shoal_heap_setup(shoal_heap_t *heap, size_t capacity)
 {
+    unsigned releases = heap->releases;
+
     memset(heap, 0, sizeof(*heap));
+    heap->releases = releases + 1; /* a new arena: every array in it is new */
     heap->capacity = capacity;
     if (capacity == 0)
         return SHOAL_OK;
@@ -76,8 +79,11 @@ shoal_status_t shoal_heap_setup(shoal_heap_t *heap, size_t capacity)
 
 void shoal_heap_cleanup(shoal_heap_t *heap)
 {
+    unsigned releases = heap->releases;
+
     free(heap->blocks);
     memset(heap, 0, sizeof(*heap));
+    heap->releases = releases;
 }
 
 static void note_in_use(shoal_heap_t *heap)
@@ -169,6 +175,7 @@ shoal_status_t shoal_heap_free(shoal_heap_t *heap, size_t off)
     if (i == heap->nblocks || heap->blocks[i].used != SHOAL_HEAP_USER || heap->blocks[i].off != off)
         return SHOAL_ERR_NOT_FOUND;
     heap->in_use -= heap->blocks[i].len;
+    __atomic_store_n(&heap->releases, heap->releases + 1, __ATOMIC_RELAXED);
     heap->blocks[i].used = 0;
     heap->blocks[i].size = 0;
     block_coalesce(heap, i);
@@ -183,6 +190,7 @@ shoal_status_t shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, s
 
     if (i == heap->nblocks || heap->blocks[i].used != SHOAL_HEAP_USER || heap->blocks[i].off != off)
         return SHOAL_ERR_NOT_FOUND;
+    __atomic_store_n(&heap->releases, heap->releases + 1, __ATOMIC_RELAXED);
     if (size > heap->capacity)
         return SHOAL_ERR_INVALID_ARG;
     if (blocks_reserve(heap, 2) != SHOAL_OK)

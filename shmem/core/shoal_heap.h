@@ -32,8 +32,12 @@ typedef struct shoal_heap {
     size_t max_blocks;
     size_t in_use; /* bytes spanned by used blocks */
     size_t in_use_max; /* the most in_use has been: SHOAL_STATS' high-water mark */
+    /* Frees, reallocs and setups so far, never reset: when it changes, an array
+     * may start where another one did (the pSync check's memory, shmem/api/coll.c). */
+    unsigned releases;
 } shoal_heap_t;
 
+/* heap is zeroed, or was cleaned up (which keeps its release count). */
 shoal_status_t shoal_heap_setup(shoal_heap_t *heap, size_t capacity);
 void shoal_heap_cleanup(shoal_heap_t *heap);
 

@@ -128,6 +128,17 @@ err_ibput_stride)
 err_pe_quiet)
     pattern="shmemx_pe_quiet: argument target_pes\[1\] is $ERR_PES, valid range 0\.\.$last"
     who="$last 1" ;;
+err_psync_barrier|err_psync_broadcast|err_psync_reduce)
+    case $name in
+    err_psync_barrier) fn=shmem_barrier ;;
+    err_psync_broadcast) fn=shmem_broadcast32 ;;
+    *) fn=shmem_int_sum_to_all ;;
+    esac
+    pattern="$fn: argument pSync\[0\] is 0x5a5a5a5a5a5a5a5a on entry, expected SHMEM_SYNC_VALUE (0); set every element of pSync to SHMEM_SYNC_VALUE on every PE of the active set, then synchronize (shmem_barrier_all), before its first use"
+    who="any" ;;
+err_psync_reuse)
+    pattern="shmem_barrier: argument pSync\[[0-9]*\] is 0x5a5a5a5a5a5a5a5[0-9a-f] on PE [0-9]*, which no run of this collective leaves there; every element of pSync must be SHMEM_SYNC_VALUE before its first use, and only the collectives that use it may write it afterwards"
+    who="any" ;;
 err_split_mismatch)
     pattern="shmem_team_split_strided: argument size is $last on PE $last but $ERR_PES on PE 0 (index 0 of the team); every PE must pass the same value"
     who="$last 1" ;;

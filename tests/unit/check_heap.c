@@ -154,6 +154,27 @@ START_TEST(test_own_block_is_not_the_programs)
 }
 END_TEST
 
+/* The release count (what the pSync check keys its memory on) moves at every
+ * free, realloc and setup, and survives a cleanup. */
+START_TEST(test_releases_count_frees_and_setups)
+{
+    size_t a = alloc_ok(100, 0), n;
+    unsigned r = heap.releases;
+    int moved;
+
+    alloc_ok(100, 0);
+    ck_assert_uint_eq(heap.releases, r);
+    ck_assert_int_eq(shoal_heap_realloc(&heap, a, 50, &n, &moved), SHOAL_OK);
+    ck_assert_uint_eq(heap.releases, r + 1);
+    ck_assert_int_eq(shoal_heap_free(&heap, a), SHOAL_OK);
+    ck_assert_uint_eq(heap.releases, r + 2);
+    shoal_heap_cleanup(&heap);
+    ck_assert_uint_eq(heap.releases, r + 2);
+    ck_assert_int_eq(shoal_heap_setup(&heap, CAP), SHOAL_OK);
+    ck_assert_uint_eq(heap.releases, r + 3);
+}
+END_TEST
+
 START_TEST(test_random_churn_keeps_invariants)
 {
     size_t live[64] = {0}, i, j, covered;
@@ -196,6 +217,7 @@ int main(void)
     tcase_add_test(tc, test_realloc_in_place_and_moving);
     tcase_add_test(tc, test_lookup_reports_requested_size);
     tcase_add_test(tc, test_own_block_is_not_the_programs);
+    tcase_add_test(tc, test_releases_count_frees_and_setups);
     tcase_add_test(tc, test_random_churn_keeps_invariants);
     suite_add_tcase(s, tc);
     return check_main_run(s);
