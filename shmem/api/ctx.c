@@ -37,8 +37,14 @@ static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx,
         return -1;
     status = shoal_ctx_create(team, options, &made);
     if (status != SHOAL_OK) {
-        shoal_log_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu)", routine,
-                    shoal_status_string(status), shoal_core_state.settings.ctx_max);
+        if (team->num_contexts == SHOAL_TEAM_CTX_ANY)
+            shoal_log_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu)", routine,
+                            shoal_status_string(status), shoal_core_state.settings.ctx_max);
+        else
+            shoal_log_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu; the team was made "
+                            "with num_contexts %d)",
+                            routine, shoal_status_string(status), shoal_core_state.settings.ctx_max,
+                            team->num_contexts);
         return -1;
     }
     *ctx = (shmem_ctx_t)made->handle;

@@ -503,6 +503,15 @@ static void test_team_ctx(void)
         PE_CHECK(rc == 0 && c1 != SHMEM_CTX_INVALID, "team B: first team_create_ctx: %d", rc);
         rc = shmem_team_create_ctx(t2, SHMEM_CTX_SERIALIZED, &c2);
         PE_CHECK(rc == 0 && c2 != SHMEM_CTX_INVALID, "team B: second team_create_ctx: %d", rc);
+        /* num_contexts 2 with the mask bit: a third, while both live, fails */
+        bad = SHMEM_CTX_DEFAULT;
+        rc = shmem_team_create_ctx(t2, 0, &bad);
+        PE_CHECK(rc != 0 && bad == SHMEM_CTX_INVALID,
+                 "team B (num_contexts 2): third team_create_ctx returned %d and %p, expected "
+                 "non-zero and SHMEM_CTX_INVALID",
+                 rc, (void *)bad);
+        if (bad != SHMEM_CTX_INVALID && bad != SHMEM_CTX_DEFAULT)
+            shmem_ctx_destroy(bad);
         if (c1 != SHMEM_CTX_INVALID && c2 != SHMEM_CTX_INVALID) {
             check_team_of(c2, t2, "team B, second context");
             counter = 0;
@@ -520,6 +529,22 @@ static void test_team_ctx(void)
         }
         shmem_ctx_destroy(c2);
         shmem_ctx_destroy(c1);
+        shmem_team_destroy(t2);
+
+        /* num_contexts 0 with the mask bit: the program asks for no contexts,
+         * so none is made (without the bit there is no limit: team E above) */
+        cfg.num_contexts = 0;
+        t2 = SHMEM_TEAM_INVALID;
+        rc = shmem_team_split_strided(tb.team, 0, 1, tb.size, &cfg, SHMEM_TEAM_NUM_CONTEXTS, &t2);
+        PE_CHECK_EQ("split with num_contexts 0", 0, rc);
+        bad = SHMEM_CTX_DEFAULT;
+        rc = shmem_team_create_ctx(t2, 0, &bad);
+        PE_CHECK(rc != 0 && bad == SHMEM_CTX_INVALID,
+                 "team made with num_contexts 0: team_create_ctx returned %d and %p, expected "
+                 "non-zero and SHMEM_CTX_INVALID",
+                 rc, (void *)bad);
+        if (bad != SHMEM_CTX_INVALID && bad != SHMEM_CTX_DEFAULT)
+            shmem_ctx_destroy(bad);
         shmem_team_destroy(t2);
     }
     pe_team_free(&tb);
