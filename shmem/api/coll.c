@@ -120,7 +120,7 @@ static void collect(const shoal_pset_t *ps, void *dest, const void *source, size
 {
     static const char *const names[] = {"nelems"};
     size_t bytes = shoal_check_bytes(nelems, elem_size, routine), doff, soff;
-    size_t all = shoal_check_bytes(bytes, (size_t)ps->size, routine);
+    size_t all = fixed ? shoal_check_bytes_pes(nelems, elem_size, ps->size, routine) : 0;
     int dseg, sseg;
 
     /* collect: only the start of dest is known here; the PEs' sizes say the rest.
@@ -135,18 +135,36 @@ static void collect(const shoal_pset_t *ps, void *dest, const void *source, size
     shoal_coll_collect(ps, dseg, doff, sseg, soff, bytes, fixed, routine);
 }
 
+/* The bytes an alltoalls buffer spans: npes blocks of nelems elements, stride
+ * elements apart, from the first element to the end of the last. */
+static size_t alltoall_span(size_t nelems, int npes, ptrdiff_t stride, size_t elem_size,
+                            const char *routine, const char *arg)
+{
+    size_t n = nelems * (size_t)npes, span; /* shoal_check_bytes_pes checked it */
+
+    if (n == 0)
+        return 0;
+    if (__builtin_mul_overflow(n - 1, (size_t)stride, &span) ||
+        __builtin_add_overflow(span, 1, &span) || __builtin_mul_overflow(span, elem_size, &span))
+        shoal_log_fatal("%s: arguments nelems (%zu) and %s (%td) span more than size_t bytes: "
+                        "%zu-byte elements from each of %d PEs",
+                        routine, nelems, arg, stride, elem_size, npes);
+    return span;
+}
+
 static void alltoalls(const shoal_pset_t *ps, void *dest, const void *source, ptrdiff_t dst,
                       ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine)
 {
     static const char *const names[] = {"nelems", "dst", "sst"};
-    size_t total = shoal_check_bytes(nelems, (size_t)ps->size, routine), dspan, sspan, doff, soff;
+    size_t dspan, sspan, doff, soff;
     int dseg, sseg;
 
     if (dst < 1 || sst < 1)
         shoal_log_fatal("%s: argument %s is %td, expected a stride of at least 1 element", routine,
                     dst < 1 ? "dst" : "sst", dst < 1 ? dst : sst);
-    dspan = total == 0 ? 0 : shoal_check_bytes((total - 1) * (size_t)dst + 1, elem_size, routine);
-    sspan = total == 0 ? 0 : shoal_check_bytes((total - 1) * (size_t)sst + 1, elem_size, routine);
+    shoal_check_bytes_pes(nelems, elem_size, ps->size, routine);
+    dspan = alltoall_span(nelems, ps->size, dst, elem_size, routine, "dst");
+    sspan = alltoall_span(nelems, ps->size, sst, elem_size, routine, "sst");
     dseg = sym(dest, dspan, routine, "dest", &doff);
     sseg = sym(source, sspan, routine, "source", &soff);
     check_args(ps, routine, (const uint64_t[]){nelems, (uint64_t)dst, (uint64_t)sst}, names, 3);

@@ -119,6 +119,15 @@ err_check_coll_timeout)
 err_clear_unheld)
     pattern="shmem_clear_lock: argument lock is $hex, which this PE does not hold; clear a lock only after shmem_set_lock, or a shmem_test_lock that returned 0, took it"
     who="$last 1" ;;
+err_fcollect_nelems)
+    pattern="shmem_int_fcollect: argument nelems is 2305843009213693952, too large: 4-byte elements from each of $ERR_PES PEs overflow size_t"
+    who="any" ;;
+err_alltoallmem_nelems)
+    pattern="shmem_alltoallmem: argument nelems is 9223372036854775808, too large: 1-byte elements from each of $ERR_PES PEs overflow size_t"
+    who="any" ;;
+err_alltoalls_span)
+    pattern="shmem_int_alltoalls: arguments nelems (2) and dst (6148914691236517206) span more than size_t bytes: 4-byte elements from each of $ERR_PES PEs"
+    who="any" ;;
 err_team_slots)
     pattern="shmem_int_put: argument dest is $hex, inside the symmetric heap but not inside any live allocation (it is Shoal's own: the teams' counters, carved from the heap at shmem_init)"
     who="$last 1" ;;
