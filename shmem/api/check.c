@@ -46,8 +46,12 @@ static void check_allocation(const void *addr, size_t off, size_t len, const cha
 
     if (shoal_heap_lookup(&shoal_core_state.heap, off, &start, &size) != SHOAL_OK)
         shoal_log_fatal("%s: argument %s is %p, inside the symmetric heap but not inside any "
-                    "live allocation (freed, or never allocated)",
-                    routine, arg, addr);
+                        "live allocation (%s)",
+                        routine, arg, addr,
+                        shoal_heap_is_own(&shoal_core_state.heap, off)
+                            ? "it is Shoal's own: the teams' counters, carved from the heap at "
+                              "shmem_init"
+                            : "freed, or never allocated");
     if (off + len > start + size)
         shoal_log_fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of "
                     "its allocation (%zu bytes at %p) by %zu bytes",

@@ -5,6 +5,53 @@
 #include "shoal_check.h"
 #include "shoal_profile.h"
 
+/* pSync at its first use. The spec has every element SHMEM_SYNC_VALUE before
+ * the first use, and the routines leave it so. Its counters (the first
+ * SHOAL_SYNC_FLAGS) may already hold tokens from PEs of the set that entered
+ * first, but no more than size - 1: each other PE sends a counter at most one
+ * token before this PE joins in (the flat barrier counts its arrivals on one),
+ * and no PE leaves a collective before every PE has entered it. Only this PE
+ * writes its scratch words, and it zeroes them before it leaves. Any other
+ * value (an uninitialized pSync, a hard-coded -1) would end the collective early
+ * or hang it: say so, naming the first such element.
+ * Reading all 72 words costs 30-60 ns here, a third of a 2-PE barrier, so only a
+ * pSync's first use pays it: this thread remembers the last few it checked,
+ * until a shmem_free or shmem_realloc may have put a new array at the same
+ * address. A later call gets what the last one left, and the token waits
+ * check every count they read (coll_token.c). Cost then: a few compares. */
+_Static_assert(SHMEM_SYNC_SIZE == SHOAL_SYNC_FLAGS + SHOAL_SYNC_SCRATCH,
+               "pSync holds the counters and the scratch words");
+#define PSYNC_SEEN 4
+static __thread struct {
+    const long *psync;
+    unsigned releases; /* the heap's count when it was checked */
+} psync_seen[PSYNC_SEEN];
+static __thread unsigned psync_next;
+
+static void check_psync(const long *pSync, int size, const char *routine)
+{
+    const uint64_t *w = (const uint64_t *)pSync;
+    unsigned releases = __atomic_load_n(&shoal_core_state.heap.releases, __ATOMIC_RELAXED);
+    int i;
+
+    for (i = 0; i < PSYNC_SEEN; i++)
+        if (psync_seen[i].psync == pSync && psync_seen[i].releases == releases)
+            return;
+    for (i = 0; i < SHMEM_SYNC_SIZE; i++) {
+        uint64_t v = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
+
+        if (__builtin_expect(v > (i < SHOAL_SYNC_FLAGS ? (uint64_t)size - 1 : 0), 0))
+            shoal_log_fatal("%s: argument pSync[%d] is %#llx on entry, expected SHMEM_SYNC_VALUE "
+                            "(%ld); set every element of pSync to SHMEM_SYNC_VALUE on every PE "
+                            "of the active set, then synchronize (shmem_barrier_all), before "
+                            "its first use",
+                            routine, i, (unsigned long long)v, SHMEM_SYNC_VALUE);
+    }
+    psync_seen[psync_next].psync = pSync;
+    psync_seen[psync_next].releases = releases;
+    psync_next = (psync_next + 1) % PSYNC_SEEN;
+}
+
 /* An active set as a PE set whose counters live in pSync. */
 static void active_set(shoal_pset_t *ps, int start, int log_stride, int size, long *pSync,
                        const char *routine)
@@ -33,6 +80,7 @@ static void active_set(shoal_pset_t *ps, int start, int log_stride, int size, lo
     ps->sync_seg = shoal_check_symmetric(pSync, SHMEM_SYNC_SIZE * sizeof(long), routine, "pSync",
                                          &ps->sync_off);
     shoal_check_aligned(pSync, sizeof(long), routine, "pSync");
+    check_psync(pSync, size, routine);
 }
 
 static int sym(const void *addr, size_t bytes, const char *routine, const char *arg, size_t *off)
@@ -72,7 +120,7 @@ static void collect(const shoal_pset_t *ps, void *dest, const void *source, size
 {
     static const char *const names[] = {"nelems"};
     size_t bytes = shoal_check_bytes(nelems, elem_size, routine), doff, soff;
-    size_t all = shoal_check_bytes(bytes, (size_t)ps->size, routine);
+    size_t all = fixed ? shoal_check_bytes_pes(nelems, elem_size, ps->size, routine) : 0;
     int dseg, sseg;
 
     /* collect: only the start of dest is known here; the PEs' sizes say the rest.
@@ -87,18 +135,36 @@ static void collect(const shoal_pset_t *ps, void *dest, const void *source, size
     shoal_coll_collect(ps, dseg, doff, sseg, soff, bytes, fixed, routine);
 }
 
+/* The bytes an alltoalls buffer spans: npes blocks of nelems elements, stride
+ * elements apart, from the first element to the end of the last. */
+static size_t alltoall_span(size_t nelems, int npes, ptrdiff_t stride, size_t elem_size,
+                            const char *routine, const char *arg)
+{
+    size_t n = nelems * (size_t)npes, span; /* shoal_check_bytes_pes checked it */
+
+    if (n == 0)
+        return 0;
+    if (__builtin_mul_overflow(n - 1, (size_t)stride, &span) ||
+        __builtin_add_overflow(span, 1, &span) || __builtin_mul_overflow(span, elem_size, &span))
+        shoal_log_fatal("%s: arguments nelems (%zu) and %s (%td) span more than size_t bytes: "
+                        "%zu-byte elements from each of %d PEs",
+                        routine, nelems, arg, stride, elem_size, npes);
+    return span;
+}
+
 static void alltoalls(const shoal_pset_t *ps, void *dest, const void *source, ptrdiff_t dst,
                       ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine)
 {
     static const char *const names[] = {"nelems", "dst", "sst"};
-    size_t total = shoal_check_bytes(nelems, (size_t)ps->size, routine), dspan, sspan, doff, soff;
+    size_t dspan, sspan, doff, soff;
     int dseg, sseg;
 
     if (dst < 1 || sst < 1)
         shoal_log_fatal("%s: argument %s is %td, expected a stride of at least 1 element", routine,
                     dst < 1 ? "dst" : "sst", dst < 1 ? dst : sst);
-    dspan = total == 0 ? 0 : shoal_check_bytes((total - 1) * (size_t)dst + 1, elem_size, routine);
-    sspan = total == 0 ? 0 : shoal_check_bytes((total - 1) * (size_t)sst + 1, elem_size, routine);
+    shoal_check_bytes_pes(nelems, elem_size, ps->size, routine);
+    dspan = alltoall_span(nelems, ps->size, dst, elem_size, routine, "dst");
+    sspan = alltoall_span(nelems, ps->size, sst, elem_size, routine, "sst");
     dseg = sym(dest, dspan, routine, "dest", &doff);
     sseg = sym(source, sspan, routine, "source", &soff);
     check_args(ps, routine, (const uint64_t[]){nelems, (uint64_t)dst, (uint64_t)sst}, names, 3);

@@ -15,30 +15,39 @@ static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx,
     shoal_ctx_t *made;
     int status;
 
-    /* The spec gives these a return code: every failure is reported through it
-     * (SHMEM_DEBUG says why), never by ending the job. */
+    /* The spec gives these a return code, and lets a program retry with other
+     * options: every failure is reported through it, never by ending the job.
+     * Arguments no correct program passes also print a warning; running out of
+     * contexts, which a program may expect and handle, only a SHMEM_DEBUG line. */
     shoal_check_init(routine);
     team = shoal_check_team_handle(team_handle, routine, "team");
     if (ctx == NULL) {
-        shoal_log_debug("%s: argument ctx is NULL, expected the address of a shmem_ctx_t; "
-                    "returning -1",
-                    routine);
+        shoal_log_warn("%s: argument ctx is NULL, expected the address of a shmem_ctx_t; no "
+                       "context made, returning -1",
+                       routine);
         return -1;
     }
     *ctx = SHMEM_CTX_INVALID;
     if (options & ~CTX_OPTIONS) {
-        shoal_log_debug("%s: argument options is %#lx, expected SHMEM_CTX_PRIVATE, "
-                    "SHMEM_CTX_SERIALIZED and SHMEM_CTX_NOSTORE or-ed together (or 0); "
-                    "returning -1",
-                    routine, options);
+        shoal_log_warn("%s: argument options is %#lx; the valid bits are SHMEM_CTX_PRIVATE "
+                       "(%#lx), SHMEM_CTX_SERIALIZED (%#lx) and SHMEM_CTX_NOSTORE (%#lx); no "
+                       "context made, returning -1",
+                       routine, options, SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED,
+                       SHMEM_CTX_NOSTORE);
         return -1;
     }
     if (team == NULL)
         return -1;
     status = shoal_ctx_create(team, options, &made);
     if (status != SHOAL_OK) {
-        shoal_log_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu)", routine,
-                    shoal_status_string(status), shoal_core_state.settings.ctx_max);
+        if (team->num_contexts == SHOAL_TEAM_CTX_ANY)
+            shoal_log_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu)", routine,
+                            shoal_status_string(status), shoal_core_state.settings.ctx_max);
+        else
+            shoal_log_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu; the team was made "
+                            "with num_contexts %d)",
+                            routine, shoal_status_string(status), shoal_core_state.settings.ctx_max,
+                            team->num_contexts);
         return -1;
     }
     *ctx = (shmem_ctx_t)made->handle;

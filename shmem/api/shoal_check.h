@@ -115,6 +115,23 @@ static inline size_t shoal_check_bytes(size_t nelems, size_t elem_size, const ch
     return bytes;
 }
 
+/* The bytes of nelems elements of elem_size from each of npes PEs (a collect's or
+ * an alltoall's dest), or the end of the job when that overflows. The line names
+ * what the program passed: nelems and the size of one element. */
+static inline size_t shoal_check_bytes_pes(size_t nelems, size_t elem_size, int npes,
+                                           const char *routine)
+{
+    size_t bytes;
+
+    if (__builtin_expect(__builtin_mul_overflow(nelems, elem_size, &bytes) ||
+                             __builtin_mul_overflow(bytes, (size_t)npes, &bytes),
+                         0))
+        shoal_log_fatal("%s: argument nelems is %zu, too large: %zu-byte elements from each of "
+                        "%d PEs overflow size_t",
+                        routine, nelems, elem_size, npes);
+    return bytes;
+}
+
 /* The target of an atomic must be naturally aligned, or the update may tear. */
 static inline void shoal_check_aligned(const void *addr, size_t size, const char *routine,
                                        const char *arg)

@@ -45,7 +45,7 @@ int pshmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_confi
     if (t == NULL || config == NULL)
         return -1;
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
-        config->num_contexts = t->num_contexts;
+        config->num_contexts = t->num_contexts == SHOAL_TEAM_CTX_ANY ? 0 : t->num_contexts;
     return 0;
 }
 SHOAL_PROFILED(shmem_team_get_config);
@@ -91,9 +91,15 @@ static int split_refused(const char *routine, const char *why)
     return -1;
 }
 
+/* The contexts a new team may have at once. With SHMEM_TEAM_NUM_CONTEXTS in the
+ * mask, num_contexts (0 or less: none). Without it the spec's default is 0, "no
+ * contexts can be created", but programs written for other implementations make
+ * contexts on teams split with no configuration, so only SHOAL_CTX_MAX limits those. */
 static int contexts_of(const shmem_team_config_t *config, long mask)
 {
-    return config != NULL && (mask & SHMEM_TEAM_NUM_CONTEXTS) ? config->num_contexts : 0;
+    if (config == NULL || !(mask & SHMEM_TEAM_NUM_CONTEXTS))
+        return SHOAL_TEAM_CTX_ANY;
+    return config->num_contexts > 0 ? config->num_contexts : 0;
 }
 
 int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,

@@ -55,6 +55,8 @@ static void barrier_count(const shoal_pset_t *ps, const char *routine)
     uint64_t old, zero = 0;
 
     shoal_coll_flag_amo(ps, pe0, off, SHOAL_AMO_ADD, &one, &old, routine);
+    if (__builtin_expect(old >= (uint64_t)ps->size, 0)) /* at most size - 1 arrived before */
+        shoal_coll_counter_bad(ps, pe0, off, old, routine);
     if (old + 1 < (uint64_t)ps->size) {
         shoal_coll_token_take(ps, -1, FLAT_RELEASE, routine); /* from the last to arrive */
         return;

@@ -131,19 +131,38 @@ static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int s
     return -1;
 }
 
+void shoal_coll_counter_bad(const shoal_pset_t *ps, int pe, size_t off, uint64_t value,
+                            const char *routine)
+{
+    if (ps->stage_pending == NULL) /* an active set: the counters are the user's pSync */
+        shoal_log_fatal("%s: argument pSync[%zu] is %#llx on PE %d, which no run of this "
+                        "collective leaves there; every element of pSync must be "
+                        "SHMEM_SYNC_VALUE before its first use, and only the collectives that "
+                        "use it may write it afterwards",
+                        routine, (off - ps->sync_off) / ps->sync_stride, (unsigned long long)value,
+                        pe);
+    shoal_log_fatal("%s: a counter of this team (heap offset %#zx on PE %d) is %#llx, which no "
+                    "run of its collectives leaves there; something wrote into the team slots "
+                    "that Shoal keeps in the heap below the first shmem_malloc block "
+                    "(SHOAL_CHECK=1 ends the job at such a put)",
+                    routine, off, pe, (unsigned long long)value);
+}
+
 /* Waits for a token on this PE's counter at off, from set index from (-1: any
  * member). A member that left (check_left) ends the job; with SHOAL_CHECK_COLL
  * a wait that lasts too long is a collective that some PE never joined: say so
- * instead of hanging. */
+ * instead of hanging. A count no run can reach ends it too: a garbage counter
+ * would otherwise let the collective through early (one compare of the count
+ * the wait has read anyway). */
 void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine)
 {
-    uint64_t *p = shoal_coll_local(ps->sync_seg, off), old;
+    uint64_t *p = shoal_coll_local(ps->sync_seg, off), old, count;
     int pe = shoal_pset_pe(ps, from >= 0 ? from : (ps->me + 1) % ps->size);
     double start = 0, yield_start = 0, left_checked = 0, first_look = 0;
     int suspect = -1;
     unsigned spins = 0;
 
-    while (shoal_shm_token_count(p) == 0) {
+    while ((count = shoal_shm_token_count(p)) == 0) {
         if (shoal_core_state.sleep_waits && spins > 0 && yield_start == 0)
             yield_start = now_s();
         if (yield_start != 0 && now_s() - yield_start > SLEEP_AFTER_S) {
@@ -180,6 +199,9 @@ void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const
                         "the same order",
                         routine, shoal_core_state.settings.check_coll_s, pe, from, ps->size);
     }
+    if (__builtin_expect(count > shoal_coll_tokens_max(ps), 0))
+        shoal_coll_counter_bad(ps, shoal_core_state.my_pe, off,
+                               __atomic_load_n(p, __ATOMIC_RELAXED), routine);
     /* Fetching, so the take is done before the next look at the counter. */
     shoal_coll_flag_amo(ps, shoal_core_state.my_pe, off, SHOAL_AMO_ADD, &minus_one, &old, routine);
 }

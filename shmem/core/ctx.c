@@ -45,7 +45,7 @@ shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **
 
     pthread_mutex_lock(&ctx_lock);
     if ((size_t)count_locked(NULL) >= shoal_core_state.settings.ctx_max ||
-        (team->num_contexts > 0 && count_locked(team) >= team->num_contexts))
+        (team->num_contexts != SHOAL_TEAM_CTX_ANY && count_locked(team) >= team->num_contexts))
         goto err_unlock;
     status = SHOAL_ERR_NO_MEMORY;
     ctx = calloc(1, sizeof(*ctx));

@@ -78,11 +78,16 @@ typedef struct shoal_team {
     int slot;             /* its counters in the internal symmetric area */
     int *pes;             /* owned copy of pset.pes, or NULL when strided */
     int *index_of;        /* world PE -> team index, -1 outside; NULL when strided */
-    int num_contexts;     /* from its configuration (0: no limit asked) */
+    int num_contexts;     /* contexts it may have at once, from its configuration;
+                           * SHOAL_TEAM_CTX_ANY when none was asked (no mask bit) */
     int predefined;
     int stage_pending;    /* pset.stage_pending points here */
     uintptr_t handle;     /* what the program holds: see shoal_handle.h */
 } shoal_team_t;
+
+/* num_contexts of a team made without SHMEM_TEAM_NUM_CONTEXTS in its mask, and
+ * of the predefined teams: only SHOAL_CTX_MAX limits their contexts. */
+#define SHOAL_TEAM_CTX_ANY (-1)
 
 extern shoal_team_t shoal_team_world, shoal_team_shared;
 

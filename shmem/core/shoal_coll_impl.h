@@ -87,6 +87,18 @@ static inline int shoal_coll_flat_fits(int n)
     return shoal_core_state.one_node && n <= FLAT_MAX;
 }
 
+/* The most tokens a counter can hold while a collective waits on it. A member
+ * sends a given counter at most one token per synchronising step, and is at most
+ * one step ahead of the PE that takes them: it cannot leave a barrier, or a flat
+ * gather and release, before every member has entered it (the staged broadcast
+ * does not wait, but its counters are its own, drained before its root stages
+ * again). So one per member for two steps in a row; more means something else
+ * wrote the counter (shoal_coll_counter_bad). */
+static inline uint64_t shoal_coll_tokens_max(const shoal_pset_t *ps)
+{
+    return 2 * (uint64_t)ps->size;
+}
+
 /* coll_token.c: a token to set index to, or taken from set index from (-1: any
  * member), on the counter at byte offset off (counter_*) or on the set's counter
  * number flag (token_*). flag_amo: op on the counter at off of world PE pe. */
@@ -96,6 +108,10 @@ void shoal_coll_counter_send(const shoal_pset_t *ps, int to, size_t off, const c
 void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine);
 void shoal_coll_token_send(const shoal_pset_t *ps, int to, int flag, const char *routine);
 void shoal_coll_token_take(const shoal_pset_t *ps, int from, int flag, const char *routine);
+/* Ends the job: the counter at off of world PE pe holds value, which no run of
+ * the collectives leaves there (a garbage pSync, a stray write into a team slot). */
+void shoal_coll_counter_bad(const shoal_pset_t *ps, int pe, size_t off, uint64_t value,
+                            const char *routine) __attribute__((noreturn));
 
 /* coll_barrier.c */
 int shoal_coll_flat_gather(const shoal_pset_t *ps, int root, const char *routine);

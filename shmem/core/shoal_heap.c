@@ -64,7 +64,10 @@ static size_t block_find(const shoal_heap_t *heap, size_t off)
 
 shoal_status_t shoal_heap_setup(shoal_heap_t *heap, size_t capacity)
 {
+    unsigned releases = heap->releases;
+
     memset(heap, 0, sizeof(*heap));
+    heap->releases = releases + 1; /* a new arena: every array in it is new */
     heap->capacity = capacity;
     if (capacity == 0)
         return SHOAL_OK;
@@ -76,8 +79,11 @@ shoal_status_t shoal_heap_setup(shoal_heap_t *heap, size_t capacity)
 
 void shoal_heap_cleanup(shoal_heap_t *heap)
 {
+    unsigned releases = heap->releases;
+
     free(heap->blocks);
     memset(heap, 0, sizeof(*heap));
+    heap->releases = releases;
 }
 
 static void note_in_use(shoal_heap_t *heap)
@@ -86,13 +92,15 @@ static void note_in_use(shoal_heap_t *heap)
         heap->in_use_max = heap->in_use;
 }
 
-/* Marks [start, start+len) of free block i used, splitting off what is left over. */
-static void block_carve(shoal_heap_t *heap, size_t i, size_t start, size_t len, size_t size)
+/* Marks [start, start+len) of free block i used (by whom: used), splitting off
+ * what is left over. */
+static void block_carve(shoal_heap_t *heap, size_t i, size_t start, size_t len, size_t size,
+                        int used)
 {
     shoal_heap_block_t b = heap->blocks[i];
     size_t head = start - b.off, tail = b.off + b.len - (start + len);
 
-    heap->blocks[i] = (shoal_heap_block_t){.off = start, .len = len, .size = size, .used = 1};
+    heap->blocks[i] = (shoal_heap_block_t){.off = start, .len = len, .size = size, .used = used};
     if (head > 0)
         block_insert(heap, i++, b.off, head);
     if (tail > 0)
@@ -101,7 +109,8 @@ static void block_carve(shoal_heap_t *heap, size_t i, size_t start, size_t len, 
     note_in_use(heap);
 }
 
-shoal_status_t shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, size_t *off_out)
+static shoal_status_t heap_alloc(shoal_heap_t *heap, size_t size, size_t align, int used,
+                                 size_t *off_out)
 {
     size_t i, len;
 
@@ -119,11 +128,21 @@ shoal_status_t shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, s
         if (b->used || start < b->off || start - b->off > b->len ||
             b->len - (start - b->off) < len)
             continue;
-        block_carve(heap, i, start, len, size);
+        block_carve(heap, i, start, len, size, used);
         *off_out = start;
         return SHOAL_OK;
     }
     return SHOAL_ERR_NO_MEMORY;
+}
+
+shoal_status_t shoal_heap_alloc(shoal_heap_t *heap, size_t size, size_t align, size_t *off_out)
+{
+    return heap_alloc(heap, size, align, SHOAL_HEAP_USER, off_out);
+}
+
+shoal_status_t shoal_heap_alloc_own(shoal_heap_t *heap, size_t size, size_t align, size_t *off_out)
+{
+    return heap_alloc(heap, size, align, SHOAL_HEAP_OWN, off_out);
 }
 
 size_t shoal_heap_largest_free(const shoal_heap_t *heap)
@@ -153,9 +172,10 @@ shoal_status_t shoal_heap_free(shoal_heap_t *heap, size_t off)
 {
     size_t i = block_find(heap, off);
 
-    if (i == heap->nblocks || !heap->blocks[i].used || heap->blocks[i].off != off)
+    if (i == heap->nblocks || heap->blocks[i].used != SHOAL_HEAP_USER || heap->blocks[i].off != off)
         return SHOAL_ERR_NOT_FOUND;
     heap->in_use -= heap->blocks[i].len;
+    __atomic_store_n(&heap->releases, heap->releases + 1, __ATOMIC_RELAXED);
     heap->blocks[i].used = 0;
     heap->blocks[i].size = 0;
     block_coalesce(heap, i);
@@ -168,8 +188,9 @@ shoal_status_t shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, s
     size_t i = block_find(heap, off), len, room;
     shoal_heap_block_t *b;
 
-    if (i == heap->nblocks || !heap->blocks[i].used || heap->blocks[i].off != off)
+    if (i == heap->nblocks || heap->blocks[i].used != SHOAL_HEAP_USER || heap->blocks[i].off != off)
         return SHOAL_ERR_NOT_FOUND;
+    __atomic_store_n(&heap->releases, heap->releases + 1, __ATOMIC_RELAXED);
     if (size > heap->capacity)
         return SHOAL_ERR_INVALID_ARG;
     if (blocks_reserve(heap, 2) != SHOAL_OK)
@@ -207,9 +228,16 @@ shoal_status_t shoal_heap_lookup(const shoal_heap_t *heap, size_t off, size_t *s
 {
     size_t i = block_find(heap, off);
 
-    if (i == heap->nblocks || !heap->blocks[i].used)
+    if (i == heap->nblocks || heap->blocks[i].used != SHOAL_HEAP_USER)
         return SHOAL_ERR_NOT_FOUND;
     *start_out = heap->blocks[i].off;
     *size_out = heap->blocks[i].size;
     return SHOAL_OK;
+}
+
+int shoal_heap_is_own(const shoal_heap_t *heap, size_t off)
+{
+    size_t i = block_find(heap, off);
+
+    return i < heap->nblocks && heap->blocks[i].used == SHOAL_HEAP_OWN;
 }

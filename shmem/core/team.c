@@ -116,17 +116,17 @@ shoal_status_t shoal_team_setup(int local_size)
 {
     int max = (int)shoal_core_state.settings.teams_max, status, n, *pes;
 
-    status =
-        shoal_heap_alloc(&shoal_core_state.heap, (size_t)max * SLOT_BYTES, SLOT_STRIDE, &slots_off);
+    status = shoal_heap_alloc_own(&shoal_core_state.heap, (size_t)max * SLOT_BYTES, SLOT_STRIDE,
+                                  &slots_off);
     if (status != SHOAL_OK)
         return status;
     slots_free = (max == 64 ? ~(uint64_t)0 : (((uint64_t)1 << max) - 1)) & ~(uint64_t)3;
-    team_strided(&shoal_team_world, 0, 0, 1, shoal_core_state.n_pes, 0);
+    team_strided(&shoal_team_world, 0, 0, 1, shoal_core_state.n_pes, SHOAL_TEAM_CTX_ANY);
     shoal_team_world.predefined = 1;
     status = shared_pes(local_size, &pes, &n);
     if (status != SHOAL_OK)
         return status;
-    status = team_make(&shoal_team_shared, 1, pes, n, 0);
+    status = team_make(&shoal_team_shared, 1, pes, n, SHOAL_TEAM_CTX_ANY);
     free(pes);
     shoal_team_shared.predefined = 1;
     if (status == SHOAL_OK)

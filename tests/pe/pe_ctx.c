@@ -45,6 +45,59 @@ static void check_team_of(shmem_ctx_t ctx, shmem_team_t want, const char *what)
              rc, (void *)t, (void *)want);
 }
 
+/* What the library prints on this PE's stderr between capture_begin and
+ * capture_end goes into a temporary file, and then into got. */
+static FILE *capture_file;
+static int capture_saved = -1;
+
+static void capture_begin(void)
+{
+    fflush(stderr);
+    capture_file = tmpfile();
+    PE_CHECK(capture_file != NULL, "%s", "tmpfile failed");
+    if (capture_file == NULL)
+        return;
+    capture_saved = dup(2);
+    dup2(fileno(capture_file), 2);
+}
+
+static void capture_end(char *got, size_t len)
+{
+    size_t n;
+
+    got[0] = '\0';
+    if (capture_file == NULL)
+        return;
+    fflush(stderr);
+    dup2(capture_saved, 2);
+    close(capture_saved);
+    rewind(capture_file);
+    n = fread(got, 1, len - 1, capture_file);
+    got[n] = '\0';
+    fclose(capture_file);
+    capture_file = NULL;
+}
+
+/* A context creation that must fail: the return value, *ctx left at
+ * SHMEM_CTX_INVALID, and the warning the library prints on this PE, which must
+ * contain want. team NULL: shmem_ctx_create; out_null: pass a NULL ctx. */
+static void check_refused(shmem_team_t *team, long options, int out_null, const char *want,
+                          const char *what)
+{
+    shmem_ctx_t bad = SHMEM_CTX_DEFAULT, *out = out_null ? NULL : &bad;
+    char got[2048];
+    int rc;
+
+    capture_begin();
+    rc = team == NULL ? shmem_ctx_create(options, out) : shmem_team_create_ctx(*team, options, out);
+    capture_end(got, sizeof(got));
+    PE_CHECK(rc != 0 && (out_null || bad == SHMEM_CTX_INVALID),
+             "%s returned %d and %p, expected non-zero and SHMEM_CTX_INVALID", what, rc,
+             (void *)bad);
+    PE_CHECK(strstr(got, want) != NULL, "%s: printed \"%s\", expected a line with \"%s\"", what,
+             got, want);
+}
+
 /* A put through ctx to the right neighbour, completed by ctx_quiet, seen after a
  * barrier; NOSTORE contexts need not complete stores on quiet: they check a
  * fetching AMO and a get instead, which are complete on return. */
@@ -83,27 +136,32 @@ static void test_options(void)
                                 SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE,
                                 SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE,
                                 SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE};
-    shmem_team_t t = SHMEM_TEAM_WORLD;
+    shmem_team_t t = SHMEM_TEAM_WORLD, world = SHMEM_TEAM_WORLD;
     size_t i;
 
     check_team_of(SHMEM_CTX_DEFAULT, SHMEM_TEAM_WORLD, "SHMEM_CTX_DEFAULT");
     PE_CHECK(shmem_ctx_get_team(SHMEM_CTX_INVALID, &t) != 0 && t == SHMEM_TEAM_INVALID,
              "ctx_get_team(SHMEM_CTX_INVALID) gave %p, expected non-zero and SHMEM_TEAM_INVALID",
              (void *)t);
-    /* Options that are none of the three: a failed creation, not the end of the job. */
-    {
-        shmem_ctx_t bad = SHMEM_CTX_DEFAULT;
-        int rc = shmem_ctx_create(SHMEM_CTX_PRIVATE | 0x100, &bad);
-
-        PE_CHECK(rc != 0 && bad == SHMEM_CTX_INVALID,
-                 "ctx_create(PRIVATE | 0x100) returned %d and %p, expected non-zero and INVALID",
-                 rc, (void *)bad);
-        PE_CHECK(shmem_ctx_create(0, NULL) != 0, "%s", "ctx_create(0, NULL) returned 0");
-        bad = SHMEM_CTX_DEFAULT;
-        rc = shmem_team_create_ctx(SHMEM_TEAM_WORLD, -1L, &bad);
-        PE_CHECK(rc != 0 && bad == SHMEM_CTX_INVALID,
-                 "team_create_ctx(WORLD, -1) returned %d and %p", rc, (void *)bad);
-    }
+    /* Options that are none of the three: a failed creation, as the spec has it
+     * (the program may retry with other options), not the end of the job; one
+     * warning line names the routine, the argument and the valid bits. */
+    check_refused(NULL, SHMEM_CTX_PRIVATE | 0x100, 0,
+                  "shmem_ctx_create: argument options is 0x101; the valid bits are "
+                  "SHMEM_CTX_PRIVATE (0x1), SHMEM_CTX_SERIALIZED (0x2) and SHMEM_CTX_NOSTORE "
+                  "(0x4); no context made, returning -1",
+                  "ctx_create(PRIVATE | 0x100)");
+    check_refused(&world, 0xdead, 0,
+                  "shmem_team_create_ctx: argument options is 0xdead; the valid bits are "
+                  "SHMEM_CTX_PRIVATE (0x1), SHMEM_CTX_SERIALIZED (0x2) and SHMEM_CTX_NOSTORE "
+                  "(0x4); no context made, returning -1",
+                  "team_create_ctx(WORLD, 0xdead)");
+    check_refused(&world, -1L, 0, "shmem_team_create_ctx: argument options is 0xffffffffffffffff; ",
+                  "team_create_ctx(WORLD, -1)");
+    check_refused(NULL, 0, 1,
+                  "shmem_ctx_create: argument ctx is NULL, expected the address of a shmem_ctx_t; "
+                  "no context made, returning -1",
+                  "ctx_create(0, NULL)");
     /* The spec: on SHMEM_CTX_INVALID, quiet, fence and destroy perform no operation. */
     shmem_ctx_quiet(SHMEM_CTX_INVALID);
     shmem_ctx_fence(SHMEM_CTX_INVALID);
@@ -503,6 +561,15 @@ static void test_team_ctx(void)
         PE_CHECK(rc == 0 && c1 != SHMEM_CTX_INVALID, "team B: first team_create_ctx: %d", rc);
         rc = shmem_team_create_ctx(t2, SHMEM_CTX_SERIALIZED, &c2);
         PE_CHECK(rc == 0 && c2 != SHMEM_CTX_INVALID, "team B: second team_create_ctx: %d", rc);
+        /* num_contexts 2 with the mask bit: a third, while both live, fails */
+        bad = SHMEM_CTX_DEFAULT;
+        rc = shmem_team_create_ctx(t2, 0, &bad);
+        PE_CHECK(rc != 0 && bad == SHMEM_CTX_INVALID,
+                 "team B (num_contexts 2): third team_create_ctx returned %d and %p, expected "
+                 "non-zero and SHMEM_CTX_INVALID",
+                 rc, (void *)bad);
+        if (bad != SHMEM_CTX_INVALID && bad != SHMEM_CTX_DEFAULT)
+            shmem_ctx_destroy(bad);
         if (c1 != SHMEM_CTX_INVALID && c2 != SHMEM_CTX_INVALID) {
             check_team_of(c2, t2, "team B, second context");
             counter = 0;
@@ -520,6 +587,22 @@ static void test_team_ctx(void)
         }
         shmem_ctx_destroy(c2);
         shmem_ctx_destroy(c1);
+        shmem_team_destroy(t2);
+
+        /* num_contexts 0 with the mask bit: the program asks for no contexts,
+         * so none is made (without the bit there is no limit: team E above) */
+        cfg.num_contexts = 0;
+        t2 = SHMEM_TEAM_INVALID;
+        rc = shmem_team_split_strided(tb.team, 0, 1, tb.size, &cfg, SHMEM_TEAM_NUM_CONTEXTS, &t2);
+        PE_CHECK_EQ("split with num_contexts 0", 0, rc);
+        bad = SHMEM_CTX_DEFAULT;
+        rc = shmem_team_create_ctx(t2, 0, &bad);
+        PE_CHECK(rc != 0 && bad == SHMEM_CTX_INVALID,
+                 "team made with num_contexts 0: team_create_ctx returned %d and %p, expected "
+                 "non-zero and SHMEM_CTX_INVALID",
+                 rc, (void *)bad);
+        if (bad != SHMEM_CTX_INVALID && bad != SHMEM_CTX_DEFAULT)
+            shmem_ctx_destroy(bad);
         shmem_team_destroy(t2);
     }
     pe_team_free(&tb);

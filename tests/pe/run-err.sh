@@ -119,12 +119,35 @@ err_check_coll_timeout)
 err_clear_unheld)
     pattern="shmem_clear_lock: argument lock is $hex, which this PE does not hold; clear a lock only after shmem_set_lock, or a shmem_test_lock that returned 0, took it"
     who="$last 1" ;;
+err_fcollect_nelems)
+    pattern="shmem_int_fcollect: argument nelems is 2305843009213693952, too large: 4-byte elements from each of $ERR_PES PEs overflow size_t"
+    who="any" ;;
+err_alltoallmem_nelems)
+    pattern="shmem_alltoallmem: argument nelems is 9223372036854775808, too large: 1-byte elements from each of $ERR_PES PEs overflow size_t"
+    who="any" ;;
+err_alltoalls_span)
+    pattern="shmem_int_alltoalls: arguments nelems (2) and dst (6148914691236517206) span more than size_t bytes: 4-byte elements from each of $ERR_PES PEs"
+    who="any" ;;
+err_team_slots)
+    pattern="shmem_int_put: argument dest is $hex, inside the symmetric heap but not inside any live allocation (it is Shoal's own: the teams' counters, carved from the heap at shmem_init)"
+    who="$last 1" ;;
 err_ibput_stride)
     pattern="shmemx_int_ibput: argument dst is 2, expected a stride of at least 3 elements (bsize)"
     who="$last 1" ;;
 err_pe_quiet)
     pattern="shmemx_pe_quiet: argument target_pes\[1\] is $ERR_PES, valid range 0\.\.$last"
     who="$last 1" ;;
+err_psync_barrier|err_psync_broadcast|err_psync_reduce)
+    case $name in
+    err_psync_barrier) fn=shmem_barrier ;;
+    err_psync_broadcast) fn=shmem_broadcast32 ;;
+    *) fn=shmem_int_sum_to_all ;;
+    esac
+    pattern="$fn: argument pSync\[0\] is 0x5a5a5a5a5a5a5a5a on entry, expected SHMEM_SYNC_VALUE (0); set every element of pSync to SHMEM_SYNC_VALUE on every PE of the active set, then synchronize (shmem_barrier_all), before its first use"
+    who="any" ;;
+err_psync_reuse)
+    pattern="shmem_barrier: argument pSync\[[0-9]*\] is 0x5a5a5a5a5a5a5a5[0-9a-f] on PE [0-9]*, which no run of this collective leaves there; every element of pSync must be SHMEM_SYNC_VALUE before its first use, and only the collectives that use it may write it afterwards"
+    who="any" ;;
 err_split_mismatch)
     pattern="shmem_team_split_strided: argument size is $last on PE $last but $ERR_PES on PE 0 (index 0 of the team); every PE must pass the same value"
     who="$last 1" ;;

@@ -131,6 +131,50 @@ START_TEST(test_lookup_reports_requested_size)
 }
 END_TEST
 
+/* The library's own block (the team slots) is invisible to the program's routines:
+ * lookup (SHOAL_CHECK's bounds check), free and realloc do not find it. */
+START_TEST(test_own_block_is_not_the_programs)
+{
+    size_t own = (size_t)-1, a, start, size, n;
+    int moved;
+
+    ck_assert_int_eq(shoal_heap_alloc_own(&heap, 8192, 64, &own), SHOAL_OK);
+    a = alloc_ok(100, 0);
+    ck_assert_uint_eq(own, 0);
+    ck_assert_uint_ge(a, 8192);
+    ck_assert_int_eq(shoal_heap_is_own(&heap, own + 100), 1);
+    ck_assert_int_eq(shoal_heap_is_own(&heap, a), 0);
+    ck_assert_int_eq(shoal_heap_lookup(&heap, own + 100, &start, &size), SHOAL_ERR_NOT_FOUND);
+    ck_assert_int_eq(shoal_heap_free(&heap, own), SHOAL_ERR_NOT_FOUND);
+    ck_assert_int_eq(shoal_heap_realloc(&heap, own, 10, &n, &moved), SHOAL_ERR_NOT_FOUND);
+    ck_assert_int_eq(shoal_heap_lookup(&heap, a + 99, &start, &size), SHOAL_OK);
+    ck_assert_int_eq(shoal_heap_free(&heap, a), SHOAL_OK);
+    ck_assert_int_eq(shoal_heap_is_own(&heap, own), 1); /* freeing a neighbour keeps it */
+    ck_assert_uint_eq(heap.in_use, 8192);
+}
+END_TEST
+
+/* The release count (what the pSync check keys its memory on) moves at every
+ * free, realloc and setup, and survives a cleanup. */
+START_TEST(test_releases_count_frees_and_setups)
+{
+    size_t a = alloc_ok(100, 0), n;
+    unsigned r = heap.releases;
+    int moved;
+
+    alloc_ok(100, 0);
+    ck_assert_uint_eq(heap.releases, r);
+    ck_assert_int_eq(shoal_heap_realloc(&heap, a, 50, &n, &moved), SHOAL_OK);
+    ck_assert_uint_eq(heap.releases, r + 1);
+    ck_assert_int_eq(shoal_heap_free(&heap, a), SHOAL_OK);
+    ck_assert_uint_eq(heap.releases, r + 2);
+    shoal_heap_cleanup(&heap);
+    ck_assert_uint_eq(heap.releases, r + 2);
+    ck_assert_int_eq(shoal_heap_setup(&heap, CAP), SHOAL_OK);
+    ck_assert_uint_eq(heap.releases, r + 3);
+}
+END_TEST
+
 START_TEST(test_random_churn_keeps_invariants)
 {
     size_t live[64] = {0}, i, j, covered;
@@ -172,6 +216,8 @@ int main(void)
     tcase_add_test(tc, test_exhaustion_and_bad_frees);
     tcase_add_test(tc, test_realloc_in_place_and_moving);
     tcase_add_test(tc, test_lookup_reports_requested_size);
+    tcase_add_test(tc, test_own_block_is_not_the_programs);
+    tcase_add_test(tc, test_releases_count_frees_and_setups);
     tcase_add_test(tc, test_random_churn_keeps_invariants);
     suite_add_tcase(s, tc);
     return check_main_run(s);

@@ -91,6 +91,12 @@ START_TEST(test_overflowing_size_ends_process)
 }
 END_TEST
 
+START_TEST(test_overflowing_collective_ends_process)
+{
+    shoal_check_bytes_pes((size_t)1 << 61, 4, 2, "shmem_int_fcollect");
+}
+END_TEST
+
 START_TEST(test_uninitialised_ends_process)
 {
     shoal_core_state.initialized = 0;
@@ -116,6 +122,8 @@ START_TEST(test_valid_pes_pass)
     for (pe = 0; pe < 4; pe++)
         shoal_check_pe(pe, "t");
     ck_assert_uint_eq(shoal_check_bytes(3, 8, "t"), 24);
+    ck_assert_uint_eq(shoal_check_bytes_pes(3, 8, 4, "t"), 96);
+    ck_assert_uint_eq(shoal_check_bytes_pes((size_t)1 << 60, 4, 2, "t"), (size_t)1 << 63);
 }
 END_TEST
 
@@ -134,6 +142,7 @@ int main(void)
     tcase_add_exit_test(tc, test_bad_pe_ends_process, 1);
     tcase_add_exit_test(tc, test_negative_pe_ends_process, 1);
     tcase_add_exit_test(tc, test_overflowing_size_ends_process, 1);
+    tcase_add_exit_test(tc, test_overflowing_collective_ends_process, 1);
     tcase_add_exit_test(tc, test_uninitialised_ends_process, 1);
     tcase_add_exit_test(tc, test_allocation_bounds_when_checking, 1);
     suite_add_tcase(s, tc);
