@@ -155,6 +155,18 @@ shoal_status_t shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *wk, void **stat
     return status;
 }
 
+/* A transport that fails on a peer (it refuses a connection, resets one) most
+ * often means the peer is gone: the launcher is ending the job after another
+ * PE's error, and will end this PE too. Saying so first would add a second,
+ * misleading line to the one that matters (under srun, whose signals come a
+ * little after the abort), so wait for it a moment; a PE still alive then says. */
+#define LAUNCHER_GRACE_S 3
+
+static void launcher_grace(void)
+{
+    sleep(LAUNCHER_GRACE_S);
+}
+
 void shoal_peer_connect(int pe)
 {
     shoal_peer_t *peer = &shoal_core_state.peers[pe];
@@ -177,8 +189,10 @@ void shoal_peer_connect(int pe)
                     peer->amo_ops ? peer->amo_ops->name : "nothing");
     }
     pthread_mutex_unlock(&shoal_core_state.connect_lock);
-    if (status != SHOAL_OK)
+    if (status != SHOAL_OK) {
+        launcher_grace();
         shoal_log_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
+    }
 }
 
 int shoal_peer_is_local(int pe)
@@ -280,6 +294,8 @@ void shoal_peer_fail(const char *routine, int pe, const char *what, shoal_status
     unsigned limit = (unsigned)shoal_core_state.settings.peer_timeout_s;
     char node[80];
 
+    if (status != SHOAL_ERR_TIMEOUT)
+        launcher_grace();
     if (status != SHOAL_ERR_TIMEOUT && pe >= 0)
         shoal_log_fatal("%s: %s on PE %d failed (%s)", routine, what, pe,
                         shoal_status_string(status));

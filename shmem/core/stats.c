@@ -199,10 +199,10 @@ void shoal_stats_publish(void)
             ((uint64_t *)&own.c)[i] +=
                 __atomic_load_n(&((const uint64_t *)&b->c)[i], __ATOMIC_RELAXED);
     pthread_mutex_unlock(&blocks_lock);
-    /* Committed, not exchanged: a collecting fence would fail where a PE has
-     * SHOAL_STATS unset (its fence would not collect), and move every PE's blob to
-     * every PE. PE 0 fetches each after the fence. On failure (said why), PE 0
-     * reports this PE as missing. */
+    /* Committed only: a fence of its own here would hang where a PE has
+     * SHOAL_STATS unset. The finalize fence, which every PE makes and which
+     * collects data (shoal_rt_barrier), carries it; PE 0 fetches each after it.
+     * On failure (said why), PE 0 reports this PE as missing. */
     if (shoal_rt_publish(STATS_KEY, &own, sizeof(own)) == SHOAL_OK)
         shoal_rt_commit();
 }

@@ -190,22 +190,33 @@ shoal_status_t shoal_rt_commit(void)
     return SHOAL_OK;
 }
 
-shoal_status_t shoal_rt_exchange(void)
+/* A fence of every PE that also collects the data committed so far. Collecting
+ * makes it global under every PMIx server: Slurm's (22.05, its tree fence) ends
+ * a fence that collects nothing on each node alone once that node's processes
+ * have arrived, so a finalize that relied on one tore down its endpoints while
+ * PEs of other nodes still flushed to them ("Endpoint timeout" lines). */
+static shoal_status_t fence(const char *what)
 {
     pmix_info_t info;
     bool collect = true;
     pmix_status_t rc;
-    shoal_status_t status = shoal_rt_commit();
 
-    if (rt_singleton || status != SHOAL_OK)
-        return status;
     PMIX_INFO_CONSTRUCT(&info);
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     rc = PMIx_Fence(NULL, 0, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
     if (rc != PMIX_SUCCESS)
-        return collective_failed("PMIx_Fence (data exchange)", rc);
+        return collective_failed(what, rc);
     return SHOAL_OK;
+}
+
+shoal_status_t shoal_rt_exchange(void)
+{
+    shoal_status_t status = shoal_rt_commit();
+
+    if (rt_singleton || status != SHOAL_OK)
+        return status;
+    return fence("PMIx_Fence (data exchange)");
 }
 
 shoal_status_t shoal_rt_lookup(int rank, const char *key, void **data_out, size_t *len_out)
@@ -236,14 +247,7 @@ shoal_status_t shoal_rt_lookup(int rank, const char *key, void **data_out, size_
 
 shoal_status_t shoal_rt_barrier(void)
 {
-    pmix_status_t rc;
-
-    if (rt_singleton)
-        return SHOAL_OK;
-    rc = PMIx_Fence(NULL, 0, NULL, 0);
-    if (rc != PMIX_SUCCESS)
-        return collective_failed("PMIx_Fence", rc);
-    return SHOAL_OK;
+    return rt_singleton ? SHOAL_OK : fence("PMIx_Fence");
 }
 
 /* status 0 is passed on: shmem_global_exit(0) ends the job successfully. Any other is

@@ -23,7 +23,8 @@ shoal_status_t shoal_rt_exchange(void);
 shoal_status_t shoal_rt_commit(void);
 /* The blob rank published under key: a malloc'ed copy the caller frees. */
 shoal_status_t shoal_rt_lookup(int rank, const char *key, void **data_out, size_t *len_out);
-/* A barrier through the launcher (slow; for start-up and finalize). */
+/* A barrier of every PE through the launcher (slow; for start-up and finalize). It
+ * collects data, so it is global under any PMIx server (see fence in shoal_rt.c). */
 shoal_status_t shoal_rt_barrier(void);
 
 /* Ends the whole job with status, telling the launcher message. Does not return. */

@@ -8,6 +8,10 @@
 #     started by mpirun
 #   3 nodes, 5 PEs, mapped by slot (0,1 | 2,3 | 4: uneven), started by
 #     oshrun --hostfile, which hands the job to mpirun
+#   2 nodes, 4 PEs, srun --mpi=pmix -m block, and 3 nodes, 5 PEs, -m cyclic, on
+#     a Slurm cluster of the simulated nodes (slurm.sh: munged, slurmctld,
+#     slurmd, Slurm's stock PMIx fence); skipped, with the reason, where Slurm
+#     is not installed
 # then every err_* test at 4 PEs on 2 nodes (run-err.sh's checks: one error line
 # from the erring PE, a prompt non-zero exit), then the scenarios of scenarios.sh
 # (the AMO path rule; kernels of the CPU engine through the host proxy). A job
@@ -25,7 +29,7 @@ build=$(cd "${1:-$top/build}" && pwd) || exit 1
 tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//' |
     grep -vx 'pe_global_exit\|pe_sleep') pe_rma_nopie}
 : "${MN_TIMEOUT:=180}"
-: "${MN_LAYOUTS:=2:4:node:mpirun 3:5:slot:oshrun}"
+: "${MN_LAYOUTS:=2:4:node:mpirun 3:5:slot:oshrun 2:4:block:srun 3:5:cyclic:srun}"
 : "${MN_SCENARIOS:=yes}"
 # Contention tests: fewer rounds, each one a TCP round trip here.
 : "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500}"
@@ -39,17 +43,30 @@ if [ -z "$mpirun" ] || ! "$mpirun" --version 2>/dev/null | grep -q "Open MPI"; t
     exit 77
 fi
 
+"$here/slurm.sh" down $prefix
 "$here/nodes.sh" down $prefix
-trap '"$here/nodes.sh" down $prefix; rm -f "$out"' EXIT
+trap '"$here/slurm.sh" down $prefix; "$here/nodes.sh" down $prefix; rm -f "$out"' EXIT
 trap 'exit 130' INT TERM
 out=$(mktemp)
 "$here/nodes.sh" up $prefix 3 >/dev/null || exit 1
 dir=/run/shoal-nodes/$prefix
+# A Slurm cluster on the same nodes, for the srun layouts and scenarios.
+slurm_conf=""
+if no_slurm=$("$here/slurm.sh" check); then
+    slurm_conf=$("$here/slurm.sh" up $prefix 3) || exit 1
+else
+    echo "multinode: no Slurm: the srun layouts and scenarios are skipped ($no_slurm)"
+fi
 
-# Ends whatever a failed or timed-out job left on the nodes.
+# Ends whatever a failed or timed-out job left on the nodes (Slurm's daemons stay).
 sweep() {
     for ns in ${prefix}1 ${prefix}2 ${prefix}3; do
-        pids=$(ip netns pids $ns 2>/dev/null)
+        pids=$(ip netns pids $ns 2>/dev/null | while read -r pid; do
+            case $(cat /proc/$pid/comm 2>/dev/null) in
+            slurmctld | slurmd) ;;
+            *) echo $pid ;;
+            esac
+        done)
         [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
     done
 }
@@ -66,17 +83,21 @@ hostfile() {
     echo "$f"
 }
 
-# mn_run NODES NP MAP LAUNCHER CMD...: CMD started from node 1 by mpirun, or by
-# oshrun --hostfile (which runs mpirun: it maps by slot); output in $out (and
-# shown). The variables in MN_ENV_SET are set; mpirun is given -x for each name in
-# MN_ENV_NAMES, oshrun forwards them itself (SHMEM_*, SHOAL_*, UCX_* and -x).
+# mn_run NODES NP MAP LAUNCHER CMD...: CMD started from node 1 by mpirun, by
+# oshrun --hostfile (which runs mpirun: it maps by slot), or by srun --mpi=pmix
+# with MAP as its -m (block, cyclic); output in $out (and shown). The variables in
+# MN_ENV_SET are set; mpirun is given -x for each name in MN_ENV_NAMES, oshrun
+# forwards them itself (SHMEM_*, SHOAL_*, UCX_* and -x), srun passes everything.
 mn_run() {
     hf=$(hostfile "$1" "$2")
-    np=$2 map=$3 launcher=$4
+    nnodes=$1 np=$2 map=$3 launcher=$4
     shift 4
     xs=""
     for v in $MN_ENV_NAMES; do xs="$xs -x $v"; done
-    if [ "$launcher" = oshrun ]; then
+    if [ "$launcher" = srun ]; then
+        start_cmd="SLURM_CONF='$slurm_conf' timeout -k 5 $MN_TIMEOUT srun --mpi=pmix \
+            -N $nnodes -n $np -m $map"
+    elif [ "$launcher" = oshrun ]; then
         start_cmd="'$build/tools/oshrun/oshrun' --verbose --timeout $MN_TIMEOUT \
             --hostfile '$hf' -np $np $xs"
     else
@@ -113,6 +134,10 @@ for layout in $MN_LAYOUTS; do
     IFS=: read -r nodes np map launcher <<EOF
 $layout
 EOF
+    if [ "$launcher" = srun ] && [ -z "$slurm_conf" ]; then
+        echo "== layout $layout skipped: no Slurm"
+        continue
+    fi
     for t in $tests; do
         [ -x "$build/tests/pe/$t" ] || { echo "multinode: $build/tests/pe/$t not built"; exit 1; }
         echo "== $t: $np PEs on $nodes nodes (by $map, $launcher)"

@@ -136,3 +136,88 @@ if [ $rc -eq 0 ] && [ "$(grep -c 'rounds checked' "$out")" -ne 4 ]; then
 fi
 record "scenario:node-flap" $rc $(( $(date +%s) - start ))
 MN_ENV_SET=$saved_set MN_ENV_NAMES=$saved_names
+
+# Slurm (slurm.sh's cluster; the layouts ran every program under srun with
+# Slurm's stock PMIx fence): its ring fence; oshrun -H and -N inside salloc,
+# which hand the job to srun; an sbatch --wait job script; and endings under
+# srun: a wrong call (one line from the PE that made it), shmem_global_exit, an
+# exit before shmem_finalize, a PE killed by a signal. Slurm's exit status must
+# say the job failed, within the bound. Skipped where Slurm is not installed.
+slurm_do() { # CMD...: from node 1, in tests/pe, against the cluster
+    "$here/agent.sh" ${prefix}1 "cd '$build/tests/pe' && $mn_exports SLURM_CONF='$slurm_conf'; $*"
+}
+no_ucx_error() { # the job's output in $out: 0 when no UCX or Shoal error line
+    if grep -q '\] UCX: \|UCX  *ERROR\|UCX  *WARN' "$out"; then
+        echo "== UCX reported an error (above)"
+        return 1
+    fi
+}
+if [ -n "$slurm_conf" ]; then
+    echo "== scenario: srun with Slurm's ring fence (SLURM_PMIX_FENCE=ring), 4 PEs on 2 nodes"
+    start=$(date +%s)
+    saved_set=$MN_ENV_SET
+    MN_ENV_SET="$MN_ENV_SET SLURM_PMIX_FENCE=ring"
+    mn_run 2 4 block srun ./pe_rma && no_ucx_error
+    rc=$?
+    MN_ENV_SET=$saved_set
+    record "scenario:srun-ring-fence" $rc $(( $(date +%s) - start ))
+
+    for how in "-H ${prefix}1:2,${prefix}2:2" "-N 2"; do
+        echo "== scenario: salloc -N2 -n4 oshrun $how -np 4 pe_rma"
+        start=$(date +%s)
+        slurm_do "timeout -k 5 $MN_TIMEOUT salloc -N2 -n4 '$build/tools/oshrun/oshrun' \
+            --verbose --timeout $MN_TIMEOUT $how -np 4 ./pe_rma" > "$out" 2>&1
+        rc=$?
+        cat "$out"
+        [ $rc -eq 0 ] && { grep -q "srun" "$out" || { echo "== oshrun did not hand the job to srun"; rc=1; }; }
+        [ $rc -eq 0 ] && { no_ucx_error; rc=$?; }
+        record "scenario:salloc-oshrun$(echo "$how" | cut -c1-3)" $rc $(( $(date +%s) - start ))
+    done
+
+    echo "== scenario: sbatch --wait, a job script of srun --mpi=pmix pe_rma, 4 PEs on 2 nodes"
+    start=$(date +%s)
+    printf '#!/bin/sh\nsrun --mpi=pmix ./pe_rma\n' > "$dir/job.sh"
+    rm -f "$dir/job.out"
+    slurm_do "timeout -k 5 $MN_TIMEOUT sbatch --wait -N2 -n4 -o '$dir/job.out' '$dir/job.sh'" > "$out" 2>&1
+    rc=$?
+    cat "$out" "$dir/job.out" 2>/dev/null
+    cat "$dir/job.out" >> "$out" 2>/dev/null
+    [ $rc -eq 0 ] && { no_ucx_error; rc=$?; }
+    record "scenario:sbatch" $rc $(( $(date +%s) - start ))
+
+    # Endings: run-err.sh's own checks (one line from the erring PE, non-zero, in time).
+    for t in err_pe.err err_exit_status.err err_exit_zero.err err_finalize_early.err; do
+        echo "== scenario: $t under srun, 4 PEs on 2 nodes"
+        start=$(date +%s)
+        slurm_do "ERR_PES=4 ERR_TIMEOUT=60 ERR_LAUNCH='srun --mpi=pmix -N2 -n4' \
+            sh '$top/tests/pe/run-err.sh' ./$t"
+        record "scenario:srun-$t" $? $(( $(date +%s) - start ))
+    done
+    echo "== scenario: shmem_global_exit(3) under srun, 4 PEs on 2 nodes"
+    start=$(date +%s)
+    slurm_do "timeout -k 5 60 srun --mpi=pmix -N2 -n4 ./pe_global_exit 3" > "$out" 2>&1
+    rc=$?
+    cat "$out"
+    took=$(( $(date +%s) - start ))
+    if [ $rc -eq 0 ] || [ $took -ge 60 ]; then
+        echo "== srun ended with $rc after $took s: it should say the job failed, in time"
+        rc=1
+    else
+        rc=0
+    fi
+    record "scenario:srun-global-exit" $rc $took
+    echo "== scenario: a PE killed by a signal under srun, 4 PEs on 2 nodes"
+    start=$(date +%s)
+    slurm_do "BARRIER_SECONDS=600 BARRIER_DIE_PE=3 timeout -k 5 60 srun --mpi=pmix -N2 -n4 \
+        ./barrier_loop" > "$out" 2>&1
+    rc=$?
+    cat "$out"
+    took=$(( $(date +%s) - start ))
+    if [ $rc -eq 0 ] || [ $took -ge 60 ]; then
+        echo "== srun ended with $rc after $took s: it should say the job failed, in time"
+        rc=1
+    else
+        rc=0
+    fi
+    record "scenario:srun-pe-killed" $rc $took
+fi

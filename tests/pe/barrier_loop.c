@@ -2,9 +2,11 @@
  * run it while they take a node's link down. Every PE says it is up, then all run
  * shmem_barrier_all with a put to the next PE between barriers, checked after each,
  * until PE 0 has run BARRIER_SECONDS (default 20) seconds and tells every PE to stop
- * (a put before the barrier, which completes it). Exit 0 when every round checked,
- * 1 on a wrong value. */
+ * (a put before the barrier, which completes it). With BARRIER_DIE_PE=N, PE N kills
+ * itself (SIGKILL) a second in: a PE that dies under the launcher. Exit 0 when every
+ * round checked, 1 on a wrong value. */
 #include <shmem.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -22,7 +24,7 @@ static double now_s(void)
 }
 int main(void)
 {
-    const char *env = getenv("BARRIER_SECONDS");
+    const char *env = getenv("BARRIER_SECONDS"), *die = getenv("BARRIER_DIE_PE");
     double seconds = env != NULL ? atof(env) : 20, start;
     long round, seen;
     int me, npes;
@@ -48,6 +50,8 @@ int main(void)
         }
         if (stop)
             break;
+        if (die != NULL && atoi(die) == me && now_s() - start > 1)
+            raise(SIGKILL);
     }
     printf("barrier_loop: PE %d: %ld rounds checked\n", me, round);
     shmem_finalize();

@@ -484,7 +484,8 @@ static int out_of_time(uint64_t *since, uint64_t limit_ns)
  * it completes (its buffer must then stay valid: the callers that give up
  * either end the job or hand a buffer of their own to request_keep), and the
  * wait returns SHOAL_ERR_TIMEOUT with w->stuck_pe set, quietly: the core says
- * which routine waited. Called with the lock held. */
+ * which routine waited. what NULL is an endpoint close at shmem_finalize, whose
+ * failure only debugging shows. Called with the lock held. */
 static shoal_status_t request_wait_for(shoal_ucx_worker_t *w, ucs_status_ptr_t req,
                                        const char *what, int pe, uint64_t limit_ns)
 {
@@ -515,7 +516,10 @@ static shoal_status_t request_wait_for(shoal_ucx_worker_t *w, ucs_status_ptr_t r
     if (st == UCS_OK)
         return SHOAL_OK;
 err:
-    shoal_log_error("UCX: %s failed: %s", what, ucs_status_string(st));
+    if (what != NULL)
+        shoal_log_error("UCX: %s failed: %s", what, ucs_status_string(st));
+    else
+        shoal_log_debug("UCX: endpoint close failed: %s", ucs_status_string(st));
     return SHOAL_ERR_TRANSPORT;
 }
 
@@ -654,6 +658,14 @@ shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, int pe, const void *
     peer->pe = pe;
     pthread_mutex_lock(&w->lock);
     st = ucp_ep_create(w->worker, &params, &peer->ep);
+    if (st == UCS_ERR_UNREACHABLE) {
+        /* Most often a peer that is gone: the core's line says so, after a
+         * moment's grace for the launcher that may be ending this PE too. */
+        shoal_log_debug("UCX: cannot create an endpoint to PE %d: %s", pe, ucs_status_string(st));
+        pthread_mutex_unlock(&w->lock);
+        free(peer);
+        return SHOAL_ERR_UNREACHABLE;
+    }
     if (st != UCS_OK) {
         shoal_log_error("UCX: cannot create an endpoint: %s", ucs_status_string(st));
         goto err_free;
@@ -688,6 +700,12 @@ err_free:
     return SHOAL_ERR_TRANSPORT;
 }
 
+/* An endpoint close at finalize flushes and says goodbye. Every PE closes before
+ * any destroys its worker (the core's fences), so it fails only where the peer is
+ * gone already (it died, or its node was cut off): that is no error of this
+ * PE's, and the close waits 2 s at most for it. */
+#define CLOSE_LIMIT_NS 2000000000u
+
 void shoal_ucx_peer_destroy(void *state)
 {
     ucx_peer_t *peer = state;
@@ -711,7 +729,8 @@ void shoal_ucx_peer_destroy(void *state)
      * refused ("Invalid parameter") without peer error handling, which would
      * cost every endpoint its fastest transports. */
     if (peer->used)
-        request_wait(peer->w, ucp_ep_close_nbx(peer->ep, &param), "endpoint close", peer->pe);
+        request_wait_for(peer->w, ucp_ep_close_nbx(peer->ep, &param), NULL, peer->pe,
+                         CLOSE_LIMIT_NS);
     pthread_mutex_unlock(&peer->w->lock);
     free(peer);
 }
