@@ -193,31 +193,26 @@ if [ -n "$slurm_conf" ]; then
             sh '$top/tests/pe/run-err.sh' ./$t"
         record "scenario:srun-$t" $? $(( $(date +%s) - start ))
     done
-    echo "== scenario: shmem_global_exit(3) under srun, 4 PEs on 2 nodes"
-    start=$(date +%s)
-    slurm_do "timeout -k 5 60 srun --mpi=pmix -N2 -n4 ./pe_global_exit 3" > "$out" 2>&1
-    rc=$?
-    cat "$out"
-    took=$(( $(date +%s) - start ))
-    if [ $rc -eq 0 ] || [ $took -ge 60 ]; then
-        echo "== srun ended with $rc after $took s: it should say the job failed, in time"
-        rc=1
-    else
-        rc=0
-    fi
-    record "scenario:srun-global-exit" $rc $took
-    echo "== scenario: a PE killed by a signal under srun, 4 PEs on 2 nodes"
-    start=$(date +%s)
-    slurm_do "BARRIER_SECONDS=600 BARRIER_DIE_PE=3 timeout -k 5 60 srun --mpi=pmix -N2 -n4 \
-        ./barrier_loop" > "$out" 2>&1
-    rc=$?
-    cat "$out"
-    took=$(( $(date +%s) - start ))
-    if [ $rc -eq 0 ] || [ $took -ge 60 ]; then
-        echo "== srun ended with $rc after $took s: it should say the job failed, in time"
-        rc=1
-    else
-        rc=0
-    fi
-    record "scenario:srun-pe-killed" $rc $took
+    # srun_ends NAME WANT CMD: the job must fail within 60 s, with status WANT
+    # (any but 0 where WANT is "fail")
+    srun_ends() {
+        name=$1 want=$2
+        shift 2
+        echo "== scenario: $name under srun, 4 PEs on 2 nodes"
+        start=$(date +%s)
+        slurm_do "timeout -k 5 60 $*" > "$out" 2>&1
+        rc=$?
+        cat "$out"
+        took=$(( $(date +%s) - start ))
+        if [ $took -ge 60 ] || [ $rc -eq 0 ] || { [ "$want" != fail ] && [ $rc -ne "$want" ]; }; then
+            echo "== srun ended with $rc after $took s; expected $want, in time"
+            rc=1
+        else
+            rc=0
+        fi
+        record "scenario:srun-$name" $rc $took
+    }
+    srun_ends global-exit 3 srun --mpi=pmix -N2 -n4 ./pe_global_exit 3
+    srun_ends pe-killed fail env BARRIER_SECONDS=600 BARRIER_DIE_PE=3 srun --mpi=pmix -N2 -n4 \
+        ./barrier_loop
 fi
