@@ -15,7 +15,8 @@
 # then every err_* test at 4 PEs on 2 nodes (run-err.sh's checks: one error line
 # from the erring PE, a prompt non-zero exit), then the scenarios of scenarios.sh
 # (the AMO path rule; kernels of the CPU engine through the host proxy). A job
-# fails on a non-zero status and on any "UCX: ..." error line. To run only part:
+# fails on a non-zero status and on any "UCX: ..." line of Shoal's or ERROR or
+# WARN line of UCX's own. To run only part:
 # MN_LAYOUTS (" ": none), MN_ERR_TESTS=no, MN_SCENARIOS=no, MN_GPU_TESTS (names).
 # Exit 0 when all passed, 77 (skip, with the reason) where this machine cannot
 # make namespaces or has no Open MPI mpirun, 1 when anything failed.
@@ -108,7 +109,7 @@ mn_run() {
         $start_cmd $*" > "$out" 2>&1
     rc=$?
     cat "$out"
-    if [ $rc -eq 0 ] && grep -q '\] UCX: ' "$out"; then
+    if [ $rc -eq 0 ] && grep -q '\] UCX: \|UCX  *ERROR\|UCX  *WARN' "$out"; then
         echo "== UCX reported an error (above)"
         rc=1
     fi
