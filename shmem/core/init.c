@@ -323,6 +323,7 @@ static void finalize(int by_exit)
     shoal_core_state.ucx = NULL;
     shoal_core_state.ucx_main = NULL;
     shoal_hang_cleanup();
+    shoal_coll_scratch_cleanup();
     shoal_team_cleanup();
     shoal_heap_cleanup(&shoal_core_state.heap);
     shoal_segment_heap_cleanup(&shoal_core_state.seg[SHOAL_SEG_HEAP]);

@@ -140,6 +140,8 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
                        size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
                        const char *routine);
 
+/* Frees the calling thread's reduction buffers (other threads' go at their end). */
+void shoal_coll_scratch_cleanup(void);
 /* Prefix sums in index order: dest of index i gets the sum of the sources of
  * indices 0..i (0..i-1 with exclusive; zero on index 0). */
 void shoal_coll_scan(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
