@@ -178,6 +178,45 @@ static void reduce_doubling(const shoal_pset_t *ps, int dseg, size_t doff, int s
         shoal_coll_token_send(ps, me + p, RD_RESULT, routine);
 }
 
+/* The ring's block where every member's source and dest are mapped here: in
+ * chunks that stay in this core's cache, the chunk of every source combined
+ * straight from the mapping (no copy into a buffer first), then written to every
+ * dest at once; the all-gather rides on the reduce-scatter. Only this PE touches
+ * its block's range of any source or dest, and it reads a chunk before it writes
+ * it, so dest may be the source. 0 where a member is not mapped (UCX peers). */
+#define RING_CHUNK ((size_t)32 << 10) /* a multiple of every element size */
+#define RING_MAPPED_MAX 64
+
+static int ring_mapped(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                       size_t bytes, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, char *acc,
+                       const char *routine)
+{
+    const char *src[RING_MAPPED_MAX];
+    char *dst[RING_MAPPED_MAX];
+    int n = ps->size, i;
+
+    if (n > RING_MAPPED_MAX)
+        return 0;
+    for (i = 0; i < n; i++) {
+        int pe = shoal_pset_pe(ps, i);
+
+        src[i] = shoal_core_direct(shoal_coll_local(sseg, soff), bytes, pe);
+        dst[i] = shoal_core_direct(shoal_coll_local(dseg, doff), bytes, pe);
+        if (src[i] == NULL || dst[i] == NULL)
+            return 0;
+    }
+    for (size_t at = 0; at < bytes; at += RING_CHUNK) {
+        size_t len = bytes - at < RING_CHUNK ? bytes - at : RING_CHUNK;
+
+        memcpy(acc, src[0] + at, len);
+        for (i = 1; i < n; i++)
+            combine(acc, src[i] + at, len / elem_size, op, dt, elem_size, routine);
+        for (i = 1; i <= n; i++)
+            memcpy(dst[(ps->me + i) % n] + at, acc, len);
+    }
+    return 1;
+}
+
 /* Direct: every PE combines everything, then writes its own dest. Ring: index i
  * combines block i only and pushes it to every dest (reduce-scatter, then
  * all-gather), so each PE moves about 2 * bytes whatever the PE count. */
@@ -190,6 +229,11 @@ static void reduce_direct_or_ring(const shoal_pset_t *ps, int dseg, size_t doff,
     size_t bytes = (hi - lo) * elem_size;
 
     shoal_coll_barrier(ps, 0, routine); /* every source is ready */
+    if (ring && ring_mapped(ps, dseg, doff + lo * elem_size, sseg, soff + lo * elem_size, bytes,
+                            op, dt, elem_size, acc, routine)) {
+        shoal_coll_barrier(ps, 1, routine);
+        return;
+    }
     reduce_block(ps, sseg, soff, lo, hi - lo, op, dt, elem_size, acc, in, routine);
     if (!ring) {
         shoal_coll_barrier(ps, 0, routine); /* no one reads a source any more */
