@@ -229,8 +229,8 @@ static void reduce_direct_or_ring(const shoal_pset_t *ps, int dseg, size_t doff,
     size_t bytes = (hi - lo) * elem_size;
 
     shoal_coll_barrier(ps, 0, routine); /* every source is ready */
-    if (ring && ring_mapped(ps, dseg, doff + lo * elem_size, sseg, soff + lo * elem_size, bytes,
-                            op, dt, elem_size, acc, routine)) {
+    if (ring && ring_mapped(ps, dseg, doff + lo * elem_size, sseg, soff + lo * elem_size, bytes, op,
+                            dt, elem_size, acc, routine)) {
         shoal_coll_barrier(ps, 1, routine);
         return;
     }
