@@ -41,6 +41,8 @@ typedef struct bench_opts {
     int pe;           /* -p: target PE; -1: the program's default */
     long window;      /* -W: outstanding operations per quiet (bandwidth) */
     int active_set;   /* -a: 1.4 active-set collectives even where teams exist */
+    int fixed;        /* -F: collectives with a fixed root and a barrier after each call,
+                       * time averaged over every PE (the public micro-benchmarks' way) */
     const char *only; /* -o: comma-separated row names */
     size_t sizes[BENCH_MAX_SIZES];
     int nsizes;
@@ -197,6 +199,8 @@ static inline void bench_usage(const char *prog, const char *what)
            "  -p PE          target PE (default 1)\n"
            "  -W N           outstanding operations per quiet (bandwidth; default 64)\n"
            "  -a             1.4 active-set collectives even where 1.5 teams exist\n"
+           "  -F             collectives: root PE 0, a barrier after every call, the time\n"
+           "                 averaged over all PEs (as public OpenSHMEM micro-benchmarks)\n"
            "  -i             user-space instructions per iteration (perf_event_open)\n"
            "  -m             machine-readable lines: BENCH name=... size=... median_us=...\n",
            prog, what);
@@ -215,7 +219,7 @@ static inline void bench_opts_parse(bench_opts_t *o, int argc, char **argv, cons
     o->pe = -1;
     o->window = 64;
     bench_parse_sizes(o, def_sizes);
-    while ((c = getopt(argc, argv, "r:n:t:w:s:o:p:W:aimh")) != -1) {
+    while ((c = getopt(argc, argv, "r:n:t:w:s:o:p:W:aFimh")) != -1) {
         switch (c) {
         case 'r':
             o->reps = atoi(optarg);
@@ -243,6 +247,9 @@ static inline void bench_opts_parse(bench_opts_t *o, int argc, char **argv, cons
             break;
         case 'a':
             o->active_set = 1;
+            break;
+        case 'F':
+            o->fixed = 1;
             break;
         case 'i':
             o->instr = 1;
@@ -417,6 +424,36 @@ static inline double bench_round(bench_fn_t fn, void *arg, long n, int fd, long 
     return t1 - t0;
 }
 
+#ifndef BENCH_NO_SHMEM
+/* -F: each repetition's time becomes the mean over every PE (on PE 0, which prints),
+ * through puts into PE 0's table and a barrier: 1.4 calls only, so the peer runs it too. */
+static inline void bench_average_over_pes(double *t, int reps)
+{
+    static double *all;
+    int npes = shmem_n_pes();
+
+    if (all == NULL) {
+        all = shmem_malloc((size_t)npes * BENCH_MAX_REPS * sizeof(double));
+        if (all == NULL) {
+            fprintf(stderr, "bench: shmem_malloc for -F failed on PE %d\n", shmem_my_pe());
+            shmem_global_exit(1);
+        }
+    }
+    shmem_putmem(all + (size_t)shmem_my_pe() * BENCH_MAX_REPS, t, (size_t)reps * sizeof(double), 0);
+    shmem_barrier_all();
+    if (shmem_my_pe() == 0) {
+        for (int r = 0; r < reps; r++) {
+            double sum = 0;
+            for (int pe = 0; pe < npes; pe++) {
+                sum += all[(size_t)pe * BENCH_MAX_REPS + r];
+            }
+            t[r] = sum / npes;
+        }
+    }
+    shmem_barrier_all(); /* PE 0 has read the table before the next row writes it */
+}
+#endif
+
 /* Collective over all PEs: calibrate (PE 0 decides, the others follow), warm up, time
  * o->reps repetitions of n iterations, print PE 0's median, min and max per operation. */
 static inline void bench_run(const bench_opts_t *o, const bench_row_t *row, bench_fn_t fn,
@@ -466,6 +503,11 @@ static inline void bench_run(const bench_opts_t *o, const bench_row_t *row, benc
         t[r] = bench_round(fn, arg, n, fd, &count) / (double)n / ops;
     }
     bench_sync();
+#ifndef BENCH_NO_SHMEM
+    if (o->fixed) {
+        bench_average_over_pes(t, o->reps);
+    }
+#endif
     if (fd >= 0) {
         close(fd);
     }

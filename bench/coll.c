@@ -17,7 +17,16 @@ typedef struct coll_arg {
     size_t size;
     int npes;
     int active_set;
+    int fixed; /* -F: root 0 and a barrier after every call */
 } coll_arg_t;
+
+/* -F: the barrier that public micro-benchmarks put after every collective call. */
+static void after_call(const coll_arg_t *a)
+{
+    if (a->fixed) {
+        shmem_barrier_all();
+    }
+}
 
 static long *next_psync(coll_arg_t *a)
 {
@@ -43,14 +52,16 @@ static void do_broadcast(void *arg, long n)
     static long turn;
 
     for (long i = 0; i < n; i++) {
-        int root = (int)(turn++ % a->npes);
+        int root = a->fixed ? 0 : (int)(turn++ % a->npes);
 #if BENCH_SHMEM_15
         if (!a->active_set) {
             shmem_broadcastmem(SHMEM_TEAM_WORLD, a->dest, a->src, a->size, root);
+            after_call(a);
             continue;
         }
 #endif
         shmem_broadcast64(a->dest, a->src, a->size / 8, root, 0, 0, a->npes, next_psync(a));
+        after_call(a);
     }
 }
 
@@ -62,10 +73,12 @@ static void do_fcollect(void *arg, long n)
 #if BENCH_SHMEM_15
         if (!a->active_set) {
             shmem_fcollectmem(SHMEM_TEAM_WORLD, a->dest, a->src, a->size);
+            after_call(a);
             continue;
         }
 #endif
         shmem_fcollect64(a->dest, a->src, a->size / 8, 0, 0, a->npes, next_psync(a));
+        after_call(a);
     }
 }
 
@@ -77,10 +90,12 @@ static void do_alltoall(void *arg, long n)
 #if BENCH_SHMEM_15
         if (!a->active_set) {
             shmem_alltoallmem(SHMEM_TEAM_WORLD, a->dest, a->src, a->size);
+            after_call(a);
             continue;
         }
 #endif
         shmem_alltoall64(a->dest, a->src, a->size / 8, 0, 0, a->npes, next_psync(a));
+        after_call(a);
     }
 }
 
@@ -93,11 +108,13 @@ static void do_sum_reduce(void *arg, long n)
 #if BENCH_SHMEM_15
         if (!a->active_set) {
             shmem_int_sum_reduce(SHMEM_TEAM_WORLD, (int *)a->dest, (int *)a->src, (size_t)nreduce);
+            after_call(a);
             continue;
         }
 #endif
         shmem_int_sum_to_all((int *)a->dest, (int *)a->src, nreduce, 0, 0, a->npes, a->wrk,
                              next_psync(a));
+        after_call(a);
     }
 }
 
@@ -107,20 +124,24 @@ int main(int argc, char **argv)
     char api[32];
     static const struct {
         const char *name;
-        size_t align; /* sizes must be multiples of this; 0: a row without a size */
+        const char *fixed_name; /* the row under -F (NULL: none) */
+        size_t align;           /* sizes must be multiples of this; 0: a row without a size */
         bench_fn_t fn;
     } rows[] = {
-        {"barrier_all", 0, do_barrier},   {"broadcast", 8, do_broadcast},
-        {"fcollect", 8, do_fcollect},     {"alltoall", 8, do_alltoall},
-        {"sum_reduce", 4, do_sum_reduce},
+        {"barrier_all", NULL, 0, do_barrier},
+        {"broadcast", "broadcast_fixed", 8, do_broadcast},
+        {"fcollect", "fcollect_fixed", 8, do_fcollect},
+        {"alltoall", "alltoall_fixed", 8, do_alltoall},
+        {"sum_reduce", "sum_reduce_fixed", 4, do_sum_reduce},
     };
 
     shmem_init();
-    bench_opts_parse(&o, argc, argv, "4,8,1K,64K",
+    bench_opts_parse(&o, argc, argv, "4,8,1K,64K,1M,4M",
                      "Collective latency: barrier_all, broadcast, fcollect, alltoall, sum_reduce.");
     coll_arg_t a = {0};
     a.npes = shmem_n_pes();
     a.active_set = o.active_set || !BENCH_SHMEM_15;
+    a.fixed = o.fixed;
     size_t max = bench_max_size(&o);
     max = max < 8 ? 8 : max;
     a.src = bench_shmalloc(max * (size_t)a.npes);
@@ -140,7 +161,10 @@ int main(int argc, char **argv)
                      : "routines: 1.5 team forms on SHMEM_TEAM_WORLD (broadcastmem, fcollectmem, "
                        "alltoallmem, int_sum_reduce)",
         "size: bytes per PE (broadcast, fcollect, alltoall), bytes reduced (sum_reduce)",
-        "time per call on PE 0; the broadcast root moves to the next PE on every call",
+        o.fixed ? "-F: root PE 0 and a barrier after every call (included in the time), the "
+                  "time averaged over all PEs; sum_reduce's MB/s is bytes reduced per second"
+                : "time per call on PE 0; the broadcast root moves to the next PE on every call; "
+                  "sum_reduce's MB/s is bytes reduced per second",
         NULL,
     };
     bench_header(&o, "coll", notes);
@@ -148,8 +172,10 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
         for (int i = 0; i < (rows[k].align ? o.nsizes : 1); i++) {
             size_t s = rows[k].align ? o.sizes[i] : 0;
-            bench_row_t row = {rows[k].name, s, 1, 0, api};
-            if ((rows[k].align && (s == 0 || s % rows[k].align)) || !bench_want(&o, row.name, s)) {
+            const char *name = o.fixed ? rows[k].fixed_name : rows[k].name;
+            bench_row_t row = {name, s, 1, rows[k].fn == do_sum_reduce, api};
+            if (name == NULL || (rows[k].align && (s == 0 || s % rows[k].align)) ||
+                !bench_want(&o, row.name, s)) {
                 continue;
             }
             a.size = s;
