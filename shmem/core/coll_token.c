@@ -103,7 +103,8 @@ static uint64_t left_mark(int pe, int remote, const char *routine)
 }
 
 /* A collective that waits on a member (set index from, -1: any) that has gone
- * to shmem_finalize or exit can never end: say so. A member seen gone at two
+ * to shmem_finalize or exit, or whose process on this node has ended, can never
+ * end: say so. A member seen gone at two
  * looks a second apart while the token is still missing is the culprit (with
  * from -1, one seen gone once may have finished this collective and left while
  * the PE that releases this one was descheduled). The token is looked at after
@@ -117,16 +118,18 @@ static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int s
     for (i = from >= 0 ? from : 0; i <= last; i++) {
         int pe = shoal_pset_pe(ps, i);
         uint64_t mark = i == ps->me ? LEFT_NOT : left_mark(pe, remote, routine);
+        int dead = mark == LEFT_NOT && i != ps->me && shoal_peer_process_gone(pe);
 
-        if (mark == LEFT_NOT || shoal_shm_token_count(p) != 0)
+        if ((mark == LEFT_NOT && !dead) || shoal_shm_token_count(p) != 0)
             continue;
         if (pe != suspect)
             return pe;
         shoal_log_fatal("%s: PE %d %s, so it cannot join this collective, which waits for it; "
-                    "every PE must call the same collectives before shmem_finalize",
-                    routine, pe,
-                    mark == LEFT_EXIT ? "exited without calling shmem_finalize"
-                                      : "called shmem_finalize");
+                        "every PE must call the same collectives before shmem_finalize",
+                        routine, pe,
+                        mark == LEFT_EXIT ? "exited without calling shmem_finalize"
+                        : dead ? "ended without calling shmem_finalize (its process is gone)"
+                               : "called shmem_finalize");
     }
     return -1;
 }

@@ -7,6 +7,8 @@
 #include "shoal_ucx.h"
 #include "shoal_wireup.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +311,23 @@ void shoal_peer_fail(const char *routine, int pe, const char *what, shoal_status
     shoal_log_fatal("%s: PE %d on node %s has not answered %s in %u s: its node is unreachable "
                     "or the PE is gone (SHOAL_PEER_TIMEOUT=%u)",
                     routine, pe, node, what, limit, limit);
+}
+
+int shoal_peer_process_gone(int pe)
+{
+    wireup_t *w = NULL;
+    int gone, status;
+
+    if (pe == shoal_core_state.my_pe || !shoal_peer_is_local(pe))
+        return 0;
+    shoal_log_mute(1);
+    status = shoal_wireup_lookup(pe, &w);
+    shoal_log_mute(0);
+    if (status != SHOAL_OK)
+        return 0;
+    gone = w->pid > 0 && kill(w->pid, 0) != 0 && errno == ESRCH;
+    free(w);
+    return gone;
 }
 
 shoal_status_t shoal_peer_read(int pe, int seg, size_t off, size_t size, unsigned limit_ms,

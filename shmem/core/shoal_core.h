@@ -268,6 +268,10 @@ shoal_status_t shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state
  * and SHOAL_PEER_TIMEOUT. */
 void shoal_peer_fail(const char *routine, int pe, const char *what, shoal_status_t status)
     __attribute__((noreturn));
+/* Whether pe runs on this node and its process has ended: a PE killed by a signal,
+ * or ended by its own error, leaves no mark, and a launcher cut off from the rest
+ * of the job may not end the PEs that wait for it. */
+int shoal_peer_process_gone(int pe);
 /* The size-byte (4 or 8) value at (seg, off) on pe: a load where it is mapped,
  * else a get that waits at most limit_ms (0: SHOAL_PEER_TIMEOUT), with the log
  * muted: SHOAL_OK, SHOAL_ERR_TIMEOUT or the transport's error. For looks at a
