@@ -124,39 +124,8 @@ static int cpu_atomic_tl(const char *tl, size_t len)
     return 0;
 }
 
-/* Whether every AMO UCX does on this PE's memory is a CPU atomic, so that PEs of
- * this node may use CPU atomics on it too (one atomicity domain): UCX_ATOMIC_MODE
- * is cpu, or no transport of this context can do NIC atomics. UCX 1.13 has no
- * query for either, so this reads what it prints: the configuration and the
- * resource lines ("resource 2 : md 1 dev 2 flags -- tcp/eth0"). */
-static int uses_cpu_atomics(ucp_context_h context, const ucp_config_t *config)
-{
-    char *text = NULL, *line, *tl, *rest = NULL;
-    size_t size = 0;
-    int cpu = 1;
-    FILE *f = open_memstream(&text, &size);
-
-    if (f == NULL)
-        return 0;
-    ucp_config_print(config, f, NULL, UCS_CONFIG_PRINT_CONFIG);
-    fputc('\n', f);
-    ucp_context_print_info(context, f);
-    fclose(f);
-    if (strstr(text, "UCX_ATOMIC_MODE=cpu\n") == NULL) {
-        for (line = strtok_r(text, "\n", &rest); line != NULL && cpu;
-             line = strtok_r(NULL, "\n", &rest)) {
-            if (strstr(line, "resource") == NULL || (tl = strstr(line, "-- ")) == NULL)
-                continue;
-            tl += 3;
-            cpu = cpu_atomic_tl(tl, strcspn(tl, "/"));
-        }
-    }
-    free(text);
-    return cpu;
-}
-
-/* The value UCX's configuration holds for UCX_<name>, printed as uses_cpu_atomics
- * reads it (UCX 1.13 has no getter), into buf; 0, or -1 when it is not there. */
+/* The value UCX's configuration holds for UCX_<name>, read from its printout
+ * (UCX 1.13 has no getter), into buf; 0, or -1 when it is not there. */
 static int config_value(const ucp_config_t *config, const char *name, char *buf, size_t len)
 {
     char *text = NULL, *line, *rest = NULL;
@@ -178,6 +147,35 @@ static int config_value(const ucp_config_t *config, const char *name, char *buf,
     }
     free(text);
     return found;
+}
+
+/* Whether every AMO UCX does on this PE's memory is a CPU atomic, so that PEs of
+ * this node may use CPU atomics on it too (one atomicity domain): UCX_ATOMIC_MODE
+ * is cpu, or no transport of this context can do NIC atomics. UCX 1.13 has no
+ * query for either, so this reads what it prints: the configuration and the
+ * resource lines ("resource 2 : md 1 dev 2 flags -- tcp/eth0"). */
+static int uses_cpu_atomics(ucp_context_h context, const ucp_config_t *config)
+{
+    char *text = NULL, *line, *tl, *rest = NULL, mode[32];
+    size_t size = 0;
+    int cpu = 1;
+    FILE *f = open_memstream(&text, &size);
+
+    if (f == NULL)
+        return 0;
+    ucp_context_print_info(context, f);
+    fclose(f);
+    if (config_value(config, "ATOMIC_MODE", mode, sizeof(mode)) != 0 || strcmp(mode, "cpu") != 0) {
+        for (line = strtok_r(text, "\n", &rest); line != NULL && cpu;
+             line = strtok_r(NULL, "\n", &rest)) {
+            if (strstr(line, "resource") == NULL || (tl = strstr(line, "-- ")) == NULL)
+                continue;
+            tl += 3;
+            cpu = cpu_atomic_tl(tl, strcspn(tl, "/"));
+        }
+    }
+    free(text);
+    return cpu;
 }
 
 /* Whether item is one of the comma-separated words of list. */
@@ -523,15 +521,21 @@ err:
     return SHOAL_ERR_TRANSPORT;
 }
 
+/* A wait on pe ran out of SHOAL_PEER_TIMEOUT: the job ends (see gave_up). */
+static shoal_status_t give_up(shoal_ucx_worker_t *w, int pe)
+{
+    w->stuck_pe = pe;
+    __atomic_store_n(&w->ucx->gave_up, 1, __ATOMIC_RELAXED);
+    return SHOAL_ERR_TIMEOUT;
+}
+
 /* request_wait_for with SHOAL_PEER_TIMEOUT's limit, after which the job ends. */
 static shoal_status_t request_wait(shoal_ucx_worker_t *w, ucs_status_ptr_t req, const char *what,
                                    int pe)
 {
     shoal_status_t status = request_wait_for(w, req, what, pe, w->ucx->timeout_ns);
 
-    if (status == SHOAL_ERR_TIMEOUT)
-        __atomic_store_n(&w->ucx->gave_up, 1, __ATOMIC_RELAXED);
-    return status;
+    return status == SHOAL_ERR_TIMEOUT ? give_up(w, pe) : status;
 }
 
 /* Frees a kept request that has completed with st, and its bounce buffer. */
@@ -581,11 +585,8 @@ static shoal_status_t complete_kept(shoal_ucx_worker_t *w, unsigned long upto)
         if (st == UCS_INPROGRESS) {
             ucp_worker_progress(w->worker);
             if (++spins >= SPINS_BEFORE_YIELD) {
-                if (out_of_time(&since, w->ucx->timeout_ns)) {
-                    w->stuck_pe = k->pe; /* it stays kept: UCX may still finish it */
-                    __atomic_store_n(&w->ucx->gave_up, 1, __ATOMIC_RELAXED);
-                    return SHOAL_ERR_TIMEOUT;
-                }
+                if (out_of_time(&since, w->ucx->timeout_ns))
+                    return give_up(w, k->pe); /* it stays kept: UCX may still finish it */
                 wait_turn(w);
             }
             continue;
@@ -807,7 +808,6 @@ static shoal_status_t ucx_get_within(void *state, int seg, size_t off, void *dst
     ucx_peer_t *peer = state;
     shoal_ucx_worker_t *w = peer->w;
     ucp_request_param_t param = {.op_attr_mask = 0};
-    uint64_t limit_ns = limit_ms > 0 ? (uint64_t)limit_ms * 1000000u : w->ucx->timeout_ns;
     void *buf = malloc(len);
     ucs_status_ptr_t req;
     shoal_status_t status;
@@ -818,12 +818,13 @@ static shoal_status_t ucx_get_within(void *state, int seg, size_t off, void *dst
     __atomic_store_n(&w->issued, w->issued + 1, __ATOMIC_RELAXED);
     peer->used = 1;
     req = ucp_get_nbx(peer->ep, buf, len, peer->base[seg] + off, peer->rkey[seg], &param);
-    status = request_wait_for(w, req, "get", peer->pe, limit_ns);
+    status = limit_ms > 0 ? request_wait_for(w, req, "get", peer->pe, (uint64_t)limit_ms * 1000000u)
+                          : request_wait(w, req, "get", peer->pe); /* gives up on the job */
     if (status == SHOAL_ERR_TIMEOUT) {
-        if (limit_ms == 0)
-            __atomic_store_n(&w->ucx->gave_up, 1, __ATOMIC_RELAXED);
-        else if (request_keep(w, req, buf, "get", peer->pe) == SHOAL_ERR_TIMEOUT)
-            buf = NULL; /* still UCX's: the job is ending */
+        /* Limited: kept with its buffer until UCX completes it. Else (or if the keep
+         * itself ran out of time) the buffer stays UCX's: the job is ending. */
+        if (limit_ms > 0)
+            request_keep(w, req, buf, "get", peer->pe);
         pthread_mutex_unlock(&w->lock);
         return SHOAL_ERR_TIMEOUT;
     }
