@@ -77,14 +77,19 @@ pes_left() { # the barrier_loop processes left on the simulated nodes
         ip netns pids $ns 2>/dev/null | xargs -r ps -o comm= -p 2>/dev/null
     done | grep -c barrier_loop
 }
+# loop_start VAR=VALUE...: barrier_loop at 4 PEs on 2 nodes in the background
+# ($job), with these settings only, its output in $out.
+loop_start() {
+    MN_ENV_SET="$*"
+    MN_ENV_NAMES=$(for kv in "$@"; do printf '%s ' "${kv%%=*}"; done)
+    : > "$out"
+    mn_run 2 4 node mpirun ./barrier_loop > /dev/null 2>&1 &
+    job=$!
+}
 saved_set=$MN_ENV_SET saved_names=$MN_ENV_NAMES
 echo "== scenario: node 2 cut off, 4 PEs on 2 nodes"
 start=$(date +%s)
-MN_ENV_SET="BARRIER_SECONDS=600 SHOAL_PEER_TIMEOUT=10"
-MN_ENV_NAMES="BARRIER_SECONDS SHOAL_PEER_TIMEOUT"
-: > "$out"
-mn_run 2 4 node mpirun ./barrier_loop > /dev/null 2>&1 &
-job=$!
+loop_start BARRIER_SECONDS=600 SHOAL_PEER_TIMEOUT=10
 rc=1
 if pe_up 4; then
     sleep 1
@@ -116,11 +121,7 @@ record "scenario:node-cut" $rc $(( $(date +%s) - start ))
 
 echo "== scenario: node 2 off the network for 10 s, 4 PEs on 2 nodes"
 start=$(date +%s)
-MN_ENV_SET="BARRIER_SECONDS=25"
-MN_ENV_NAMES="BARRIER_SECONDS"
-: > "$out"
-mn_run 2 4 node mpirun ./barrier_loop > /dev/null 2>&1 &
-job=$!
+loop_start BARRIER_SECONDS=25
 if pe_up 4; then
     sleep 4
     ip -n ${prefix}2 link set eth0 down
