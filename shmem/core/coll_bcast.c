@@ -29,6 +29,34 @@ static int bcast_algo(size_t bytes, int n)
  * takes the tokens of one root in the order that root sent them. */
 #define STAGE_DONE (SHOAL_SYNC_ALGO + ALGO_STAGE_DONE)
 
+/* Flat broadcast on an active set: the spec has the program make every dest
+ * ready, and the pSync free of any earlier collective, before any PE calls. So
+ * the root pushes into each dest straight away and then hands each reader one
+ * token: one hand-off instead of an arrival and a release, which matters most
+ * where PEs outnumber cores (every hand-off may wait for a PE to get a core
+ * back). The token goes on the reader's counter of the root's index, the one a
+ * flat gather at that reader would take the root's arrival on: a counter that
+ * only that sender ever adds to, so its tokens are taken in the order it sent
+ * them, whatever the other PEs are doing, even where broadcasts from different
+ * roots follow each other with no barrier between. */
+static void bcast_pushed(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                         size_t bytes, int root, const char *routine)
+{
+    int i;
+
+    if (ps->me != root) {
+        shoal_coll_token_take(ps, root, root, routine);
+        return;
+    }
+    for (i = 0; i < ps->size && bytes > 0; i++)
+        if (i != ps->me)
+            shoal_coll_put(ps, i, dseg, doff, shoal_coll_local(sseg, soff), bytes, routine);
+    shoal_core_quiet(&shoal_ctx_default); /* puts through UCX land before the tokens */
+    for (i = 0; i < ps->size; i++)
+        if (i != ps->me)
+            shoal_coll_token_send(ps, i, root, routine);
+}
+
 static size_t stage_counter(const shoal_pset_t *ps, int root)
 {
     return ps->stage_off + (size_t)root * ps->sync_stride;
@@ -76,6 +104,10 @@ static void broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, s
         memmove(shoal_coll_local(dseg, doff), shoal_coll_local(sseg, soff), bytes);
     if (algo == SHOAL_ALGO_FLAT && ps->stage_pending != NULL && bytes <= SHOAL_STAGE_BYTES) {
         bcast_staged(ps, dseg, doff, sseg, soff, bytes, root, routine);
+        return;
+    }
+    if (algo == SHOAL_ALGO_FLAT && ps->stage_pending == NULL) {
+        bcast_pushed(ps, dseg, doff, sseg, soff, bytes, root, routine);
         return;
     }
     if (algo == SHOAL_ALGO_FLAT) {
