@@ -40,7 +40,7 @@ void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg,
     uint64_t begun = shoal_stats_coll_begin();
     size_t *off = collect_offsets(ps, bytes, fixed, routine);
     const char *src = shoal_coll_local(sseg, soff);
-    int n = ps->size, i;
+    int n = ps->size, i, stream = shoal_coll_streams(off[n] * (size_t)n);
 
     for (i = 1; i <= n && bytes > 0; i++) {
         int to = (ps->me + i) % n;
@@ -48,8 +48,7 @@ void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg,
         if (to == ps->me)
             memmove(shoal_coll_local(dseg, doff + off[ps->me]), src, bytes);
         else
-            shoal_core_put(&shoal_ctx_default, shoal_pset_pe(ps, to), dseg, doff + off[ps->me], src,
-                           bytes, 1, routine);
+            shoal_coll_push(ps, to, dseg, doff + off[ps->me], src, bytes, stream, routine);
     }
     free(off);
     shoal_coll_barrier(ps, 1, routine);
@@ -71,6 +70,7 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
     size_t dblock = nelems * (size_t)dst * elem_size, sblock = nelems * (size_t)sst * elem_size;
     const char *src = shoal_coll_local(sseg, soff);
     int n = ps->size, i, pull = 0;
+    int stream = shoal_coll_streams(nelems * elem_size * (size_t)n * (size_t)n);
 
     for (i = 1; i <= n && nelems > 0; i++) {
         int to = (ps->me + i) % n, pe = shoal_pset_pe(ps, to);
@@ -78,8 +78,7 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
         const char *from = src + (size_t)to * sblock;
 
         if (dst == 1 && sst == 1) {
-            shoal_core_put(&shoal_ctx_default, pe, dseg, to_off, from, nelems * elem_size, 1,
-                           routine);
+            shoal_coll_push(ps, to, dseg, to_off, from, nelems * elem_size, stream, routine);
         } else if (dst == 1 || shoal_peer_is_local(pe)) {
             shoal_core_iput(&shoal_ctx_default, pe, dseg, to_off, from, dst, sst, 1, nelems,
                             elem_size, routine);

@@ -130,6 +130,34 @@ static inline void shoal_coll_put(const shoal_pset_t *ps, int i, int seg, size_t
         shoal_core_put(&shoal_ctx_default, pe, seg, off, src, bytes, 0, routine);
 }
 
+/* Whether a collective that writes total bytes on all its PEs together copies
+ * with streaming stores (SHOAL_COLL_STREAM): past the last-level cache, cached
+ * stores read every destination line from memory first and evict the data the
+ * other PEs are about to copy. */
+static inline int shoal_coll_streams(size_t total)
+{
+    size_t from = shoal_core_state.settings.coll_stream;
+
+    return from != 0 && total >= from;
+}
+
+/* A put into index i's dest that a later barrier completes (non-blocking where it
+ * goes by UCX); where the dest is mapped, a copy, with streaming stores when
+ * stream is set. */
+static inline void shoal_coll_push(const shoal_pset_t *ps, int i, int seg, size_t off,
+                                   const void *src, size_t bytes, int stream, const char *routine)
+{
+    int pe = shoal_pset_pe(ps, i);
+    char *to = shoal_core_direct(shoal_coll_local(seg, off), bytes, pe);
+
+    if (to == NULL)
+        shoal_core_put(&shoal_ctx_default, pe, seg, off, src, bytes, 1, routine);
+    else if (stream)
+        shoal_shm_copy_stream(to, src, bytes);
+    else
+        memcpy(to, src, bytes);
+}
+
 static inline void shoal_coll_get(const shoal_pset_t *ps, int i, int seg, size_t off, void *dst,
                                   size_t bytes, const char *routine)
 {

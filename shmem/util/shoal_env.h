@@ -98,6 +98,9 @@ enum { SHOAL_GPU_PROXY_AUTO = 0, SHOAL_GPU_PROXY_ALL = 1, SHOAL_GPU_PROXY_NONE =
     X(SHOAL_COLL_SMALL, size, coll_small, "8K", NONE, collectives,                                \
       "Bytes up to which auto picks the small-array collectives (flat on one node, else "         \
       "direct broadcasts and doubling reductions)")                                               \
+    X(SHOAL_COLL_STREAM, size, coll_stream, "16M", NONE, collectives,                            \
+      "Bytes a collective writes in all (on every PE) from which its copies between PEs of a "    \
+      "node bypass the caches (streaming stores); 0: never")                                      \
     X(SHOAL_SLEEP, bool, sleep_waits, "1", NONE, collectives,                                     \
       "When a node runs more PEs than cores, collectives wait asleep (futex) instead of "         \
       "yielding")                                                                                 \

@@ -221,6 +221,44 @@ void shoal_shm_wake(const void *word)
 }
 
 /* The ops: a copy (cost: the memcpy itself) or one CPU atomic. */
+#if defined(__x86_64__)
+#include <emmintrin.h>
+
+void shoal_shm_copy_stream(void *dst, const void *src, size_t n)
+{
+    char *d = dst;
+    const char *s = src;
+    size_t head = (size_t)(-(uintptr_t)d & 63);
+
+    if (n < 256) {
+        memcpy(d, s, n);
+        return;
+    }
+    memcpy(d, s, head); /* up to the first 64-byte line of dst */
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
+
+        _mm_stream_si128((__m128i *)d, a);
+        _mm_stream_si128((__m128i *)(d + 16), b);
+        _mm_stream_si128((__m128i *)(d + 32), c);
+        _mm_stream_si128((__m128i *)(d + 48), e);
+    }
+    memcpy(d, s, n);
+    _mm_sfence(); /* streaming stores are weakly ordered: order them before what follows */
+}
+#else
+void shoal_shm_copy_stream(void *dst, const void *src, size_t n)
+{
+    memcpy(dst, src, n);
+}
+#endif
+
 static shoal_status_t shm_put(void *state, int seg, size_t off, const void *src, size_t len)
 {
     shm_peer_t *peer = state;

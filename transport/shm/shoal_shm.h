@@ -39,6 +39,13 @@ shoal_status_t shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *siz
 void shoal_shm_sleep(const void *word, uint32_t expect, long timeout_ns);
 void shoal_shm_wake(const void *word);
 
+/* Copies n bytes to a mapped dst with stores that bypass the caches (where the
+ * CPU has them; else memcpy), then fences them: for collectives whose data as a
+ * whole is larger than the last-level cache, where a cached store first reads
+ * each destination line from memory and then evicts something the other PEs
+ * still need. Ordered before any later store, as memcpy's are. */
+void shoal_shm_copy_stream(void *dst, const void *src, size_t n);
+
 /* Store ordering for the direct path: fence orders, quiet completes. */
 static inline void shoal_shm_fence(void)
 {
