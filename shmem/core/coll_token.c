@@ -32,7 +32,8 @@ void shoal_coll_flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_o
         shoal_shm_amo_at(p, op, sizeof(uint64_t), operand, NULL, fetch);
     else
         shoal_core_amo(&shoal_ctx_default, pe, ps->sync_seg, off, op, sizeof(uint64_t), operand,
-                       NULL, fetch, 0, routine);
+                       NULL, fetch, op == SHOAL_AMO_ADD && fetch == NULL ? SHOAL_AMO_TOKEN : 0,
+                       routine);
 }
 
 /* Tokens (shoal_shm.h: a sender adds one to a counter of the receiver, which

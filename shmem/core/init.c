@@ -304,6 +304,7 @@ static void finalize(int by_exit)
      * PE that is still in a collective count this PE's arrival as its own, return
      * from it, and then wait forever. The mark makes such a PE end the job. */
     shoal_core_quiet_all();
+    shoal_core_quiet_tokens();
     shoal_coll_mark_left(by_exit);
     shoal_stats_publish(); /* SHOAL_STATS: this PE's sums, which PE 0 prints after */
     if (shoal_rt_barrier() != SHOAL_OK) /* said why; the launcher ends the job */

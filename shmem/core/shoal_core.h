@@ -286,6 +286,9 @@ void shoal_core_quiet(shoal_ctx_t *ctx);
 void shoal_core_fence(shoal_ctx_t *ctx);
 /* Quiet on every context: barriers complete everything issued before them. */
 void shoal_core_quiet_all(void);
+/* The default context's quiet, which also flushes the collectives' tokens
+ * (SHOAL_AMO_TOKEN), as no program's quiet does: before a PE marks that it left. */
+void shoal_core_quiet_tokens(void);
 
 /* ctx.c */
 shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out);

@@ -18,15 +18,25 @@ static shoal_ucx_worker_t *worker_of(shoal_ctx_t *ctx)
     return ctx->worker != NULL ? ctx->worker : shoal_core_state.ucx_main;
 }
 
-void shoal_core_quiet(shoal_ctx_t *ctx)
+static void quiet(shoal_ctx_t *ctx, int with_tokens)
 {
     shoal_ucx_worker_t *w = worker_of(ctx);
 
     shoal_status_t status;
 
     shoal_shm_quiet();
-    if (w != NULL && (status = shoal_ucx_quiet(w)) != SHOAL_OK)
+    if (w != NULL && (status = shoal_ucx_quiet(w, with_tokens)) != SHOAL_OK)
         shoal_peer_fail("shmem_quiet", shoal_ucx_stuck_pe(w), "a quiet", status);
+}
+
+void shoal_core_quiet(shoal_ctx_t *ctx)
+{
+    quiet(ctx, 0);
+}
+
+void shoal_core_quiet_tokens(void)
+{
+    quiet(&shoal_ctx_default, 1);
 }
 
 void shoal_core_fence(shoal_ctx_t *ctx)

@@ -39,6 +39,10 @@ struct shoal_ucx_worker {
      * written under lock): quiet and fence have nothing to do while they are
      * equal, as when the direct path served every peer. */
     unsigned long issued, quieted;
+    /* Collective tokens sent since the last flush, which issued leaves out: a
+     * barrier_all's quiet would otherwise flush the last barrier's token, a round
+     * trip or two over TCP for nothing (under lock). */
+    int tokens;
     /* The peer of the last wait that ran out of time (-1: a flush, which has no
      * one peer), for the caller's message. */
     int stuck_pe;
@@ -100,7 +104,7 @@ static shoal_status_t worker_init(shoal_ucx_t *ucx, shoal_ucx_worker_t *w)
 
 static void worker_cleanup(shoal_ucx_worker_t *w)
 {
-    shoal_ucx_quiet(w);
+    shoal_ucx_quiet(w, 1);
     free(w->pending);
     ucp_worker_destroy(w->worker);
     pthread_mutex_destroy(&w->lock);
@@ -291,7 +295,7 @@ void shoal_ucx_destroy(shoal_ucx_t *ucx)
         __atomic_store_n(&ucx->progress_stop, 1, __ATOMIC_RELAXED);
         pthread_join(ucx->progress_thread, NULL);
     }
-    shoal_ucx_quiet(&ucx->main);
+    shoal_ucx_quiet(&ucx->main, 1);
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
         if (ucx->rkey_buf[seg] != NULL)
             ucp_rkey_buffer_release(ucx->rkey_buf[seg]);
@@ -896,7 +900,10 @@ static shoal_status_t ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t o
         param.reply_buffer = reply;
     }
     pthread_mutex_lock(&peer->w->lock);
-    __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
+    if (nbi == SHOAL_AMO_TOKEN)
+        peer->w->tokens = 1;
+    else
+        __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
     peer->used = 1;
     req = ucp_atomic_op_nbx(peer->ep, opcodes[op], value, 1, peer->base[seg] + off,
                             peer->rkey[seg], &param);
@@ -993,13 +1000,21 @@ static void find_stuck(shoal_ucx_worker_t *w)
     w->stuck_pe = -1;
 }
 
-/* Completes every kept request, then flushes the worker for remote completion. */
-shoal_status_t shoal_ucx_quiet(shoal_ucx_worker_t *w)
+/* Completes every kept request, then flushes the worker for remote completion;
+ * with_tokens: also when only collective tokens were sent since the last flush. */
+shoal_status_t shoal_ucx_quiet(shoal_ucx_worker_t *w, int with_tokens)
 {
     ucp_request_param_t param = {.op_attr_mask = 0};
     int status = SHOAL_OK;
     unsigned long seen;
 
+    if (with_tokens) {
+        pthread_mutex_lock(&w->lock);
+        if (w->tokens)
+            __atomic_store_n(&w->issued, w->issued + 1, __ATOMIC_RELAXED);
+        w->tokens = 0;
+        pthread_mutex_unlock(&w->lock);
+    }
     if (!has_issued(w))
         return SHOAL_OK;
     pthread_mutex_lock(&w->lock);

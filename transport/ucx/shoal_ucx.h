@@ -51,7 +51,8 @@ shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, int pe, const void *
                                      void **state_out);
 void shoal_ucx_peer_destroy(void *state);
 
-shoal_status_t shoal_ucx_quiet(shoal_ucx_worker_t *w);
+/* Completes what w issued (with_tokens: the collectives' tokens too). */
+shoal_status_t shoal_ucx_quiet(shoal_ucx_worker_t *w, int with_tokens);
 /* After a wait on w returned SHOAL_ERR_TIMEOUT: the PE it waited for, or -1
  * (a flush waits for every peer). */
 int shoal_ucx_stuck_pe(shoal_ucx_worker_t *w);
