@@ -59,7 +59,7 @@ static void bcast_pushed(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
 
 static size_t stage_counter(const shoal_pset_t *ps, int root)
 {
-    return ps->stage_off + (size_t)root * ps->sync_stride;
+    return shoal_coll_stage_counter(ps, root);
 }
 
 void shoal_coll_stage_drain(const shoal_pset_t *ps, const char *routine)
@@ -90,6 +90,49 @@ static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
     shoal_coll_token_send(ps, root, STAGE_DONE, routine);
 }
 
+/* Pushed broadcast (a team that spans nodes, small data): the root puts its
+ * source into its region of each reader's staging area (shoal_coll_regions_fit)
+ * and gives each a token on its region counter; the reader copies the region
+ * into its dest and answers on STAGE_DONE, which the root takes before it
+ * pushes again (as the staged root drains). One one-way trip where direct
+ * needed a barrier, a get's round trip and a second barrier, and nothing is
+ * written into a dest outside its own PE's call. */
+void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t bytes,
+                            const char *routine)
+{
+    size_t region = shoal_coll_region_off(ps, ps->me);
+    int n = ps->size, i;
+
+    shoal_coll_stage_drain(ps, routine);
+    /* Blocking puts of at most SHOAL_STAGE_BYTES: UCX sends them from a copy, so
+     * they do not wait for the other node. */
+    for (i = 0; i < n && bytes > 0; i++)
+        if (i != ps->me)
+            shoal_coll_put(ps, i, ps->sync_seg, region, src, bytes, routine);
+    shoal_core_fence(&shoal_ctx_default);
+    for (i = 0; i < n; i++)
+        if (i != ps->me)
+            shoal_coll_counter_send(ps, i, stage_counter(ps, ps->me), routine);
+    *ps->stage_pending = n - 1;
+}
+
+void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t bytes,
+                            const char *routine)
+{
+    shoal_coll_counter_take(ps, from, stage_counter(ps, from), routine);
+    memcpy(dst, shoal_coll_local(ps->sync_seg, shoal_coll_region_off(ps, from)), bytes);
+    shoal_coll_token_send(ps, from, STAGE_DONE, routine);
+}
+
+static void bcast_regions(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                          size_t bytes, int root, const char *routine)
+{
+    if (ps->me != root)
+        shoal_coll_region_take(ps, root, shoal_coll_local(dseg, doff), bytes, routine);
+    else
+        shoal_coll_region_push(ps, shoal_coll_local(sseg, soff), bytes, routine);
+}
+
 /* Direct: every PE reads the root. Binomial: index r (relative to the root) reads
  * from r - 2^k, k its highest bit, once that PE says it has the data. root_too:
  * the root's dest gets the data too (the team form; the active-set form leaves it). */
@@ -108,6 +151,11 @@ static void broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, s
     }
     if (algo == SHOAL_ALGO_FLAT && ps->stage_pending == NULL) {
         bcast_pushed(ps, dseg, doff, sseg, soff, bytes, root, routine);
+        return;
+    }
+    if (algo == SHOAL_ALGO_DIRECT && shoal_core_state.settings.bcast_algo == SHOAL_ALGO_AUTO &&
+        shoal_coll_regions_fit(ps, bytes)) {
+        bcast_regions(ps, dseg, doff, sseg, soff, bytes, root, routine);
         return;
     }
     if (algo == SHOAL_ALGO_FLAT) {

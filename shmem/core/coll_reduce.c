@@ -178,6 +178,34 @@ static void reduce_doubling(const shoal_pset_t *ps, int dseg, size_t doff, int s
         shoal_coll_token_send(ps, me + p, RD_RESULT, routine);
 }
 
+/* Small reduction on a team that spans nodes: every member pushes its source
+ * into its region of every other member (shoal_coll_regions_fit), then combines
+ * all the operands itself in index order, so every PE gets the same bits. One
+ * one-way trip, where doubling took per round two hand-offs and a get's round
+ * trip, then a barrier. Every operand is copied out at the push and dest is
+ * written last, so dest may be the source, and no barrier is needed after. */
+static void reduce_regions(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                           size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
+                           char *acc, char *in, const char *routine)
+{
+    size_t bytes = count * elem_size;
+    const char *src = shoal_coll_local(sseg, soff);
+    int i;
+
+    shoal_coll_region_push(ps, src, bytes, routine);
+    for (i = 0; i < ps->size; i++) {
+        char *to = i == 0 ? acc : in;
+
+        if (i == ps->me)
+            memcpy(to, src, bytes);
+        else
+            shoal_coll_region_take(ps, i, to, bytes, routine);
+        if (i > 0)
+            combine(acc, in, count, op, dt, elem_size, routine);
+    }
+    memcpy(shoal_coll_local(dseg, doff), acc, bytes);
+}
+
 /* The ring's block where every member's source and dest are mapped here: in
  * chunks that stay in this core's cache, the chunk of every source combined
  * straight from the mapping (no copy into a buffer first), then written to every
@@ -277,6 +305,10 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
                 shoal_coll_put(ps, i, dseg, doff, acc, bytes, routine);
             shoal_coll_flat_release(ps, routine);
         }
+    } else if (algo == SHOAL_ALGO_DOUBLING &&
+               shoal_core_state.settings.reduce_algo == SHOAL_ALGO_AUTO &&
+               shoal_coll_regions_fit(ps, count * elem_size)) {
+        reduce_regions(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in, routine);
     } else if (algo == SHOAL_ALGO_DOUBLING) {
         if (bytes > 0)
             reduce_doubling(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in,

@@ -158,6 +158,45 @@ static inline void shoal_coll_push(const shoal_pset_t *ps, int i, int seg, size_
         memcpy(to, src, bytes);
 }
 
+/* Counter of a team member's staging hand-offs at each other member: the staged
+ * broadcast's on one node, the regions' otherwise. Only that member adds to it. */
+static inline size_t shoal_coll_stage_counter(const shoal_pset_t *ps, int member)
+{
+    return ps->stage_off + (size_t)member * ps->sync_stride;
+}
+
+/* Regions (coll_bcast.c): on a team that is not flat, and so never stages, each
+ * member owns a region of every other member's staging area, the same size for
+ * all and a multiple of a cache line. A member pushes its data into its region
+ * of each other member (after taking their answers to its last push, as the
+ * staged root drains) and gives each a token on its stage counter; each takes
+ * the token, copies the region out and answers on STAGE_DONE. One one-way trip
+ * a hand-off, and the receiver's dest is written only in its own call. The
+ * small broadcast and the small reduction across nodes are built from these. */
+static inline size_t shoal_coll_region_bytes(const shoal_pset_t *ps)
+{
+    return (SHOAL_STAGE_BYTES / (size_t)ps->size) & ~(size_t)63;
+}
+
+static inline size_t shoal_coll_region_off(const shoal_pset_t *ps, int owner)
+{
+    return ps->stage_off + SHOAL_STAGE_ROOTS * ps->sync_stride +
+           (size_t)owner * shoal_coll_region_bytes(ps);
+}
+
+static inline int shoal_coll_regions_fit(const shoal_pset_t *ps, size_t bytes)
+{
+    return ps->stage_pending != NULL && !shoal_coll_flat_fits(ps->size) && ps->size > 1 &&
+           ps->size <= SHOAL_STAGE_ROOTS && bytes <= shoal_coll_region_bytes(ps) &&
+           bytes <= shoal_core_state.settings.coll_small;
+}
+
+void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t bytes,
+                            const char *routine);
+/* Takes member from's push into dst and answers it. */
+void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t bytes,
+                            const char *routine);
+
 static inline void shoal_coll_get(const shoal_pset_t *ps, int i, int seg, size_t off, void *dst,
                                   size_t bytes, const char *routine)
 {
