@@ -105,10 +105,13 @@ void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t byte
 
     shoal_coll_stage_drain(ps, routine);
     /* Blocking puts of at most SHOAL_STAGE_BYTES: UCX sends them from a copy, so
-     * they do not wait for the other node. */
+     * they do not wait for the other node. Untracked: the receiver's token wait
+     * is what completes them, so the program's next quiet need not. */
+    shoal_core_untracked(1);
     for (i = 0; i < n && bytes > 0; i++)
         if (i != ps->me)
             shoal_coll_put(ps, i, ps->sync_seg, region, src, bytes, routine);
+    shoal_core_untracked(0);
     shoal_core_fence(&shoal_ctx_default);
     for (i = 0; i < n; i++)
         if (i != ps->me)

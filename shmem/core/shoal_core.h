@@ -289,6 +289,10 @@ void shoal_core_quiet_all(void);
 /* The default context's quiet, which also flushes the collectives' tokens
  * (SHOAL_AMO_TOKEN), as no program's quiet does: before a PE marks that it left. */
 void shoal_core_quiet_tokens(void);
+/* Between shoal_core_untracked(1) and (0), this thread's puts through UCX are a
+ * collective's, which the receiver's token wait completes: no quiet of the
+ * program's flushes them (shoal_ucx_untracked). */
+void shoal_core_untracked(int on);
 
 /* ctx.c */
 shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out);

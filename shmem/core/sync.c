@@ -39,6 +39,12 @@ void shoal_core_quiet_tokens(void)
     quiet(&shoal_ctx_default, 1);
 }
 
+void shoal_core_untracked(int on)
+{
+    if (shoal_core_state.ucx_main != NULL)
+        shoal_ucx_untracked(on);
+}
+
 void shoal_core_fence(shoal_ctx_t *ctx)
 {
     shoal_ucx_worker_t *w = worker_of(ctx);

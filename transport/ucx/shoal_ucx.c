@@ -39,9 +39,10 @@ struct shoal_ucx_worker {
      * written under lock): quiet and fence have nothing to do while they are
      * equal, as when the direct path served every peer. */
     unsigned long issued, quieted;
-    /* Collective tokens sent since the last flush, which issued leaves out: a
-     * barrier_all's quiet would otherwise flush the last barrier's token, a round
-     * trip or two over TCP for nothing (under lock). */
+    /* Collective tokens, and puts of untracked sections, sent since the last
+     * flush, which issued leaves out: a barrier_all's quiet would otherwise flush
+     * the last barrier's token, a round trip or two over TCP for nothing (under
+     * lock). A fence still orders them. */
     int tokens;
     /* The peer of the last wait that ran out of time (-1: a flush, which has no
      * one peer), for the caller's message. */
@@ -740,6 +741,14 @@ void shoal_ucx_peer_destroy(void *state)
     free(peer);
 }
 
+/* Depth of this thread's untracked sections (shoal_ucx_untracked). */
+static __thread int untracked_depth;
+
+void shoal_ucx_untracked(int on)
+{
+    untracked_depth += on ? 1 : -1;
+}
+
 /* A blocking put of up to BOUNCE_MAX bytes is sent from a copy and left for quiet
  * to complete: its caller may reuse the source at once, and does not wait for the
  * local completion that UCX over TCP gives only with the target's acknowledgement
@@ -757,7 +766,10 @@ static shoal_status_t rma_locked(ucx_peer_t *peer, int put, int nbi, int seg, si
     ucs_status_ptr_t req;
     void *bounce = NULL;
 
-    __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
+    if (put && untracked_depth > 0)
+        __atomic_store_n(&peer->w->tokens, 1, __ATOMIC_RELAXED);
+    else
+        __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
     peer->used = 1;
     if (put && !nbi && len <= BOUNCE_MAX && (bounce = malloc(len)) != NULL) {
         memcpy(bounce, buf, len);
@@ -901,7 +913,7 @@ static shoal_status_t ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t o
     }
     pthread_mutex_lock(&peer->w->lock);
     if (nbi == SHOAL_AMO_TOKEN)
-        peer->w->tokens = 1;
+        __atomic_store_n(&peer->w->tokens, 1, __ATOMIC_RELAXED);
     else
         __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
     peer->used = 1;
@@ -1012,7 +1024,7 @@ shoal_status_t shoal_ucx_quiet(shoal_ucx_worker_t *w, int with_tokens)
         pthread_mutex_lock(&w->lock);
         if (w->tokens)
             __atomic_store_n(&w->issued, w->issued + 1, __ATOMIC_RELAXED);
-        w->tokens = 0;
+        __atomic_store_n(&w->tokens, 0, __ATOMIC_RELAXED);
         pthread_mutex_unlock(&w->lock);
     }
     if (!has_issued(w))
@@ -1038,7 +1050,7 @@ shoal_status_t shoal_ucx_fence(shoal_ucx_worker_t *w)
 {
     ucs_status_t st;
 
-    if (!has_issued(w))
+    if (!has_issued(w) && !__atomic_load_n(&w->tokens, __ATOMIC_RELAXED))
         return SHOAL_OK;
     pthread_mutex_lock(&w->lock);
     st = ucp_worker_fence(w->worker);
