@@ -1,7 +1,8 @@
 #!/bin/sh
 # Shoal against Open MPI's OSHMEM across two simulated nodes (nodes.sh), UCX over
 # TCP between them, in one run: bench/compare with --hostfile (point-to-point at
-# 2 PEs, one a node; collectives at 4 PEs, two a node), then ucx_perftest
+# 2 PEs, one a node; collectives at 2 and 4 PEs, one and two a node, also as
+# multiples of the same batch's p + wait_until half round trip), then ucx_perftest
 # (package ucx-utils) over the same link as the floor for put, get and fetch-add,
 # then start-up as Slurm users see it: init, a barrier and finalize (bench/startup)
 # at 2 x 8, 4 x 8 and 4 x 16 PEs under srun --mpi=pmix on a Slurm cluster of the
@@ -31,7 +32,7 @@ env=$mn_exports
 case " $BENCH_SECTIONS " in *" compare "*)
 echo "== bench/compare across 2 nodes (UCX over TCP)"
 "$here/agent.sh" ${prefix}1 "$env; cd '$build' && '$top/bench/compare' --shoal '$build' \
-    --hostfile '$hf' --pes 2 --coll-pes 4 --startup-pes 4 --instr none --no-dram \
+    --hostfile '$hf' --pes 2 --coll-pes 2,4 --startup-pes 4 --instr none --no-dram \
     --peer-args '--allow-run-as-root --mca osc ^rdma' $*"
 ;; esac
 
