@@ -12,12 +12,16 @@
 #     a Slurm cluster of the simulated nodes (slurm.sh: munged, slurmctld,
 #     slurmd, Slurm's stock PMIx fence); skipped, with the reason, where Slurm
 #     is not installed
+# The collectives' programs (MN_COLL_TESTS) run besides at 2 PEs on 2 nodes and
+# 8 on 2 (MN_COLL_LAYOUTS): the small collectives across nodes go through
+# regions sized by the team (shoal_coll_regions_fit), one PE a node and four.
 # then every err_* test at 4 PEs on 2 nodes (run-err.sh's checks: one error line
 # from the erring PE, a prompt non-zero exit), then the scenarios of scenarios.sh
 # (the AMO path rule; kernels of the CPU engine through the host proxy). A job
 # fails on a non-zero status and on any "UCX: ..." line of Shoal's or ERROR or
 # WARN line of UCX's own. To run only part:
-# MN_LAYOUTS (" ": none), MN_ERR_TESTS=no, MN_SCENARIOS=no, MN_GPU_TESTS (names).
+# MN_LAYOUTS (" ": none), MN_COLL_LAYOUTS (" ": none), MN_ERR_TESTS=no,
+# MN_SCENARIOS=no, MN_GPU_TESTS (names).
 # Exit 0 when all passed, 77 (skip, with the reason) where this machine cannot
 # make namespaces or has no Open MPI mpirun, 1 when anything failed.
 set -u
@@ -31,6 +35,8 @@ tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//' |
     grep -vx 'pe_global_exit\|pe_sleep') pe_rma_nopie}
 : "${MN_TIMEOUT:=180}"
 : "${MN_LAYOUTS:=2:4:node:mpirun 3:5:slot:oshrun 2:4:block:srun 3:5:cyclic:srun}"
+: "${MN_COLL_LAYOUTS:=2:2:node:mpirun 2:8:node:mpirun}"
+: "${MN_COLL_TESTS:=pe_coll pe_reduce pe_team pe_active_set}"
 : "${MN_SCENARIOS:=yes}"
 # Contention tests: fewer rounds, each one a TCP round trip here.
 : "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500}"
@@ -131,22 +137,27 @@ record() { # record NAME STATUS SECONDS
     fi
 }
 
-for layout in $MN_LAYOUTS; do
-    IFS=: read -r nodes np map launcher <<EOF
+# run_layouts "LAYOUTS" "TESTS": each test at each layout
+run_layouts() {
+    for layout in $1; do
+        IFS=: read -r nodes np map launcher <<EOF
 $layout
 EOF
-    if [ "$launcher" = srun ] && [ -z "$slurm_conf" ]; then
-        echo "== layout $layout skipped: no Slurm"
-        continue
-    fi
-    for t in $tests; do
-        [ -x "$build/tests/pe/$t" ] || { echo "multinode: $build/tests/pe/$t not built"; exit 1; }
-        echo "== $t: $np PEs on $nodes nodes (by $map, $launcher)"
-        start=$(date +%s)
-        mn_run "$nodes" "$np" "$map" "$launcher" "./$t"
-        record "$t@$nodes:$np" $? $(( $(date +%s) - start ))
+        if [ "$launcher" = srun ] && [ -z "$slurm_conf" ]; then
+            echo "== layout $layout skipped: no Slurm"
+            continue
+        fi
+        for t in $2; do
+            [ -x "$build/tests/pe/$t" ] || { echo "multinode: $build/tests/pe/$t not built"; exit 1; }
+            echo "== $t: $np PEs on $nodes nodes (by $map, $launcher)"
+            start=$(date +%s)
+            mn_run "$nodes" "$np" "$map" "$launcher" "./$t"
+            record "$t@$nodes:$np" $? $(( $(date +%s) - start ))
+        done
     done
-done
+}
+run_layouts "$MN_LAYOUTS" "$tests"
+run_layouts "$MN_COLL_LAYOUTS" "$MN_COLL_TESTS"
 
 # The error tests: the wrong call must end the job across nodes too, with the one
 # line from the PE that made it (run-err.sh checks), at 4 PEs on 2 nodes through
