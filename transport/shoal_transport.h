@@ -37,8 +37,6 @@ enum {
     SHOAL_CAP_PER_CTX = 1 << 1,
 };
 
-enum { SHOAL_AMO_TOKEN = 2 };
-
 typedef struct shoal_transport_ops {
     const char *name;
     unsigned caps; /* SHOAL_CAP_* */
@@ -54,10 +52,7 @@ typedef struct shoal_transport_ops {
     shoal_status_t (*get_within)(void *state, int seg, size_t off, void *dst, size_t len,
                                  unsigned limit_ms);
     /* op on the size-byte value at (seg, off): operand and compare as the op needs,
-     * fetch (NULL for none) receives the old value; with nbi, by quiet. nbi
-     * SHOAL_AMO_TOKEN: a collective's token (an add, no fetch), which the
-     * receiver's wait is all that needs it: a program's quiet does not flush it,
-     * only the quiet with tokens at shmem_finalize. */
+     * fetch (NULL for none) receives the old value; with nbi, by quiet. */
     shoal_status_t (*amo)(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
                const void *operand, const void *compare, void *fetch, int nbi);
     /* Strided get of nelems elements of size bytes, from (seg, off) every sst bytes

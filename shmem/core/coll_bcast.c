@@ -57,11 +57,6 @@ static void bcast_pushed(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
             shoal_coll_token_send(ps, i, root, routine);
 }
 
-static size_t stage_counter(const shoal_pset_t *ps, int root)
-{
-    return shoal_coll_stage_counter(ps, root);
-}
-
 void shoal_coll_stage_drain(const shoal_pset_t *ps, const char *routine)
 {
     for (; *ps->stage_pending > 0; --*ps->stage_pending)
@@ -81,11 +76,11 @@ static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
         memcpy(shoal_coll_local(ps->sync_seg, stage), shoal_coll_local(sseg, soff), bytes);
         for (i = 0; i < n; i++)
             if (i != root)
-                shoal_coll_counter_send(ps, i, stage_counter(ps, root), routine);
+                shoal_coll_counter_send(ps, i, shoal_coll_stage_counter(ps, root), routine);
         *ps->stage_pending = n - 1;
         return;
     }
-    shoal_coll_counter_take(ps, root, stage_counter(ps, root), routine);
+    shoal_coll_counter_take(ps, root, shoal_coll_stage_counter(ps, root), routine);
     shoal_coll_get(ps, root, ps->sync_seg, stage, shoal_coll_local(dseg, doff), bytes, routine);
     shoal_coll_token_send(ps, root, STAGE_DONE, routine);
 }
@@ -115,14 +110,14 @@ void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t byte
     shoal_core_fence(&shoal_ctx_default);
     for (i = 0; i < n; i++)
         if (i != ps->me)
-            shoal_coll_counter_send(ps, i, stage_counter(ps, ps->me), routine);
+            shoal_coll_counter_send(ps, i, shoal_coll_stage_counter(ps, ps->me), routine);
     *ps->stage_pending = n - 1;
 }
 
 void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t bytes,
                             const char *routine)
 {
-    shoal_coll_counter_take(ps, from, stage_counter(ps, from), routine);
+    shoal_coll_counter_take(ps, from, shoal_coll_stage_counter(ps, from), routine);
     memcpy(dst, shoal_coll_local(ps->sync_seg, shoal_coll_region_off(ps, from)), bytes);
     shoal_coll_token_send(ps, from, STAGE_DONE, routine);
 }

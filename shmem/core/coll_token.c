@@ -27,13 +27,19 @@ void shoal_coll_flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_o
     char *p = shoal_core_state.direct_amo
                   ? shoal_core_direct(shoal_coll_local(ps->sync_seg, off), 8, pe)
                   : NULL;
+    int token = op == SHOAL_AMO_ADD && fetch == NULL;
 
-    if (p != NULL)
+    if (p != NULL) {
         shoal_shm_amo_at(p, op, sizeof(uint64_t), operand, NULL, fetch);
-    else
-        shoal_core_amo(&shoal_ctx_default, pe, ps->sync_seg, off, op, sizeof(uint64_t), operand,
-                       NULL, fetch, op == SHOAL_AMO_ADD && fetch == NULL ? SHOAL_AMO_TOKEN : 0,
-                       routine);
+        return;
+    }
+    /* A token: its receiver's wait is what completes it, not the program's quiet. */
+    if (token)
+        shoal_core_untracked(1);
+    shoal_core_amo(&shoal_ctx_default, pe, ps->sync_seg, off, op, sizeof(uint64_t), operand, NULL,
+                   fetch, 0, routine);
+    if (token)
+        shoal_core_untracked(0);
 }
 
 /* Tokens (shoal_shm.h: a sender adds one to a counter of the receiver, which

@@ -286,12 +286,13 @@ void shoal_core_quiet(shoal_ctx_t *ctx);
 void shoal_core_fence(shoal_ctx_t *ctx);
 /* Quiet on every context: barriers complete everything issued before them. */
 void shoal_core_quiet_all(void);
-/* The default context's quiet, which also flushes the collectives' tokens
- * (SHOAL_AMO_TOKEN), as no program's quiet does: before a PE marks that it left. */
+/* The default context's quiet, which also flushes the collectives' tokens and
+ * region puts (shoal_core_untracked), as no program's quiet does: before a PE
+ * marks that it left. */
 void shoal_core_quiet_tokens(void);
-/* Between shoal_core_untracked(1) and (0), this thread's puts through UCX are a
- * collective's, which the receiver's token wait completes: no quiet of the
- * program's flushes them (shoal_ucx_untracked). */
+/* Between shoal_core_untracked(1) and (0), this thread's operations through UCX
+ * are a collective's tokens, or data its receiver's token wait completes: no
+ * quiet of the program's flushes them (shoal_ucx_untracked). */
 void shoal_core_untracked(int on);
 
 /* ctx.c */

@@ -220,7 +220,6 @@ void shoal_shm_wake(const void *word)
 #endif
 }
 
-/* The ops: a copy (cost: the memcpy itself) or one CPU atomic. */
 #if defined(__x86_64__)
 #include <emmintrin.h>
 
@@ -259,6 +258,7 @@ void shoal_shm_copy_stream(void *dst, const void *src, size_t n)
 }
 #endif
 
+/* The ops: a copy (cost: the memcpy itself) or one CPU atomic. */
 static shoal_status_t shm_put(void *state, int seg, size_t off, const void *src, size_t len)
 {
     shm_peer_t *peer = state;

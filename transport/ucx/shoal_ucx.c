@@ -39,8 +39,8 @@ struct shoal_ucx_worker {
      * written under lock): quiet and fence have nothing to do while they are
      * equal, as when the direct path served every peer. */
     unsigned long issued, quieted;
-    /* Collective tokens, and puts of untracked sections, sent since the last
-     * flush, which issued leaves out: a barrier_all's quiet would otherwise flush
+    /* Operations of untracked sections (collective tokens and region puts) sent
+     * since the last flush, which issued leaves out: a barrier_all's quiet would otherwise flush
      * the last barrier's token, a round trip or two over TCP for nothing (under
      * lock). A fence still orders them. */
     int tokens;
@@ -749,6 +749,16 @@ void shoal_ucx_untracked(int on)
     untracked_depth += on ? 1 : -1;
 }
 
+/* Counts an operation about to go out on w for quiet and fence: issued, or in an
+ * untracked section only tokens. Called with the lock held. */
+static void count_issued(shoal_ucx_worker_t *w)
+{
+    if (untracked_depth > 0)
+        __atomic_store_n(&w->tokens, 1, __ATOMIC_RELAXED);
+    else
+        __atomic_store_n(&w->issued, w->issued + 1, __ATOMIC_RELAXED);
+}
+
 /* A blocking put of up to BOUNCE_MAX bytes is sent from a copy and left for quiet
  * to complete: its caller may reuse the source at once, and does not wait for the
  * local completion that UCX over TCP gives only with the target's acknowledgement
@@ -766,10 +776,7 @@ static shoal_status_t rma_locked(ucx_peer_t *peer, int put, int nbi, int seg, si
     ucs_status_ptr_t req;
     void *bounce = NULL;
 
-    if (put && untracked_depth > 0)
-        __atomic_store_n(&peer->w->tokens, 1, __ATOMIC_RELAXED);
-    else
-        __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
+    count_issued(peer->w);
     peer->used = 1;
     if (put && !nbi && len <= BOUNCE_MAX && (bounce = malloc(len)) != NULL) {
         memcpy(bounce, buf, len);
@@ -912,10 +919,7 @@ static shoal_status_t ucx_amo(void *state, int seg, size_t off, shoal_amo_op_t o
         param.reply_buffer = reply;
     }
     pthread_mutex_lock(&peer->w->lock);
-    if (nbi == SHOAL_AMO_TOKEN)
-        __atomic_store_n(&peer->w->tokens, 1, __ATOMIC_RELAXED);
-    else
-        __atomic_store_n(&peer->w->issued, peer->w->issued + 1, __ATOMIC_RELAXED);
+    count_issued(peer->w);
     peer->used = 1;
     req = ucp_atomic_op_nbx(peer->ep, opcodes[op], value, 1, peer->base[seg] + off,
                             peer->rkey[seg], &param);

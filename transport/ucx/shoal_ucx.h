@@ -51,9 +51,9 @@ shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, int pe, const void *
                                      void **state_out);
 void shoal_ucx_peer_destroy(void *state);
 
-/* This thread's puts, between shoal_ucx_untracked(1) and (0), count as tokens:
- * a collective's data that the receiver's token wait completes, which no
- * program's quiet need flush (a fence still orders them before the token). */
+/* This thread's operations between shoal_ucx_untracked(1) and (0) are a
+ * collective's tokens, or data that the receiver's token wait completes: no
+ * program's quiet need flush them (a fence still orders them). */
 void shoal_ucx_untracked(int on);
 /* Completes what w issued (with_tokens: the collectives' tokens too). */
 shoal_status_t shoal_ucx_quiet(shoal_ucx_worker_t *w, int with_tokens);
