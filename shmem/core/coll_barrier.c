@@ -66,11 +66,13 @@ static void barrier_count(const shoal_pset_t *ps, const char *routine)
 }
 
 /* The barrier: on one node, by count (or, with SHOAL_CHECK_COLL, by a gather that
- * can name a PE that never comes); else dissemination (in round k, signal index
+ * can name a PE that never comes); across nodes, by node where a node has two
+ * members or more (coll_hier.c); else dissemination (in round k, signal index
  * me+2^k and wait for me-2^k). */
 static void barrier(const shoal_pset_t *ps, int complete_puts, const char *routine)
 {
     int n = ps->size, me = ps->me, k, d;
+    const shoal_hier_t *h;
 
     if (complete_puts)
         shoal_core_quiet_all();
@@ -81,6 +83,11 @@ static void barrier(const shoal_pset_t *ps, int complete_puts, const char *routi
     if (n > 2 && shoal_coll_flat_fits(n)) {
         if (shoal_coll_flat_gather(ps, 0, routine))
             shoal_coll_flat_release(ps, routine);
+        return;
+    }
+    h = shoal_coll_hier(ps, routine);
+    if (h != NULL) {
+        shoal_coll_hier_barrier(ps, h, routine);
         return;
     }
     for (k = 0, d = 1; d < n; k++, d <<= 1) {

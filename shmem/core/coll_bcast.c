@@ -92,26 +92,30 @@ static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
  * pushes again (as the staged root drains). One one-way trip where direct
  * needed a barrier, a get's round trip and a second barrier, and nothing is
  * written into a dest outside its own PE's call. */
-void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t bytes,
-                            const char *routine)
+static int region_target(const shoal_pset_t *ps, const int *to, int k)
+{
+    return to != NULL ? to[k] : k < ps->me ? k : k + 1;
+}
+
+void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t bytes, const int *to,
+                            int nto, const char *routine)
 {
     size_t region = shoal_coll_region_off(ps, ps->me);
-    int n = ps->size, i;
+    int n = to != NULL ? nto : ps->size - 1, k;
 
     shoal_coll_stage_drain(ps, routine);
     /* Blocking puts of at most SHOAL_STAGE_BYTES: UCX sends them from a copy, so
      * they do not wait for the other node. Untracked: the receiver's token wait
      * is what completes them, so the program's next quiet need not. */
     shoal_core_untracked(1);
-    for (i = 0; i < n && bytes > 0; i++)
-        if (i != ps->me)
-            shoal_coll_put(ps, i, ps->sync_seg, region, src, bytes, routine);
+    for (k = 0; k < n && bytes > 0; k++)
+        shoal_coll_put(ps, region_target(ps, to, k), ps->sync_seg, region, src, bytes, routine);
     shoal_core_untracked(0);
     shoal_core_fence(&shoal_ctx_default);
-    for (i = 0; i < n; i++)
-        if (i != ps->me)
-            shoal_coll_counter_send(ps, i, shoal_coll_stage_counter(ps, ps->me), routine);
-    *ps->stage_pending = n - 1;
+    for (k = 0; k < n; k++)
+        shoal_coll_counter_send(ps, region_target(ps, to, k),
+                                shoal_coll_stage_counter(ps, ps->me), routine);
+    *ps->stage_pending = n;
 }
 
 void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t bytes,
@@ -128,7 +132,36 @@ static void bcast_regions(const shoal_pset_t *ps, int dseg, size_t doff, int sse
     if (ps->me != root)
         shoal_coll_region_take(ps, root, shoal_coll_local(dseg, doff), bytes, routine);
     else
-        shoal_coll_region_push(ps, shoal_coll_local(sseg, soff), bytes, routine);
+        shoal_coll_region_push(ps, shoal_coll_local(sseg, soff), bytes, NULL, 0, routine);
+}
+
+/* Hierarchical (coll_hier.c), small data: the root pushes into its region of
+ * each other node's leader, which takes it into its dest; each of these heads
+ * (the root on its own node) then writes the data into the dests of its node's
+ * members once they have arrived, and releases them. One one-way trip between
+ * nodes, and a push per node rather than per member. */
+static void bcast_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg, size_t doff,
+                       int sseg, size_t soff, size_t bytes, int root, const char *routine)
+{
+    int head = shoal_coll_hier_on_node(h, root) ? root : h->local[0], to[SHOAL_STAGE_ROOTS];
+    int k, n = 0;
+    const void *data = shoal_coll_local(sseg, soff);
+
+    if (ps->me != head) {
+        shoal_coll_hier_arrive(ps, head, routine);
+        return;
+    }
+    if (ps->me == root) {
+        for (k = 0; k < h->nleaders; k++)
+            if (k != h->rank)
+                to[n++] = h->leaders[k];
+        shoal_coll_region_push(ps, data, bytes, to, n, routine);
+    } else {
+        shoal_coll_region_take(ps, root, shoal_coll_local(dseg, doff), bytes, routine);
+        data = shoal_coll_local(dseg, doff);
+    }
+    shoal_coll_hier_gather(ps, h, routine);
+    shoal_coll_hier_release(ps, h, dseg, doff, data, bytes, routine);
 }
 
 /* Direct: every PE reads the root. Binomial: index r (relative to the root) reads
@@ -153,7 +186,12 @@ static void broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, s
     }
     if (algo == SHOAL_ALGO_DIRECT && shoal_core_state.settings.bcast_algo == SHOAL_ALGO_AUTO &&
         shoal_coll_regions_fit(ps, bytes)) {
-        bcast_regions(ps, dseg, doff, sseg, soff, bytes, root, routine);
+        const shoal_hier_t *h = shoal_coll_hier(ps, routine);
+
+        if (h != NULL)
+            bcast_hier(ps, h, dseg, doff, sseg, soff, bytes, root, routine);
+        else
+            bcast_regions(ps, dseg, doff, sseg, soff, bytes, root, routine);
         return;
     }
     if (algo == SHOAL_ALGO_FLAT) {

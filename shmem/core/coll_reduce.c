@@ -192,7 +192,7 @@ static void reduce_regions(const shoal_pset_t *ps, int dseg, size_t doff, int ss
     const char *src = shoal_coll_local(sseg, soff);
     int i;
 
-    shoal_coll_region_push(ps, src, bytes, routine);
+    shoal_coll_region_push(ps, src, bytes, NULL, 0, routine);
     for (i = 0; i < ps->size; i++) {
         char *to = i == 0 ? acc : in;
 
@@ -204,6 +204,49 @@ static void reduce_regions(const shoal_pset_t *ps, int dseg, size_t doff, int ss
             combine(acc, in, count, op, dt, elem_size, routine);
     }
     memcpy(shoal_coll_local(dseg, doff), acc, bytes);
+}
+
+/* Hierarchical (coll_hier.c), small arrays: each node's leader combines its
+ * node's sources in index order once their PEs have arrived, pushes that
+ * partial into its region of every other leader, and combines the leaders'
+ * partials in leader order, so every leader gets the same bits; then it writes
+ * the result into its node's dests and releases them. One one-way trip between
+ * nodes, with a push per node where the regions' need one per member. The
+ * leader reads every source before it writes any dest: dest may be source. */
+static void reduce_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg, size_t doff,
+                        int sseg, size_t soff, size_t count, shoal_red_op_t op, shoal_dt_t dt,
+                        size_t elem_size, char *acc, char *in, const char *routine)
+{
+    _Alignas(64) char mine[SHOAL_STAGE_BYTES / 2]; /* regions_fit: a region at most */
+    size_t bytes = count * elem_size;
+    int to[SHOAL_STAGE_ROOTS], k, n = 0;
+
+    if (ps->me != h->local[0]) {
+        shoal_coll_hier_arrive(ps, h->local[0], routine);
+        return;
+    }
+    shoal_coll_hier_gather(ps, h, routine);
+    for (k = 0; k < h->nlocal; k++) {
+        shoal_coll_get(ps, h->local[k], sseg, soff, k == 0 ? mine : in, bytes, routine);
+        if (k > 0)
+            combine(mine, in, count, op, dt, elem_size, routine);
+    }
+    for (k = 0; k < h->nleaders; k++)
+        if (k != h->rank)
+            to[n++] = h->leaders[k];
+    shoal_coll_region_push(ps, mine, bytes, to, n, routine);
+    for (k = 0; k < h->nleaders; k++) {
+        char *part = k == 0 ? acc : in;
+
+        if (k == h->rank)
+            memcpy(part, mine, bytes);
+        else
+            shoal_coll_region_take(ps, h->leaders[k], part, bytes, routine);
+        if (k > 0)
+            combine(acc, in, count, op, dt, elem_size, routine);
+    }
+    memcpy(shoal_coll_local(dseg, doff), acc, bytes);
+    shoal_coll_hier_release(ps, h, dseg, doff, acc, bytes, routine);
 }
 
 /* The ring's block where every member's source and dest are mapped here: in
@@ -308,7 +351,13 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
     } else if (algo == SHOAL_ALGO_DOUBLING &&
                shoal_core_state.settings.reduce_algo == SHOAL_ALGO_AUTO &&
                shoal_coll_regions_fit(ps, count * elem_size)) {
-        reduce_regions(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in, routine);
+        const shoal_hier_t *h = shoal_coll_hier(ps, routine);
+
+        if (h != NULL)
+            reduce_hier(ps, h, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in, routine);
+        else
+            reduce_regions(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in,
+                           routine);
     } else if (algo == SHOAL_ALGO_DOUBLING) {
         if (bytes > 0)
             reduce_doubling(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in,

@@ -8,6 +8,7 @@
 
 #include <sched.h>
 #include <time.h>
+#include <unistd.h>
 
 static const uint64_t one = 1, minus_one = (uint64_t)-1;
 
@@ -76,17 +77,32 @@ static void counter_sleep(uint64_t *p, int pe)
         shoal_shm_token_sleep(p, SLEEP_MAX_NS);
 }
 
-/* Why a PE left, in its world team's ALGO_LEFT counter: set after a quiet, so
- * that every token it sent before is visible wherever its mark is. */
+/* Why a PE left, in its world team's ALGO_LEFT counter (shoal_coll_left_t, 0
+ * while it runs): set after a quiet, so that every token it sent before is
+ * visible wherever its mark is. */
 #define LEFT_COUNTER (SHOAL_SYNC_ALGO + ALGO_LEFT)
-enum { LEFT_NOT = 0, LEFT_FINALIZE = 1, LEFT_EXIT = 2 };
+#define LEFT_NOT 0
 
-void shoal_coll_mark_left(int by_exit)
+void shoal_coll_mark_left(shoal_coll_left_t why)
 {
     const shoal_pset_t *w = &shoal_team_world.pset;
 
     __atomic_store_n((uint64_t *)shoal_coll_local(w->sync_seg, shoal_pset_flag(w, LEFT_COUNTER)),
-                     by_exit ? LEFT_EXIT : LEFT_FINALIZE, __ATOMIC_SEQ_CST);
+                     (uint64_t)why, __ATOMIC_SEQ_CST);
+}
+
+/* A PE that failed has printed its line and is ending the job through the
+ * launcher: a second line from a PE that waits for it would only hide the
+ * first. Wait for the launcher in silence, and end this PE (status 1) should
+ * it never come. */
+static void wait_for_launcher(void)
+{
+    struct timespec ten_ms = {0, 10 * 1000 * 1000};
+    int i;
+
+    for (i = 0; i < 1000; i++)
+        nanosleep(&ten_ms, NULL);
+    _exit(1);
 }
 
 /* World PE pe's mark: a load where it is mapped; else, when remote is set, a get
@@ -129,12 +145,14 @@ static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int s
 
         if ((mark == LEFT_NOT && !dead) || shoal_shm_token_count(p) != 0)
             continue;
+        if (mark == SHOAL_LEFT_FAILED)
+            wait_for_launcher();
         if (pe != suspect)
             return pe;
         shoal_log_fatal("%s: PE %d %s, so it cannot join this collective, which waits for it; "
                         "every PE must call the same collectives before shmem_finalize",
                         routine, pe,
-                        mark == LEFT_EXIT ? "exited without calling shmem_finalize"
+                        mark == SHOAL_LEFT_EXIT ? "exited without calling shmem_finalize"
                         : dead ? "ended without calling shmem_finalize (its process is gone)"
                                : "called shmem_finalize");
     }

@@ -31,8 +31,12 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* A PE that fails, its line printed: peers that wait for it in a collective
+ * leave the ending to the launcher (shoal_coll_mark_left). */
 static void abort_job(int status, const char *message)
 {
+    if (shoal_core_state.initialized)
+        shoal_coll_mark_left(SHOAL_LEFT_FAILED);
     shoal_rt_abort(status, message);
 }
 
@@ -54,7 +58,7 @@ static void exit_hook(int status)
     }
     snprintf(msg, sizeof(msg), "exit status %d before shmem_finalize; ending the job", status);
     shoal_log_error("%s", msg);
-    shoal_rt_abort(status, msg);
+    abort_job(status, msg);
 }
 
 #ifdef __GLIBC__
@@ -305,7 +309,7 @@ static void finalize(int by_exit)
      * from it, and then wait forever. The mark makes such a PE end the job. */
     shoal_core_quiet_all();
     shoal_core_quiet_tokens();
-    shoal_coll_mark_left(by_exit);
+    shoal_coll_mark_left(by_exit ? SHOAL_LEFT_EXIT : SHOAL_LEFT_FINALIZE);
     shoal_stats_publish(); /* SHOAL_STATS: this PE's sums, which PE 0 prints after */
     if (shoal_rt_barrier() != SHOAL_OK) /* said why; the launcher ends the job */
         shoal_log_fatal("shmem_finalize: cannot synchronise with the other PEs");

@@ -216,6 +216,26 @@ int shoal_peer_is_local(int pe)
     return where == SHOAL_PEER_THIS_NODE;
 }
 
+uint64_t shoal_peer_node(int pe, const char *routine)
+{
+    shoal_peer_t *peer = &shoal_core_state.peers[pe];
+    uint64_t node = __atomic_load_n(&peer->node, __ATOMIC_RELAXED);
+    wireup_t *w = NULL;
+    const char *c;
+
+    if (node != 0)
+        return node;
+    if (shoal_wireup_lookup(pe, &w) != SHOAL_OK)
+        shoal_log_fatal("%s: cannot look up which node PE %d runs on", routine, pe);
+    node = 14695981039346656037ULL; /* FNV-1a */
+    for (c = w->node; *c != '\0' && c < w->node + sizeof(w->node); c++)
+        node = (node ^ (unsigned char)*c) * 1099511628211ULL;
+    free(w);
+    node |= 1; /* never 0, the "not looked up" value */
+    __atomic_store_n(&peer->node, node, __ATOMIC_RELAXED);
+    return node;
+}
+
 void *shoal_peer_heap(int pe, size_t *size_out)
 {
     shoal_peer_t *peer = &shoal_core_state.peers[pe];

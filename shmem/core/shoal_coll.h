@@ -40,6 +40,20 @@ typedef enum shoal_dt {
 #define SHOAL_STAGE_ROOTS 32
 #define SHOAL_STAGE_BYTES 4096
 
+/* A team that spans nodes, grouped by node (coll_hier.c): the members on this
+ * PE's node, the first of them its leader, and one leader per node. The small
+ * barrier, broadcast and reduction combine a node's members by load/store, and
+ * only leaders go between nodes. Made on a team's first collective. */
+typedef struct shoal_hier {
+    int known;    /* the fields below are set; used is whether they apply */
+    int used;     /* the team spans two nodes or more, and one has two members */
+    int nlocal;   /* members on this node, this PE included */
+    int nleaders; /* nodes */
+    int rank;     /* this node's place among the leaders */
+    int *local;   /* [nlocal] their set indices, ascending: local[0] leads */
+    int *leaders; /* [nleaders] each node's leader, ascending */
+} shoal_hier_t;
+
 typedef struct shoal_pset {
     int size;
     int me;           /* the calling PE's index, -1 when it is not a member */
@@ -54,6 +68,7 @@ typedef struct shoal_pset {
      * broadcast have not yet said they are done (see coll_bcast.c). */
     size_t stage_off;
     int *stage_pending;
+    shoal_hier_t *hier; /* teams only (NULL for an active set) */
 } shoal_pset_t;
 
 static inline int shoal_pset_pe(const shoal_pset_t *ps, int i)
@@ -82,6 +97,7 @@ typedef struct shoal_team {
                            * SHOAL_TEAM_CTX_ANY when none was asked (no mask bit) */
     int predefined;
     int stage_pending;    /* pset.stage_pending points here */
+    shoal_hier_t hier;    /* pset.hier points here */
     uintptr_t handle;     /* what the program holds: see shoal_handle.h */
 } shoal_team_t;
 
@@ -123,9 +139,12 @@ size_t shoal_team_slot_bytes(void);
 /* coll_*.c: every PE of ps calls these with the same arguments (sizes in bytes;
  * seg/off name symmetric buffers). */
 void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *routine);
-/* This PE leaves (by shmem_finalize, or by exit without it): its peers' waits in
- * collectives that need it then end the job instead of hanging. After a quiet. */
-void shoal_coll_mark_left(int by_exit);
+/* This PE leaves (by shmem_finalize, by exit without it, or failing with its
+ * error line printed): its peers' waits in collectives that need it then end
+ * the job instead of hanging, or, for a failed PE, wait for the launcher to end
+ * it without a second line. After a quiet. */
+typedef enum { SHOAL_LEFT_FINALIZE = 1, SHOAL_LEFT_EXIT = 2, SHOAL_LEFT_FAILED = 3 } shoal_coll_left_t;
+void shoal_coll_mark_left(shoal_coll_left_t why);
 void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                           size_t bytes, int root, int root_too, const char *routine);
 void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,

@@ -191,11 +191,26 @@ static inline int shoal_coll_regions_fit(const shoal_pset_t *ps, size_t bytes)
            bytes <= shoal_core_state.settings.coll_small;
 }
 
-void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t bytes,
-                            const char *routine);
+/* Pushes to the nto members to[] (to NULL: every other member). */
+void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t bytes, const int *to,
+                            int nto, const char *routine);
 /* Takes member from's push into dst and answers it. */
 void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t bytes,
                             const char *routine);
+
+/* coll_hier.c: a team that spans nodes, grouped by node (shoal_hier_t), or NULL
+ * where grouping gains nothing (one node, one member a node, an active set). */
+const shoal_hier_t *shoal_coll_hier(const shoal_pset_t *ps, const char *routine);
+/* Whether set index i runs on this PE's node. */
+int shoal_coll_hier_on_node(const shoal_hier_t *h, int i);
+/* A member's part where index head does the node's: arrive, wait for release. */
+void shoal_coll_hier_arrive(const shoal_pset_t *ps, int head, const char *routine);
+/* The head's: take the arrivals of the node's other members; then, once its part
+ * is done, write bytes of data into each one's dest (dseg, doff) and release it. */
+void shoal_coll_hier_gather(const shoal_pset_t *ps, const shoal_hier_t *h, const char *routine);
+void shoal_coll_hier_release(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
+                             size_t doff, const void *data, size_t bytes, const char *routine);
+void shoal_coll_hier_barrier(const shoal_pset_t *ps, const shoal_hier_t *h, const char *routine);
 
 static inline void shoal_coll_get(const shoal_pset_t *ps, int i, int seg, size_t off, void *dst,
                                   size_t bytes, const char *routine)

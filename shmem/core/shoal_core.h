@@ -36,6 +36,7 @@ typedef struct shoal_peer {
     const shoal_transport_ops_t *amo_ops;
     void *amo_state;
     int where; /* SHOAL_PEER_*: whether it runs on this node, once looked up */
+    uint64_t node; /* shoal_peer_node, once looked up; 0 before */
 } shoal_peer_t;
 
 enum { SHOAL_PEER_UNKNOWN, SHOAL_PEER_THIS_NODE, SHOAL_PEER_OTHER_NODE };
@@ -261,6 +262,10 @@ void *shoal_peer_heap(int pe, size_t *size_out);
 /* Whether pe runs on this node (from its wire-up blob, once; connects nothing):
  * shmem_ptr to a PE on another node needs no endpoint to say NULL. */
 int shoal_peer_is_local(int pe);
+/* A number for pe's node, the same on every PE for every PE of that node (a
+ * hash of its wire-up node string, once; connects nothing). Two PEs with equal
+ * numbers are taken for one node: a collision only sends some copies by UCX. */
+uint64_t shoal_peer_node(int pe, const char *routine);
 /* A UCX endpoint to pe on worker w (for a context). */
 shoal_status_t shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
 /* Ends the job for an operation (what: "a get", "a quiet", ...) of routine that

@@ -32,7 +32,10 @@ static void team_release(shoal_team_t *t)
 {
     free(t->pes);
     free(t->index_of);
+    free(t->hier.local);
+    free(t->hier.leaders);
     t->pes = t->index_of = NULL;
+    memset(&t->hier, 0, sizeof(t->hier));
 }
 
 /* t as the n PEs start, start + stride, ...: no tables needed. */
@@ -48,6 +51,7 @@ static void team_strided(shoal_team_t *t, int slot, int start, int stride, int n
     t->pset.me = shoal_team_index(t, shoal_core_state.my_pe);
     t->pset.stage_off = t->pset.sync_off + SLOT_STAGE;
     t->pset.stage_pending = &t->stage_pending;
+    t->pset.hier = &t->hier;
     shoal_hang_team_made(&t->pset);
 }
 
