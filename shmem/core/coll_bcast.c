@@ -113,8 +113,8 @@ void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t byte
     shoal_core_untracked(0);
     shoal_core_fence(&shoal_ctx_default);
     for (k = 0; k < n; k++)
-        shoal_coll_counter_send(ps, region_target(ps, to, k),
-                                shoal_coll_stage_counter(ps, ps->me), routine);
+        shoal_coll_counter_send(ps, region_target(ps, to, k), shoal_coll_stage_counter(ps, ps->me),
+                                routine);
     *ps->stage_pending = n;
 }
 

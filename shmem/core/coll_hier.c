@@ -87,8 +87,8 @@ void shoal_coll_hier_gather(const shoal_pset_t *ps, const shoal_hier_t *h, const
         shoal_coll_token_take(ps, -1, HIER_UP, routine);
 }
 
-void shoal_coll_hier_release(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
-                             size_t doff, const void *data, size_t bytes, const char *routine)
+void shoal_coll_hier_release(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg, size_t doff,
+                             const void *data, size_t bytes, const char *routine)
 {
     int k, by_ucx = 0;
 

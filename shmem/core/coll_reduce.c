@@ -356,8 +356,7 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
         if (h != NULL)
             reduce_hier(ps, h, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in, routine);
         else
-            reduce_regions(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in,
-                           routine);
+            reduce_regions(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in, routine);
     } else if (algo == SHOAL_ALGO_DOUBLING) {
         if (bytes > 0)
             reduce_doubling(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in,

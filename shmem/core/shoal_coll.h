@@ -143,7 +143,11 @@ void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *r
  * error line printed): its peers' waits in collectives that need it then end
  * the job instead of hanging, or, for a failed PE, wait for the launcher to end
  * it without a second line. After a quiet. */
-typedef enum { SHOAL_LEFT_FINALIZE = 1, SHOAL_LEFT_EXIT = 2, SHOAL_LEFT_FAILED = 3 } shoal_coll_left_t;
+typedef enum {
+    SHOAL_LEFT_FINALIZE = 1,
+    SHOAL_LEFT_EXIT = 2,
+    SHOAL_LEFT_FAILED = 3
+} shoal_coll_left_t;
 void shoal_coll_mark_left(shoal_coll_left_t why);
 void shoal_coll_broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                           size_t bytes, int root, int root_too, const char *routine);

@@ -208,8 +208,8 @@ void shoal_coll_hier_arrive(const shoal_pset_t *ps, int head, const char *routin
 /* The head's: take the arrivals of the node's other members; then, once its part
  * is done, write bytes of data into each one's dest (dseg, doff) and release it. */
 void shoal_coll_hier_gather(const shoal_pset_t *ps, const shoal_hier_t *h, const char *routine);
-void shoal_coll_hier_release(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
-                             size_t doff, const void *data, size_t bytes, const char *routine);
+void shoal_coll_hier_release(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg, size_t doff,
+                             const void *data, size_t bytes, const char *routine);
 void shoal_coll_hier_barrier(const shoal_pset_t *ps, const shoal_hier_t *h, const char *routine);
 
 static inline void shoal_coll_get(const shoal_pset_t *ps, int i, int seg, size_t off, void *dst,

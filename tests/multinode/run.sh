@@ -52,9 +52,10 @@ fi
 
 "$here/slurm.sh" down $prefix
 "$here/nodes.sh" down $prefix
-trap '"$here/slurm.sh" down $prefix; "$here/nodes.sh" down $prefix; rm -f "$out"' EXIT
+trap '"$here/slurm.sh" down $prefix; "$here/nodes.sh" down $prefix; rm -f "$out" "$summary"' EXIT
 trap 'exit 130' INT TERM
 out=$(mktemp)
+summary=$(mktemp) # each failed job's last lines, printed again at the end
 "$here/nodes.sh" up $prefix 3 >/dev/null || exit 1
 dir=/run/shoal-nodes/$prefix
 # A Slurm cluster on the same nodes, for the srun layouts and scenarios.
@@ -131,6 +132,10 @@ record() { # record NAME STATUS SECONDS
         pass=$((pass + 1))
     else
         echo "== FAILED: $1, status $2 after ${3}s"
+        { # without UCX's backtrace frames
+            echo "---- $1, status $2 after ${3}s:"
+            grep -v '^ *[0-9][0-9]*  *[/[]\|^=====* *backtrace\|^=====*$' "$out" | tail -n 30
+        } >> "$summary"
         fail=$((fail + 1))
         failed="$failed $1"
         sweep
@@ -174,8 +179,10 @@ if [ "${MN_ERR_TESTS:-yes}" = yes ]; then
         "$here/agent.sh" ${prefix}1 "cd '$build/tests/pe' && $mn_exports; \
             ERR_PES=4 ERR_TIMEOUT=60 \
             ERR_LAUNCH='$build/tools/oshrun/oshrun --timeout 60 --hostfile $hf -N 2 -np 4' \
-            sh '$top/tests/pe/run-err.sh' ./$t"
-        record "$t@2:4" $? $(( $(date +%s) - start ))
+            sh '$top/tests/pe/run-err.sh' ./$t" > "$out" 2>&1
+        rc=$?
+        cat "$out"
+        record "$t@2:4" $rc $(( $(date +%s) - start ))
     done
 fi
 
@@ -183,6 +190,10 @@ if [ "$MN_SCENARIOS" = yes ]; then
     . "$here/scenarios.sh"
 fi
 
+if [ $fail -gt 0 ]; then
+    echo "== the failed jobs' last lines (a scenario's: its last job's output)"
+    cat "$summary"
+fi
 echo "multinode: $pass passed, $fail failed"
 [ -n "$failed" ] && echo "multinode: failed:$failed"
 [ $fail -eq 0 ]
