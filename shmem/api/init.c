@@ -36,6 +36,16 @@ void pshmem_query_thread(int *provided)
 }
 SHOAL_PROFILED(shmem_query_thread);
 
+/* At any time, from any thread: before shmem_init and after shmem_finalize too. */
+void pshmem_query_initialized(int *initialized)
+{
+    if (initialized == NULL)
+        shoal_log_fatal("shmem_query_initialized: argument initialized is NULL; pass the address "
+                        "of an int");
+    *initialized = __atomic_load_n(&shoal_core_state.initialized, __ATOMIC_ACQUIRE) != 0;
+}
+SHOAL_PROFILED(shmem_query_initialized);
+
 void pshmem_finalize(void)
 {
     shoal_core_finalize();

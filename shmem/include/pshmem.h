@@ -19,6 +19,7 @@ extern "C" {
 void pshmem_init(void);
 int pshmem_init_thread(int requested, int *provided);
 void pshmem_query_thread(int *provided);
+void pshmem_query_initialized(int *initialized);
 void pshmem_finalize(void);
 void pshmem_global_exit(int status);
 int pshmem_my_pe(void);

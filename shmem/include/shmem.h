@@ -90,6 +90,7 @@ extern shmem_ctx_t SHMEM_CTX_DEFAULT;
 void shmem_init(void);
 int shmem_init_thread(int requested, int *provided);
 void shmem_query_thread(int *provided);
+void shmem_query_initialized(int *initialized);
 void shmem_finalize(void);
 void shmem_global_exit(int status);
 int shmem_my_pe(void);

@@ -129,10 +129,19 @@ static void check_info(void)
 
 int main(void)
 {
-    int me, npes, *heap, rc;
+    int me, npes, *heap, rc, initialized = -1;
 
+    /* shmem_query_initialized at any time: 0 before shmem_init and after
+     * shmem_finalize, 1 between. */
+    shmem_query_initialized(&initialized);
+    if (initialized != 0) {
+        fprintf(stderr, "FAIL: shmem_query_initialized before shmem_init: %d\n", initialized);
+        return 99;
+    }
     shmem_init();
     pe_test_watchdog();
+    shmem_query_initialized(&initialized);
+    PE_CHECK_EQ("shmem_query_initialized after shmem_init", 1, initialized);
     me = shmem_my_pe();
     npes = shmem_n_pes();
     heap = shmem_malloc(4 * sizeof(int));
@@ -149,6 +158,12 @@ int main(void)
     shmem_free(heap);
     global_var = 41;
     rc = pe_test_finish("pe_setup");
+    shmem_query_initialized(&initialized);
+    if (initialized != 0) {
+        fprintf(stderr, "FAIL PE %d: shmem_query_initialized after shmem_finalize: %d\n", me,
+                initialized);
+        return 99;
+    }
     /* Globals outlive shmem_finalize (with SHOAL_TRANSPORT=ucx they leave UCX's
      * memory there), and stay writable. */
     if (global_var != 41 || ++global_var != 42) {

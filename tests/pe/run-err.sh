@@ -172,6 +172,9 @@ err_exit_zero)
 err_finalize_early)
     pattern="shmem_long_broadcast: PE $last called shmem_finalize, so it cannot join this collective, which waits for it; every PE must call the same collectives before shmem_finalize"
     who="any" ;;
+err_query_null)
+    pattern="shmem_query_initialized: argument initialized is NULL; pass the address of an int"
+    who="$last 1" ;;
 err_local_null)
     pattern="shmem_int_put: argument source is NULL, but the call moves 16 bytes; expected a local buffer of that size"
     who="$last 1" ;;

@@ -648,6 +648,7 @@ UNTYPED = [
     ("void", "shmem_init", "void", "shmem_init", False),
     ("int", "shmem_init_thread", "int requested, int *provided", "shmem_init_thread", False),
     ("void", "shmem_query_thread", "int *provided", "shmem_query_thread", False),
+    ("void", "shmem_query_initialized", "int *initialized", "shmem_query_initialized", False),
     ("void", "shmem_finalize", "void", "shmem_finalize", False),
     ("void", "shmem_global_exit", "int status", "shmem_global_exit", False),
     ("int", "shmem_my_pe", "void", "shmem_my_pe", False),
