@@ -143,8 +143,7 @@ static void bcast_regions(const shoal_pset_t *ps, int dseg, size_t doff, int sse
 static void bcast_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg, size_t doff,
                        int sseg, size_t soff, size_t bytes, int root, const char *routine)
 {
-    int head = shoal_coll_hier_on_node(h, root) ? root : h->local[0], to[SHOAL_STAGE_ROOTS];
-    int k, n = 0;
+    int head = shoal_coll_hier_on_node(h, root) ? root : h->local[0];
     const void *data = shoal_coll_local(sseg, soff);
 
     if (ps->me != head) {
@@ -152,10 +151,7 @@ static void bcast_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg, 
         return;
     }
     if (ps->me == root) {
-        for (k = 0; k < h->nleaders; k++)
-            if (k != h->rank)
-                to[n++] = h->leaders[k];
-        shoal_coll_region_push(ps, data, bytes, to, n, routine);
+        shoal_coll_hier_push(ps, h, data, bytes, routine);
     } else {
         shoal_coll_region_take(ps, root, shoal_coll_local(dseg, doff), bytes, routine);
         data = shoal_coll_local(dseg, doff);

@@ -73,6 +73,17 @@ int shoal_coll_hier_on_node(const shoal_hier_t *h, int i)
     return 0;
 }
 
+void shoal_coll_hier_push(const shoal_pset_t *ps, const shoal_hier_t *h, const void *src,
+                          size_t bytes, const char *routine)
+{
+    int to[SHOAL_STAGE_ROOTS], k, n = 0;
+
+    for (k = 0; k < h->nleaders; k++)
+        if (k != h->rank)
+            to[n++] = h->leaders[k];
+    shoal_coll_region_push(ps, src, bytes, to, n, routine);
+}
+
 void shoal_coll_hier_arrive(const shoal_pset_t *ps, int head, const char *routine)
 {
     shoal_coll_token_send(ps, head, HIER_UP, routine);

@@ -219,7 +219,7 @@ static void reduce_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
 {
     _Alignas(64) char mine[SHOAL_STAGE_BYTES / 2]; /* regions_fit: a region at most */
     size_t bytes = count * elem_size;
-    int to[SHOAL_STAGE_ROOTS], k, n = 0;
+    int k;
 
     if (ps->me != h->local[0]) {
         shoal_coll_hier_arrive(ps, h->local[0], routine);
@@ -231,10 +231,7 @@ static void reduce_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
         if (k > 0)
             combine(mine, in, count, op, dt, elem_size, routine);
     }
-    for (k = 0; k < h->nleaders; k++)
-        if (k != h->rank)
-            to[n++] = h->leaders[k];
-    shoal_coll_region_push(ps, mine, bytes, to, n, routine);
+    shoal_coll_hier_push(ps, h, mine, bytes, routine);
     for (k = 0; k < h->nleaders; k++) {
         char *part = k == 0 ? acc : in;
 

@@ -6,6 +6,7 @@
 #include "shoal_hang.h"
 #include "shoal_status.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,11 +98,10 @@ void shoal_coll_mark_left(shoal_coll_left_t why)
  * it never come. */
 static void wait_for_launcher(void)
 {
-    struct timespec ten_ms = {0, 10 * 1000 * 1000};
-    int i;
+    struct timespec left = {10, 0};
 
-    for (i = 0; i < 1000; i++)
-        nanosleep(&ten_ms, NULL);
+    while (nanosleep(&left, &left) != 0 && errno == EINTR)
+        ;
     _exit(1);
 }
 

@@ -203,6 +203,9 @@ void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t 
 const shoal_hier_t *shoal_coll_hier(const shoal_pset_t *ps, const char *routine);
 /* Whether set index i runs on this PE's node. */
 int shoal_coll_hier_on_node(const shoal_hier_t *h, int i);
+/* Region push (shoal_coll_regions_fit) into every other node's leader. */
+void shoal_coll_hier_push(const shoal_pset_t *ps, const shoal_hier_t *h, const void *src,
+                          size_t bytes, const char *routine);
 /* A member's part where index head does the node's: arrive, wait for release. */
 void shoal_coll_hier_arrive(const shoal_pset_t *ps, int head, const char *routine);
 /* The head's: take the arrivals of the node's other members; then, once its part
