@@ -9,6 +9,7 @@
 
 #include <sched.h>
 #include <shmem.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,41 @@
 
 static int pe_test_failures;
 
-/* A hang fails the test instead of blocking the suite. */
+/* The last seconds of the watchdog's time, in which a PE that still waits
+ * prints its hang report (the routine, and what or whom it waits for). */
+#define PE_TEST_REPORT_S 10
+
+/* First alarm: ask for a hang report (SIGUSR2, where shmem_init installed
+ * Shoal's handler: its default action would end the PE with no word) and set
+ * the second; the second ends the PE by the default action, as a hang. */
+static void pe_test_alarm(int sig)
+{
+    static const char line[] = "pe_test: watchdog: a PE still runs; its hang report follows\n";
+    struct sigaction usr2, dfl;
+
+    memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGALRM, &dfl, NULL);
+    if (sigaction(SIGUSR2, NULL, &usr2) != 0 || usr2.sa_handler == SIG_DFL ||
+        usr2.sa_handler == SIG_IGN) {
+        raise(sig);
+        return;
+    }
+    if (write(STDERR_FILENO, line, sizeof(line) - 1) < 0)
+        return;
+    raise(SIGUSR2);
+    alarm(PE_TEST_REPORT_S);
+}
+
+/* A hang fails the test instead of blocking the suite, and says where it hung. */
 static inline void pe_test_watchdog(void)
 {
-    alarm(PE_TEST_TIMEOUT);
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = pe_test_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(PE_TEST_TIMEOUT - PE_TEST_REPORT_S);
 }
 
 #define PE_CHECK(cond, fmt, ...)                                                       \
