@@ -1,5 +1,5 @@
 /* Context routines: create (from the world or a team), destroy, the per-context
- * fence and quiet, and the sessions of shmemx.h. */
+ * fence and quiet, and the sessions (OpenSHMEM 1.6). */
 #include "shmemx.h"
 #include "shoal_api.h"
 #include "shoal_check.h"
@@ -109,33 +109,35 @@ void pshmem_ctx_quiet(shmem_ctx_t ctx)
 }
 SHOAL_PROFILED(shmem_ctx_quiet);
 
-/* Sessions (shmemx_ctx_session_start/_stop) are hints that change no semantics;
+/* Sessions (shmem_ctx_session_start/_stop) are hints that change no semantics;
  * Shoal takes none yet, so both check their arguments and return. */
-void pshmemx_ctx_session_start(shmem_ctx_t ctx, long options,
-                               const shmemx_ctx_session_config_t *config, long config_mask)
+void pshmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                              const shmem_ctx_session_config_t *config, long config_mask)
 {
-    static const char routine[] = "shmemx_ctx_session_start";
+    static const char routine[] = "shmem_ctx_session_start";
 
     (void)options; /* no combination of options is wrong (the spec's words) */
     shoal_check_init(routine);
     if (ctx == SHMEM_CTX_INVALID)
         return;
     shoal_check_ctx(ctx, routine);
-    if (config_mask & ~SHMEMX_CTX_SESSION_TOTAL_OPS)
-        shoal_log_fatal("%s: argument config_mask is %#lx, expected SHMEMX_CTX_SESSION_TOTAL_OPS "
-                    "or 0",
-                    routine, config_mask);
+    if (config_mask & ~SHMEM_CTX_SESSION_TOTAL_OPS)
+        shoal_log_fatal("%s: argument config_mask is %#lx, expected SHMEM_CTX_SESSION_TOTAL_OPS "
+                        "or 0",
+                        routine, config_mask);
     if (config_mask != 0 && config == NULL)
         shoal_log_fatal("%s: argument config is NULL, but config_mask is %#lx; pass the "
                     "configuration it names",
                     routine, config_mask);
 }
-SHOAL_PROFILED(shmemx_ctx_session_start);
+SHOAL_PROFILED(shmem_ctx_session_start);
+SHOAL_PROFILED_ALIAS(shmemx_ctx_session_start, shmem_ctx_session_start);
 
-void pshmemx_ctx_session_stop(shmem_ctx_t ctx)
+void pshmem_ctx_session_stop(shmem_ctx_t ctx)
 {
-    shoal_check_init("shmemx_ctx_session_stop");
+    shoal_check_init("shmem_ctx_session_stop");
     if (ctx != SHMEM_CTX_INVALID)
-        shoal_check_ctx(ctx, "shmemx_ctx_session_stop");
+        shoal_check_ctx(ctx, "shmem_ctx_session_stop");
 }
-SHOAL_PROFILED(shmemx_ctx_session_stop);
+SHOAL_PROFILED(shmem_ctx_session_stop);
+SHOAL_PROFILED_ALIAS(shmemx_ctx_session_stop, shmem_ctx_session_stop);

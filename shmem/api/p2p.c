@@ -107,7 +107,7 @@ uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_valu
 }
 SHOAL_PROFILED(shmem_signal_wait_until);
 
-/* shmemx_signal_add and _set: the signal update of a put-with-signal, alone. On
+/* shmem_signal_add and _set: the signal update of a put-with-signal, alone. On
  * the direct path one CPU atomic (the AMO fast path), else checked and through the
  * core's AMO path, so that the update is atomic with every other signal update
  * and wait of the job. */
@@ -129,26 +129,30 @@ static void signal_update(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, 
     shoal_core_amo(c, pe, seg, off, op, sizeof(*sig_addr), &signal, NULL, NULL, 0, routine);
 }
 
-void pshmemx_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
+void pshmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    signal_update(SHMEM_CTX_DEFAULT, sig_addr, signal, 1, pe, "shmemx_signal_add");
+    signal_update(SHMEM_CTX_DEFAULT, sig_addr, signal, 1, pe, "shmem_signal_add");
 }
-SHOAL_PROFILED(shmemx_signal_add);
+SHOAL_PROFILED(shmem_signal_add);
+SHOAL_PROFILED_ALIAS(shmemx_signal_add, shmem_signal_add);
 
-void pshmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+void pshmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    signal_update(ctx, sig_addr, signal, 1, pe, "shmemx_ctx_signal_add");
+    signal_update(ctx, sig_addr, signal, 1, pe, "shmem_ctx_signal_add");
 }
-SHOAL_PROFILED(shmemx_ctx_signal_add);
+SHOAL_PROFILED(shmem_ctx_signal_add);
+SHOAL_PROFILED_ALIAS(shmemx_ctx_signal_add, shmem_ctx_signal_add);
 
-void pshmemx_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
+void pshmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    signal_update(SHMEM_CTX_DEFAULT, sig_addr, signal, 0, pe, "shmemx_signal_set");
+    signal_update(SHMEM_CTX_DEFAULT, sig_addr, signal, 0, pe, "shmem_signal_set");
 }
-SHOAL_PROFILED(shmemx_signal_set);
+SHOAL_PROFILED(shmem_signal_set);
+SHOAL_PROFILED_ALIAS(shmemx_signal_set, shmem_signal_set);
 
-void pshmemx_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+void pshmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    signal_update(ctx, sig_addr, signal, 0, pe, "shmemx_ctx_signal_set");
+    signal_update(ctx, sig_addr, signal, 0, pe, "shmem_ctx_signal_set");
 }
-SHOAL_PROFILED(shmemx_ctx_signal_set);
+SHOAL_PROFILED(shmem_ctx_signal_set);
+SHOAL_PROFILED_ALIAS(shmemx_ctx_signal_set, shmem_ctx_signal_set);

@@ -13,4 +13,11 @@
  * stays what it was. */
 #define SHOAL_PROFILED(name) extern __typeof__(p##name) name __attribute__((weak, alias("p" #name)))
 
+/* A second name of routine name (Shoal's shmemx_ name of an OpenSHMEM 1.6
+ * routine): x, weak, and px, strong, both at the address of pname, so that a
+ * program, or a tool, that uses the old name calls the same code. */
+#define SHOAL_PROFILED_ALIAS(x, name)                                                              \
+    extern __typeof__(p##name) p##x __attribute__((alias("p" #name)));                             \
+    extern __typeof__(p##name) x __attribute__((weak, alias("p" #name)))
+
 #endif

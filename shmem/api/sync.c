@@ -1,4 +1,4 @@
-/* Memory ordering (fence, quiet, and the per-PE quiet of shmemx.h) and whole-job
+/* Memory ordering (fence, quiet, and the per-PE quiet, shmem_pe_quiet) and whole-job
  * synchronisation. */
 #include "shmem.h"
 #include "shoal_check.h"
@@ -33,7 +33,7 @@ void pshmem_sync_all(void)
 }
 SHOAL_PROFILED(shmem_sync_all);
 
-/* shmemx_pe_quiet: completion of the operations to some PEs. Shoal completes the
+/* shmem_pe_quiet: completion of the operations to some PEs. Shoal completes the
  * whole context, which includes them (the spec allows more, never less); the PEs
  * are still checked, in the context's team. SHMEM_CTX_INVALID does nothing. */
 static void pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes, const char *routine)
@@ -58,14 +58,16 @@ static void pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes, const 
         shoal_core_quiet(c);
 }
 
-void pshmemx_pe_quiet(const int *target_pes, size_t npes)
+void pshmem_pe_quiet(const int *target_pes, size_t npes)
 {
-    pe_quiet(SHMEM_CTX_DEFAULT, target_pes, npes, "shmemx_pe_quiet");
+    pe_quiet(SHMEM_CTX_DEFAULT, target_pes, npes, "shmem_pe_quiet");
 }
-SHOAL_PROFILED(shmemx_pe_quiet);
+SHOAL_PROFILED(shmem_pe_quiet);
+SHOAL_PROFILED_ALIAS(shmemx_pe_quiet, shmem_pe_quiet);
 
-void pshmemx_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
+void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
-    pe_quiet(ctx, target_pes, npes, "shmemx_ctx_pe_quiet");
+    pe_quiet(ctx, target_pes, npes, "shmem_ctx_pe_quiet");
 }
-SHOAL_PROFILED(shmemx_ctx_pe_quiet);
+SHOAL_PROFILED(shmem_ctx_pe_quiet);
+SHOAL_PROFILED_ALIAS(shmemx_ctx_pe_quiet, shmem_ctx_pe_quiet);

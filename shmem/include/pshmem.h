@@ -3,7 +3,9 @@
  * its pshmem_ name (p_my_pe, p_num_pes, pstart_pes, pshmalloc, pshfree,
  * pshrealloc, pshmemalign for the deprecated names without shmem_), and every
  * routine of shmemx.h under its pshmemx_ name. libshoal defines each routine as
- * pshmem_X, and shmem_X is a weak alias of it: a tool defines its own shmem_X
+ * pshmem_X, and shmem_X is a weak alias of it (a shmemx_ alias of a shmem_
+ * routine is a weak alias of the same code, pshmemx_X a strong one): a tool
+ * defines its own shmem_X
  * and calls pshmem_X to do the work (shmem_profiling(3)). The C11 type-generic
  * macros stay in shmem.h and shmemx.h, naming the shmem_ and shmemx_ routines. */
 #ifndef PSHMEM_H
@@ -107,6 +109,16 @@ void pshmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t
                         int PE_start, int logPE_stride, int PE_size, long *pSync);
 void pshmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                         int PE_start, int logPE_stride, int PE_size, long *pSync);
+void pshmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void pshmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void pshmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
+void pshmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void pshmem_pe_quiet(const int *target_pes, size_t npes);
+void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
+void pshmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                              const shmem_ctx_session_config_t *config, long config_mask);
+void pshmem_ctx_session_stop(shmem_ctx_t ctx);
+double pshmemx_wtime(void);
 void pshmemx_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
 void pshmemx_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
 void pshmemx_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
@@ -116,7 +128,6 @@ void pshmemx_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
 void pshmemx_ctx_session_start(shmem_ctx_t ctx, long options,
                                const shmemx_ctx_session_config_t *config, long config_mask);
 void pshmemx_ctx_session_stop(shmem_ctx_t ctx);
-double pshmemx_wtime(void);
 
 /* pshmem_TYPENAME_put */
 void pshmem_float_put(float *dest, const float *source, size_t nelems, int pe);
@@ -2298,257 +2309,257 @@ void pshmem_ctx_put128_signal_nbi(shmem_ctx_t ctx, void *dest, const void *sourc
 void pshmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
-/* pshmemx_TYPENAME_ibput */
-void pshmemx_float_ibput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
+/* pshmem_TYPENAME_ibput */
+void pshmem_float_ibput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_double_ibput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t bsize, size_t nblocks, int pe);
-void pshmemx_double_ibput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
-                          size_t bsize, size_t nblocks, int pe);
-void pshmemx_longdouble_ibput(long double *dest, const long double *source, ptrdiff_t dst,
-                              ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_char_ibput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                        size_t nblocks, int pe);
-void pshmemx_schar_ibput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_short_ibput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_int_ibput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+void pshmem_longdouble_ibput(long double *dest, const long double *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_char_ibput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                        size_t nblocks, int pe);
-void pshmemx_long_ibput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                        size_t nblocks, int pe);
-void pshmemx_longlong_ibput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
-                            size_t bsize, size_t nblocks, int pe);
-void pshmemx_uchar_ibput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ushort_ibput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
-                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_uint_ibput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst,
-                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ulong_ibput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ulonglong_ibput(unsigned long long *dest, const unsigned long long *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_int8_ibput(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+void pshmem_schar_ibput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_int16_ibput(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_int32_ibput(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_int64_ibput(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_uint8_ibput(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_uint16_ibput(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                          size_t bsize, size_t nblocks, int pe);
-void pshmemx_uint32_ibput(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                          size_t bsize, size_t nblocks, int pe);
-void pshmemx_uint64_ibput(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                          size_t bsize, size_t nblocks, int pe);
-void pshmemx_size_ibput(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
+void pshmem_short_ibput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_ptrdiff_ibput(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                           size_t bsize, size_t nblocks, int pe);
-
-/* pshmemx_ctx_TYPENAME_ibput */
-void pshmemx_ctx_float_ibput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_double_ibput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
-                              ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_longdouble_ibput(shmem_ctx_t ctx, long double *dest, const long double *source,
-                                  ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
-                                  int pe);
-void pshmemx_ctx_char_ibput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_schar_ibput(shmem_ctx_t ctx, signed char *dest, const signed char *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_short_ibput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_int_ibput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_long_ibput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_longlong_ibput(shmem_ctx_t ctx, long long *dest, const long long *source,
-                                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uchar_ibput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ushort_ibput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uint_ibput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
-                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ulong_ibput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ulonglong_ibput(shmem_ctx_t ctx, unsigned long long *dest,
-                                 const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
-                                 size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_int8_ibput(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_int16_ibput(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_int32_ibput(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_int64_ibput(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uint8_ibput(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uint16_ibput(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uint32_ibput(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uint64_ibput(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_size_ibput(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ptrdiff_ibput(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
-                               ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-
-/* pshmemx_ibputSIZE */
-void pshmemx_ibput8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                    size_t nblocks, int pe);
-void pshmemx_ibput16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                     size_t nblocks, int pe);
-void pshmemx_ibput32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                     size_t nblocks, int pe);
-void pshmemx_ibput64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                     size_t nblocks, int pe);
-void pshmemx_ibput128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+void pshmem_int_ibput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                       size_t nblocks, int pe);
-
-/* pshmemx_ctx_ibputSIZE */
-void pshmemx_ctx_ibput8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ibput16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ibput32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ibput64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ibput128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-
-/* pshmemx_TYPENAME_ibget */
-void pshmemx_float_ibget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_double_ibget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
-                          size_t bsize, size_t nblocks, int pe);
-void pshmemx_longdouble_ibget(long double *dest, const long double *source, ptrdiff_t dst,
-                              ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_char_ibget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                        size_t nblocks, int pe);
-void pshmemx_schar_ibget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_short_ibget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_int_ibget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+void pshmem_long_ibput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                        size_t nblocks, int pe);
-void pshmemx_long_ibget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                        size_t nblocks, int pe);
-void pshmemx_longlong_ibget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
-                            size_t bsize, size_t nblocks, int pe);
-void pshmemx_uchar_ibget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ushort_ibget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
-                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_uint_ibget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst,
-                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ulong_ibget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ulonglong_ibget(unsigned long long *dest, const unsigned long long *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_int8_ibget(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                        size_t bsize, size_t nblocks, int pe);
-void pshmemx_int16_ibget(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_int32_ibget(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_int64_ibget(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_uint8_ibget(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t bsize, size_t nblocks, int pe);
-void pshmemx_uint16_ibget(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                          size_t bsize, size_t nblocks, int pe);
-void pshmemx_uint32_ibget(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                          size_t bsize, size_t nblocks, int pe);
-void pshmemx_uint64_ibget(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                          size_t bsize, size_t nblocks, int pe);
-void pshmemx_size_ibget(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
-                        size_t bsize, size_t nblocks, int pe);
-void pshmemx_ptrdiff_ibget(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
+void pshmem_longlong_ibput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
                            size_t bsize, size_t nblocks, int pe);
-
-/* pshmemx_ctx_TYPENAME_ibget */
-void pshmemx_ctx_float_ibget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_double_ibget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
-                              ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_longdouble_ibget(shmem_ctx_t ctx, long double *dest, const long double *source,
-                                  ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
-                                  int pe);
-void pshmemx_ctx_char_ibget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_schar_ibget(shmem_ctx_t ctx, signed char *dest, const signed char *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_short_ibget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_int_ibget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_long_ibget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_longlong_ibget(shmem_ctx_t ctx, long long *dest, const long long *source,
-                                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uchar_ibget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ushort_ibget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uint_ibget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
-                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ulong_ibget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
-                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ulonglong_ibget(shmem_ctx_t ctx, unsigned long long *dest,
-                                 const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
-                                 size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_int8_ibget(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_int16_ibget(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_int32_ibget(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_int64_ibget(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uint8_ibget(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
-                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uint16_ibget(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uint32_ibget(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_uint64_ibget(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
-                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_size_ibget(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
-                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ptrdiff_ibget(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
-                               ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-
-/* pshmemx_ibgetSIZE */
-void pshmemx_ibget8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                    size_t nblocks, int pe);
-void pshmemx_ibget16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                     size_t nblocks, int pe);
-void pshmemx_ibget32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                     size_t nblocks, int pe);
-void pshmemx_ibget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                     size_t nblocks, int pe);
-void pshmemx_ibget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                      size_t nblocks, int pe);
-
-/* pshmemx_ctx_ibgetSIZE */
-void pshmemx_ctx_ibget8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+void pshmem_uchar_ibput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ibget16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+void pshmem_ushort_ibput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ibget32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ibget64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
-void pshmemx_ctx_ibget128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+void pshmem_uint_ibput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void pshmem_ulong_ibput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ulonglong_ibput(unsigned long long *dest, const unsigned long long *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_int8_ibput(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void pshmem_int16_ibput(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_int32_ibput(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_int64_ibput(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_uint8_ibput(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_uint16_ibput(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmem_uint32_ibput(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmem_uint64_ibput(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmem_size_ibput(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void pshmem_ptrdiff_ibput(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+
+/* pshmem_ctx_TYPENAME_ibput */
+void pshmem_ctx_float_ibput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_double_ibput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_longdouble_ibput(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                 ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                                 int pe);
+void pshmem_ctx_char_ibput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_schar_ibput(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_short_ibput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_int_ibput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_long_ibput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_longlong_ibput(shmem_ctx_t ctx, long long *dest, const long long *source,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uchar_ibput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ushort_ibput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uint_ibput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ulong_ibput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ulonglong_ibput(shmem_ctx_t ctx, unsigned long long *dest,
+                                const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                                size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_int8_ibput(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_int16_ibput(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_int32_ibput(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_int64_ibput(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uint8_ibput(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uint16_ibput(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uint32_ibput(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uint64_ibput(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_size_ibput(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ptrdiff_ibput(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* pshmem_ibputSIZE */
+void pshmem_ibput8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                   size_t nblocks, int pe);
+void pshmem_ibput16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, int pe);
+void pshmem_ibput32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, int pe);
+void pshmem_ibput64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, int pe);
+void pshmem_ibput128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                     size_t nblocks, int pe);
+
+/* pshmem_ctx_ibputSIZE */
+void pshmem_ctx_ibput8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ibput16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ibput32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ibput64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ibput128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* pshmem_TYPENAME_ibget */
+void pshmem_float_ibget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_double_ibget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmem_longdouble_ibget(long double *dest, const long double *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_char_ibget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                       size_t nblocks, int pe);
+void pshmem_schar_ibget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_short_ibget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_int_ibget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                      size_t nblocks, int pe);
+void pshmem_long_ibget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                       size_t nblocks, int pe);
+void pshmem_longlong_ibget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                           size_t bsize, size_t nblocks, int pe);
+void pshmem_uchar_ibget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ushort_ibget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_uint_ibget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void pshmem_ulong_ibget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ulonglong_ibget(unsigned long long *dest, const unsigned long long *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_int8_ibget(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void pshmem_int16_ibget(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_int32_ibget(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_int64_ibget(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_uint8_ibget(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmem_uint16_ibget(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmem_uint32_ibget(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmem_uint64_ibget(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmem_size_ibget(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void pshmem_ptrdiff_ibget(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+
+/* pshmem_ctx_TYPENAME_ibget */
+void pshmem_ctx_float_ibget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_double_ibget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_longdouble_ibget(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                 ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                                 int pe);
+void pshmem_ctx_char_ibget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_schar_ibget(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_short_ibget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_int_ibget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_long_ibget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_longlong_ibget(shmem_ctx_t ctx, long long *dest, const long long *source,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uchar_ibget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ushort_ibget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uint_ibget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ulong_ibget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ulonglong_ibget(shmem_ctx_t ctx, unsigned long long *dest,
+                                const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                                size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_int8_ibget(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_int16_ibget(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_int32_ibget(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_int64_ibget(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uint8_ibget(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uint16_ibget(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uint32_ibget(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_uint64_ibget(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_size_ibget(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ptrdiff_ibget(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* pshmem_ibgetSIZE */
+void pshmem_ibget8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                   size_t nblocks, int pe);
+void pshmem_ibget16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, int pe);
+void pshmem_ibget32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, int pe);
+void pshmem_ibget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, int pe);
+void pshmem_ibget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                     size_t nblocks, int pe);
+
+/* pshmem_ctx_ibgetSIZE */
+void pshmem_ctx_ibget8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ibget16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ibget32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ibget64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmem_ctx_ibget128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
 
 /* pshmem_TYPENAME_broadcast */
 int pshmem_float_broadcast(shmem_team_t team, float *dest, const float *source, size_t nelems,
@@ -3141,6 +3152,346 @@ SHOAL_COMPLEX_EXT void pshmem_complexf_prod_to_all(float _Complex *dest,
                                                    int PE_start, int logPE_stride, int PE_size,
                                                    float _Complex *pWrk, long *pSync);
 #endif
+
+/* pshmem_TYPENAME_sum_inscan */
+int pshmem_float_sum_inscan(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int pshmem_double_sum_inscan(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int pshmem_longdouble_sum_inscan(shmem_team_t team, long double *dest, const long double *source,
+                                 size_t nelems);
+int pshmem_char_sum_inscan(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int pshmem_schar_sum_inscan(shmem_team_t team, signed char *dest, const signed char *source,
+                            size_t nelems);
+int pshmem_short_sum_inscan(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int pshmem_int_sum_inscan(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int pshmem_long_sum_inscan(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int pshmem_longlong_sum_inscan(shmem_team_t team, long long *dest, const long long *source,
+                               size_t nelems);
+int pshmem_uchar_sum_inscan(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                            size_t nelems);
+int pshmem_ushort_sum_inscan(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                             size_t nelems);
+int pshmem_uint_sum_inscan(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                           size_t nelems);
+int pshmem_ulong_sum_inscan(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                            size_t nelems);
+int pshmem_ulonglong_sum_inscan(shmem_team_t team, unsigned long long *dest,
+                                const unsigned long long *source, size_t nelems);
+int pshmem_int8_sum_inscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int pshmem_int16_sum_inscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int pshmem_int32_sum_inscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int pshmem_int64_sum_inscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int pshmem_uint8_sum_inscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int pshmem_uint16_sum_inscan(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                             size_t nelems);
+int pshmem_uint32_sum_inscan(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                             size_t nelems);
+int pshmem_uint64_sum_inscan(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                             size_t nelems);
+int pshmem_size_sum_inscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int pshmem_ptrdiff_sum_inscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                              size_t nelems);
+#if !defined(__cplusplus) || defined(__GNUC__) /* _Complex: C, or C++ with GNU extensions */
+SHOAL_COMPLEX_EXT int pshmem_complexd_sum_inscan(shmem_team_t team, double _Complex *dest,
+                                                 const double _Complex *source, size_t nelems);
+SHOAL_COMPLEX_EXT int pshmem_complexf_sum_inscan(shmem_team_t team, float _Complex *dest,
+                                                 const float _Complex *source, size_t nelems);
+#endif
+
+/* pshmem_TYPENAME_sum_exscan */
+int pshmem_float_sum_exscan(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int pshmem_double_sum_exscan(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int pshmem_longdouble_sum_exscan(shmem_team_t team, long double *dest, const long double *source,
+                                 size_t nelems);
+int pshmem_char_sum_exscan(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int pshmem_schar_sum_exscan(shmem_team_t team, signed char *dest, const signed char *source,
+                            size_t nelems);
+int pshmem_short_sum_exscan(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int pshmem_int_sum_exscan(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int pshmem_long_sum_exscan(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int pshmem_longlong_sum_exscan(shmem_team_t team, long long *dest, const long long *source,
+                               size_t nelems);
+int pshmem_uchar_sum_exscan(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                            size_t nelems);
+int pshmem_ushort_sum_exscan(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                             size_t nelems);
+int pshmem_uint_sum_exscan(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                           size_t nelems);
+int pshmem_ulong_sum_exscan(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                            size_t nelems);
+int pshmem_ulonglong_sum_exscan(shmem_team_t team, unsigned long long *dest,
+                                const unsigned long long *source, size_t nelems);
+int pshmem_int8_sum_exscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int pshmem_int16_sum_exscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int pshmem_int32_sum_exscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int pshmem_int64_sum_exscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int pshmem_uint8_sum_exscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int pshmem_uint16_sum_exscan(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                             size_t nelems);
+int pshmem_uint32_sum_exscan(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                             size_t nelems);
+int pshmem_uint64_sum_exscan(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                             size_t nelems);
+int pshmem_size_sum_exscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int pshmem_ptrdiff_sum_exscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                              size_t nelems);
+#if !defined(__cplusplus) || defined(__GNUC__) /* _Complex: C, or C++ with GNU extensions */
+SHOAL_COMPLEX_EXT int pshmem_complexd_sum_exscan(shmem_team_t team, double _Complex *dest,
+                                                 const double _Complex *source, size_t nelems);
+SHOAL_COMPLEX_EXT int pshmem_complexf_sum_exscan(shmem_team_t team, float _Complex *dest,
+                                                 const float _Complex *source, size_t nelems);
+#endif
+
+/* pshmemx_TYPENAME_ibput */
+void pshmemx_float_ibput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_double_ibput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+void pshmemx_longdouble_ibput(long double *dest, const long double *source, ptrdiff_t dst,
+                              ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_char_ibput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                        size_t nblocks, int pe);
+void pshmemx_schar_ibput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_short_ibput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_int_ibput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                       size_t nblocks, int pe);
+void pshmemx_long_ibput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                        size_t nblocks, int pe);
+void pshmemx_longlong_ibput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                            size_t bsize, size_t nblocks, int pe);
+void pshmemx_uchar_ibput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ushort_ibput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_uint_ibput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ulong_ibput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ulonglong_ibput(unsigned long long *dest, const unsigned long long *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_int8_ibput(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmemx_int16_ibput(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_int32_ibput(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_int64_ibput(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_uint8_ibput(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_uint16_ibput(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+void pshmemx_uint32_ibput(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+void pshmemx_uint64_ibput(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+void pshmemx_size_ibput(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmemx_ptrdiff_ibput(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                           size_t bsize, size_t nblocks, int pe);
+
+/* pshmemx_ctx_TYPENAME_ibput */
+void pshmemx_ctx_float_ibput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_double_ibput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                              ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_longdouble_ibput(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                  ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                                  int pe);
+void pshmemx_ctx_char_ibput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_schar_ibput(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_short_ibput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_int_ibput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_long_ibput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_longlong_ibput(shmem_ctx_t ctx, long long *dest, const long long *source,
+                                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uchar_ibput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ushort_ibput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uint_ibput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ulong_ibput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ulonglong_ibput(shmem_ctx_t ctx, unsigned long long *dest,
+                                 const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                                 size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_int8_ibput(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_int16_ibput(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_int32_ibput(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_int64_ibput(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uint8_ibput(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uint16_ibput(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uint32_ibput(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uint64_ibput(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_size_ibput(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ptrdiff_ibput(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* pshmemx_ibputSIZE */
+void pshmemx_ibput8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, int pe);
+void pshmemx_ibput16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                     size_t nblocks, int pe);
+void pshmemx_ibput32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                     size_t nblocks, int pe);
+void pshmemx_ibput64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                     size_t nblocks, int pe);
+void pshmemx_ibput128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                      size_t nblocks, int pe);
+
+/* pshmemx_ctx_ibputSIZE */
+void pshmemx_ctx_ibput8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ibput16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ibput32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ibput64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ibput128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* pshmemx_TYPENAME_ibget */
+void pshmemx_float_ibget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_double_ibget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+void pshmemx_longdouble_ibget(long double *dest, const long double *source, ptrdiff_t dst,
+                              ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_char_ibget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                        size_t nblocks, int pe);
+void pshmemx_schar_ibget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_short_ibget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_int_ibget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                       size_t nblocks, int pe);
+void pshmemx_long_ibget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                        size_t nblocks, int pe);
+void pshmemx_longlong_ibget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                            size_t bsize, size_t nblocks, int pe);
+void pshmemx_uchar_ibget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ushort_ibget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_uint_ibget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ulong_ibget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ulonglong_ibget(unsigned long long *dest, const unsigned long long *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_int8_ibget(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmemx_int16_ibget(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_int32_ibget(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_int64_ibget(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_uint8_ibget(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+void pshmemx_uint16_ibget(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+void pshmemx_uint32_ibget(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+void pshmemx_uint64_ibget(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+void pshmemx_size_ibget(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void pshmemx_ptrdiff_ibget(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                           size_t bsize, size_t nblocks, int pe);
+
+/* pshmemx_ctx_TYPENAME_ibget */
+void pshmemx_ctx_float_ibget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_double_ibget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                              ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_longdouble_ibget(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                  ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                                  int pe);
+void pshmemx_ctx_char_ibget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_schar_ibget(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_short_ibget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_int_ibget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_long_ibget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_longlong_ibget(shmem_ctx_t ctx, long long *dest, const long long *source,
+                                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uchar_ibget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ushort_ibget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uint_ibget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ulong_ibget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ulonglong_ibget(shmem_ctx_t ctx, unsigned long long *dest,
+                                 const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                                 size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_int8_ibget(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_int16_ibget(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_int32_ibget(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_int64_ibget(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uint8_ibget(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uint16_ibget(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uint32_ibget(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_uint64_ibget(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_size_ibget(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ptrdiff_ibget(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                               ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* pshmemx_ibgetSIZE */
+void pshmemx_ibget8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, int pe);
+void pshmemx_ibget16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                     size_t nblocks, int pe);
+void pshmemx_ibget32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                     size_t nblocks, int pe);
+void pshmemx_ibget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                     size_t nblocks, int pe);
+void pshmemx_ibget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                      size_t nblocks, int pe);
+
+/* pshmemx_ctx_ibgetSIZE */
+void pshmemx_ctx_ibget8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ibget16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ibget32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ibget64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void pshmemx_ctx_ibget128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
 
 /* pshmemx_TYPENAME_sum_inscan */
 int pshmemx_float_sum_inscan(shmem_team_t team, float *dest, const float *source, size_t nelems);

@@ -1,4 +1,4 @@
-/* shmem.h - the OpenSHMEM 1.5 C API as Shoal provides it.
+/* shmem.h - the OpenSHMEM C API as Shoal provides it (1.5, and the routines 1.6 adds).
  * Hand-written: constants, types and the untyped routines. The typed routines
  * and the C11 generic selections come from shoal_typed.h, which is generated
  * from the API table (tools/gen/api_table.py); do not declare them here. */
@@ -142,6 +142,21 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 void shmem_ctx_fence(shmem_ctx_t ctx);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
 
+/* Completion of the operations to some PEs only (shmem_pe_quiet(3)) */
+void shmem_pe_quiet(const int *target_pes, size_t npes);
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
+
+/* Communication sessions (shmem_ctx_session_start(3)): hints, which change no
+ * semantics. The option, the configuration, and its config_mask bit. */
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+typedef struct {
+    size_t total_ops; /* expected RMA calls in the session; default SIZE_MAX */
+} shmem_ctx_session_config_t;
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                             const shmem_ctx_session_config_t *config, long config_mask);
+void shmem_ctx_session_stop(shmem_ctx_t ctx);
+
 /* Teams */
 int shmem_team_my_pe(shmem_team_t team);
 int shmem_team_n_pes(shmem_team_t team);
@@ -193,6 +208,11 @@ void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t 
 /* Signals */
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+/* A signal update without a put (shmem_signal_add(3)) */
+void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
 
 /* Distributed locks */
 void shmem_set_lock(long *lock);
@@ -204,11 +224,17 @@ int shmem_test_lock(long *lock);
 #endif
 
 /* C11: shmem_sync(team) is shmem_team_sync; with four arguments it is the
- * active-set form. (shmem_sync)(...) names the function itself. */
+ * active-set form. (shmem_sync)(...) names the function itself. Likewise
+ * shmem_signal_add(ctx, sig_addr, signal, pe) is the context form, as the
+ * spec's C11 synopsis has it; with three arguments it is the default-context one. */
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define SHOAL_SYNC_PICK(_1, _2, _3, _4, name, ...) name
 #define shmem_sync(...) \
     SHOAL_SYNC_PICK(__VA_ARGS__, (shmem_sync), _, _, shmem_team_sync, _)(__VA_ARGS__)
+#define shmem_signal_add(...)                                                                      \
+    SHOAL_SYNC_PICK(__VA_ARGS__, shmem_ctx_signal_add, (shmem_signal_add), _, _, _)(__VA_ARGS__)
+#define shmem_signal_set(...)                                                                      \
+    SHOAL_SYNC_PICK(__VA_ARGS__, shmem_ctx_signal_set, (shmem_signal_set), _, _, _)(__VA_ARGS__)
 #endif
 
 #include "shoal_typed.h"

@@ -2178,6 +2178,256 @@ void shmem_ctx_put128_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source
 void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
+/* shmem_TYPENAME_ibput (man page shmem_ibput) */
+void shmem_float_ibput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                       size_t nblocks, int pe);
+void shmem_double_ibput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void shmem_longdouble_ibput(long double *dest, const long double *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_char_ibput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                      size_t nblocks, int pe);
+void shmem_schar_ibput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void shmem_short_ibput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                       size_t nblocks, int pe);
+void shmem_int_ibput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                     size_t nblocks, int pe);
+void shmem_long_ibput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                      size_t nblocks, int pe);
+void shmem_longlong_ibput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+void shmem_uchar_ibput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ushort_ibput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint_ibput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t bsize, size_t nblocks, int pe);
+void shmem_ulong_ibput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ulonglong_ibput(unsigned long long *dest, const unsigned long long *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int8_ibput(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t bsize, size_t nblocks, int pe);
+void shmem_int16_ibput(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void shmem_int32_ibput(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void shmem_int64_ibput(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void shmem_uint8_ibput(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void shmem_uint16_ibput(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void shmem_uint32_ibput(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void shmem_uint64_ibput(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void shmem_size_ibput(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t bsize, size_t nblocks, int pe);
+void shmem_ptrdiff_ibput(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+
+/* shmem_ctx_TYPENAME_ibput (man page shmem_ibput) */
+void shmem_ctx_float_ibput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_double_ibput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_longdouble_ibput(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_char_ibput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_schar_ibput(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_short_ibput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int_ibput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_long_ibput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_longlong_ibput(shmem_ctx_t ctx, long long *dest, const long long *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uchar_ibput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ushort_ibput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint_ibput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ulong_ibput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ulonglong_ibput(shmem_ctx_t ctx, unsigned long long *dest,
+                               const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                               size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int8_ibput(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int16_ibput(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int32_ibput(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int64_ibput(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint8_ibput(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint16_ibput(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint32_ibput(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint64_ibput(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_size_ibput(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ptrdiff_ibput(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* shmem_ibputSIZE (man page shmem_ibput) */
+void shmem_ibput8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                  size_t nblocks, int pe);
+void shmem_ibput16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                   size_t nblocks, int pe);
+void shmem_ibput32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                   size_t nblocks, int pe);
+void shmem_ibput64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                   size_t nblocks, int pe);
+void shmem_ibput128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, int pe);
+
+/* shmem_ctx_ibputSIZE (man page shmem_ibput) */
+void shmem_ctx_ibput8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibput16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibput32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibput64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibput128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* shmem_TYPENAME_ibget (man page shmem_ibget) */
+void shmem_float_ibget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                       size_t nblocks, int pe);
+void shmem_double_ibget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void shmem_longdouble_ibget(long double *dest, const long double *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_char_ibget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                      size_t nblocks, int pe);
+void shmem_schar_ibget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void shmem_short_ibget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                       size_t nblocks, int pe);
+void shmem_int_ibget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                     size_t nblocks, int pe);
+void shmem_long_ibget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                      size_t nblocks, int pe);
+void shmem_longlong_ibget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                          size_t bsize, size_t nblocks, int pe);
+void shmem_uchar_ibget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ushort_ibget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_uint_ibget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t bsize, size_t nblocks, int pe);
+void shmem_ulong_ibget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ulonglong_ibget(unsigned long long *dest, const unsigned long long *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_int8_ibget(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t bsize, size_t nblocks, int pe);
+void shmem_int16_ibget(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void shmem_int32_ibget(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void shmem_int64_ibget(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void shmem_uint8_ibget(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t bsize, size_t nblocks, int pe);
+void shmem_uint16_ibget(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void shmem_uint32_ibget(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void shmem_uint64_ibget(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                        size_t bsize, size_t nblocks, int pe);
+void shmem_size_ibget(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t bsize, size_t nblocks, int pe);
+void shmem_ptrdiff_ibget(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe);
+
+/* shmem_ctx_TYPENAME_ibget (man page shmem_ibget) */
+void shmem_ctx_float_ibget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_double_ibget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_longdouble_ibget(shmem_ctx_t ctx, long double *dest, const long double *source,
+                                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_char_ibget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_schar_ibget(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_short_ibget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int_ibget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_long_ibget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_longlong_ibget(shmem_ctx_t ctx, long long *dest, const long long *source,
+                              ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uchar_ibget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ushort_ibget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                            ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint_ibget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ulong_ibget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                           ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ulonglong_ibget(shmem_ctx_t ctx, unsigned long long *dest,
+                               const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                               size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int8_ibget(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int16_ibget(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int32_ibget(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_int64_ibget(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint8_ibget(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint16_ibget(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint32_ibget(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_uint64_ibget(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_size_ibget(shmem_ctx_t ctx, size_t *dest, const size_t *source, ptrdiff_t dst,
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ptrdiff_ibget(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source,
+                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
+/* shmem_ibgetSIZE (man page shmem_ibget) */
+void shmem_ibget8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                  size_t nblocks, int pe);
+void shmem_ibget16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                   size_t nblocks, int pe);
+void shmem_ibget32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                   size_t nblocks, int pe);
+void shmem_ibget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                   size_t nblocks, int pe);
+void shmem_ibget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, int pe);
+
+/* shmem_ctx_ibgetSIZE (man page shmem_ibget) */
+void shmem_ctx_ibget8(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                      size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibget16(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibget32(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibget64(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ctx_ibget128(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+
 /* shmem_TYPENAME_broadcast (man page shmem_broadcast) */
 int shmem_float_broadcast(shmem_team_t team, float *dest, const float *source, size_t nelems,
                           int PE_root);
@@ -2739,6 +2989,94 @@ SHOAL_COMPLEX_EXT void shmem_complexf_prod_to_all(float _Complex *dest,
                                                   const float _Complex *source, int nreduce,
                                                   int PE_start, int logPE_stride, int PE_size,
                                                   float _Complex *pWrk, long *pSync);
+#endif
+
+/* shmem_TYPENAME_sum_inscan (man page shmem_sum_inscan) */
+int shmem_float_sum_inscan(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int shmem_double_sum_inscan(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int shmem_longdouble_sum_inscan(shmem_team_t team, long double *dest, const long double *source,
+                                size_t nelems);
+int shmem_char_sum_inscan(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int shmem_schar_sum_inscan(shmem_team_t team, signed char *dest, const signed char *source,
+                           size_t nelems);
+int shmem_short_sum_inscan(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int shmem_int_sum_inscan(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int shmem_long_sum_inscan(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int shmem_longlong_sum_inscan(shmem_team_t team, long long *dest, const long long *source,
+                              size_t nelems);
+int shmem_uchar_sum_inscan(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                           size_t nelems);
+int shmem_ushort_sum_inscan(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                            size_t nelems);
+int shmem_uint_sum_inscan(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                          size_t nelems);
+int shmem_ulong_sum_inscan(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                           size_t nelems);
+int shmem_ulonglong_sum_inscan(shmem_team_t team, unsigned long long *dest,
+                               const unsigned long long *source, size_t nelems);
+int shmem_int8_sum_inscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int shmem_int16_sum_inscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int shmem_int32_sum_inscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int shmem_int64_sum_inscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int shmem_uint8_sum_inscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int shmem_uint16_sum_inscan(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                            size_t nelems);
+int shmem_uint32_sum_inscan(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                            size_t nelems);
+int shmem_uint64_sum_inscan(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                            size_t nelems);
+int shmem_size_sum_inscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int shmem_ptrdiff_sum_inscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                             size_t nelems);
+#if !defined(__cplusplus) || defined(__GNUC__) /* _Complex: C, or C++ with GNU extensions */
+SHOAL_COMPLEX_EXT int shmem_complexd_sum_inscan(shmem_team_t team, double _Complex *dest,
+                                                const double _Complex *source, size_t nelems);
+SHOAL_COMPLEX_EXT int shmem_complexf_sum_inscan(shmem_team_t team, float _Complex *dest,
+                                                const float _Complex *source, size_t nelems);
+#endif
+
+/* shmem_TYPENAME_sum_exscan (man page shmem_sum_inscan) */
+int shmem_float_sum_exscan(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int shmem_double_sum_exscan(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int shmem_longdouble_sum_exscan(shmem_team_t team, long double *dest, const long double *source,
+                                size_t nelems);
+int shmem_char_sum_exscan(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int shmem_schar_sum_exscan(shmem_team_t team, signed char *dest, const signed char *source,
+                           size_t nelems);
+int shmem_short_sum_exscan(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int shmem_int_sum_exscan(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int shmem_long_sum_exscan(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int shmem_longlong_sum_exscan(shmem_team_t team, long long *dest, const long long *source,
+                              size_t nelems);
+int shmem_uchar_sum_exscan(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                           size_t nelems);
+int shmem_ushort_sum_exscan(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                            size_t nelems);
+int shmem_uint_sum_exscan(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                          size_t nelems);
+int shmem_ulong_sum_exscan(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                           size_t nelems);
+int shmem_ulonglong_sum_exscan(shmem_team_t team, unsigned long long *dest,
+                               const unsigned long long *source, size_t nelems);
+int shmem_int8_sum_exscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int shmem_int16_sum_exscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int shmem_int32_sum_exscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int shmem_int64_sum_exscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int shmem_uint8_sum_exscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int shmem_uint16_sum_exscan(shmem_team_t team, uint16_t *dest, const uint16_t *source,
+                            size_t nelems);
+int shmem_uint32_sum_exscan(shmem_team_t team, uint32_t *dest, const uint32_t *source,
+                            size_t nelems);
+int shmem_uint64_sum_exscan(shmem_team_t team, uint64_t *dest, const uint64_t *source,
+                            size_t nelems);
+int shmem_size_sum_exscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int shmem_ptrdiff_sum_exscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
+                             size_t nelems);
+#if !defined(__cplusplus) || defined(__GNUC__) /* _Complex: C, or C++ with GNU extensions */
+SHOAL_COMPLEX_EXT int shmem_complexd_sum_exscan(shmem_team_t team, double _Complex *dest,
+                                                const double _Complex *source, size_t nelems);
+SHOAL_COMPLEX_EXT int shmem_complexf_sum_exscan(shmem_team_t team, float _Complex *dest,
+                                                const float _Complex *source, size_t nelems);
 #endif
 
 #ifdef __cplusplus
@@ -3910,6 +4248,82 @@ SHOAL_COMPLEX_EXT void shmem_complexf_prod_to_all(float _Complex *dest,
              shmem_ctx_t: SHOAL_SELECT_ctx_put_signal_nbi(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
              default: SHOAL_SELECT_put_signal_nbi(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
 
+#define SHOAL_SELECT_ibput(x) \
+    _Generic((x), \
+             float *: shmem_float_ibput, \
+             double *: shmem_double_ibput, \
+             long double *: shmem_longdouble_ibput, \
+             char *: shmem_char_ibput, \
+             signed char *: shmem_schar_ibput, \
+             short *: shmem_short_ibput, \
+             int *: shmem_int_ibput, \
+             long *: shmem_long_ibput, \
+             long long *: shmem_longlong_ibput, \
+             unsigned char *: shmem_uchar_ibput, \
+             unsigned short *: shmem_ushort_ibput, \
+             unsigned int *: shmem_uint_ibput, \
+             unsigned long *: shmem_ulong_ibput, \
+             unsigned long long *: shmem_ulonglong_ibput)
+
+#define SHOAL_SELECT_ctx_ibput(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_ibput, \
+             double *: shmem_ctx_double_ibput, \
+             long double *: shmem_ctx_longdouble_ibput, \
+             char *: shmem_ctx_char_ibput, \
+             signed char *: shmem_ctx_schar_ibput, \
+             short *: shmem_ctx_short_ibput, \
+             int *: shmem_ctx_int_ibput, \
+             long *: shmem_ctx_long_ibput, \
+             long long *: shmem_ctx_longlong_ibput, \
+             unsigned char *: shmem_ctx_uchar_ibput, \
+             unsigned short *: shmem_ctx_ushort_ibput, \
+             unsigned int *: shmem_ctx_uint_ibput, \
+             unsigned long *: shmem_ctx_ulong_ibput, \
+             unsigned long long *: shmem_ctx_ulonglong_ibput)
+#define shmem_ibput(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_ibput(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_ibput(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
+
+#define SHOAL_SELECT_ibget(x) \
+    _Generic((x), \
+             float *: shmem_float_ibget, \
+             double *: shmem_double_ibget, \
+             long double *: shmem_longdouble_ibget, \
+             char *: shmem_char_ibget, \
+             signed char *: shmem_schar_ibget, \
+             short *: shmem_short_ibget, \
+             int *: shmem_int_ibget, \
+             long *: shmem_long_ibget, \
+             long long *: shmem_longlong_ibget, \
+             unsigned char *: shmem_uchar_ibget, \
+             unsigned short *: shmem_ushort_ibget, \
+             unsigned int *: shmem_uint_ibget, \
+             unsigned long *: shmem_ulong_ibget, \
+             unsigned long long *: shmem_ulonglong_ibget)
+
+#define SHOAL_SELECT_ctx_ibget(x) \
+    _Generic((x), \
+             float *: shmem_ctx_float_ibget, \
+             double *: shmem_ctx_double_ibget, \
+             long double *: shmem_ctx_longdouble_ibget, \
+             char *: shmem_ctx_char_ibget, \
+             signed char *: shmem_ctx_schar_ibget, \
+             short *: shmem_ctx_short_ibget, \
+             int *: shmem_ctx_int_ibget, \
+             long *: shmem_ctx_long_ibget, \
+             long long *: shmem_ctx_longlong_ibget, \
+             unsigned char *: shmem_ctx_uchar_ibget, \
+             unsigned short *: shmem_ctx_ushort_ibget, \
+             unsigned int *: shmem_ctx_uint_ibget, \
+             unsigned long *: shmem_ctx_ulong_ibget, \
+             unsigned long long *: shmem_ctx_ulonglong_ibget)
+#define shmem_ibget(...) \
+    _Generic(SHOAL_ARG0(__VA_ARGS__, ~), \
+             shmem_ctx_t: SHOAL_SELECT_ctx_ibget(SHOAL_PICK_CTX(float *, __VA_ARGS__)), \
+             default: SHOAL_SELECT_ibget(SHOAL_PICK_PLAIN(float *, __VA_ARGS__)))(__VA_ARGS__)
+
 #define SHOAL_SELECT_broadcast(x) \
     _Generic((x), \
              float *: shmem_float_broadcast, \
@@ -4114,6 +4528,46 @@ SHOAL_COMPLEX_EXT void shmem_complexf_prod_to_all(float _Complex *dest,
              double _Complex *: shmem_complexd_prod_reduce, \
              float _Complex *: shmem_complexf_prod_reduce)
 #define shmem_prod_reduce(team, dest, ...) SHOAL_SELECT_prod_reduce(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_sum_inscan(x) \
+    _Generic((x), \
+             float *: shmem_float_sum_inscan, \
+             double *: shmem_double_sum_inscan, \
+             long double *: shmem_longdouble_sum_inscan, \
+             char *: shmem_char_sum_inscan, \
+             signed char *: shmem_schar_sum_inscan, \
+             short *: shmem_short_sum_inscan, \
+             int *: shmem_int_sum_inscan, \
+             long *: shmem_long_sum_inscan, \
+             long long *: shmem_longlong_sum_inscan, \
+             unsigned char *: shmem_uchar_sum_inscan, \
+             unsigned short *: shmem_ushort_sum_inscan, \
+             unsigned int *: shmem_uint_sum_inscan, \
+             unsigned long *: shmem_ulong_sum_inscan, \
+             unsigned long long *: shmem_ulonglong_sum_inscan, \
+             double _Complex *: shmem_complexd_sum_inscan, \
+             float _Complex *: shmem_complexf_sum_inscan)
+#define shmem_sum_inscan(team, dest, ...) SHOAL_SELECT_sum_inscan(dest)(team, dest, __VA_ARGS__)
+
+#define SHOAL_SELECT_sum_exscan(x) \
+    _Generic((x), \
+             float *: shmem_float_sum_exscan, \
+             double *: shmem_double_sum_exscan, \
+             long double *: shmem_longdouble_sum_exscan, \
+             char *: shmem_char_sum_exscan, \
+             signed char *: shmem_schar_sum_exscan, \
+             short *: shmem_short_sum_exscan, \
+             int *: shmem_int_sum_exscan, \
+             long *: shmem_long_sum_exscan, \
+             long long *: shmem_longlong_sum_exscan, \
+             unsigned char *: shmem_uchar_sum_exscan, \
+             unsigned short *: shmem_ushort_sum_exscan, \
+             unsigned int *: shmem_uint_sum_exscan, \
+             unsigned long *: shmem_ulong_sum_exscan, \
+             unsigned long long *: shmem_ulonglong_sum_exscan, \
+             double _Complex *: shmem_complexd_sum_exscan, \
+             float _Complex *: shmem_complexf_sum_exscan)
+#define shmem_sum_exscan(team, dest, ...) SHOAL_SELECT_sum_exscan(dest)(team, dest, __VA_ARGS__)
 
 #endif /* C11 */
 

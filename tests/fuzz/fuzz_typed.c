@@ -18,7 +18,7 @@ typedef struct {
     const void *source;
     void *fetch;
     size_t nelems, fill; /* fill: ivars this PE sets to FZ_IVAR first */
-    size_t bsize;        /* shmemx_ibput/ibget: elements per block (nelems: blocks) */
+    size_t bsize;        /* shmem_ibput/ibget: elements per block (nelems: blocks) */
     ptrdiff_t dst, sst;
     int pe, cmp, sig_op, root, nreduce, start, log_stride, size;
     uint64_t *sig_addr;
@@ -305,7 +305,7 @@ static int family_of(const char *op)
         return F_WAIT;
     if (strncmp(b, "test", 4) == 0)
         return F_TEST;
-    if (op_ends(b, "_reduce") || op_ends(b, "scan")) /* and shmemx_sum_inscan/exscan */
+    if (op_ends(b, "_reduce") || op_ends(b, "scan")) /* and shmem_sum_inscan/exscan */
         return F_REDUCE;
     if (op_ends(b, "_to_all") || strncmp(b, "as_", 3) == 0)
         return F_ASET;

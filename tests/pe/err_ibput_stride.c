@@ -2,7 +2,7 @@
  * so that its blocks would overlap. */
 #include "pe_test.h"
 
-#include <shmemx.h>
+#include <shmem.h>
 
 static int dest[16];
 
@@ -13,7 +13,7 @@ int main(void)
     shmem_init();
     pe_test_watchdog();
     if (shmem_my_pe() == shmem_n_pes() - 1)
-        shmemx_int_ibput(dest, src, 2, 3, 3, 4, 0);
+        shmem_int_ibput(dest, src, 2, 3, 3, 4, 0);
     shmem_barrier_all();
     shmem_finalize();
     return dest[0]; /* reaching here is the failure run-err.sh reports */

@@ -1,7 +1,7 @@
-/* Must fail: the last PE asks shmemx_pe_quiet for a PE one past the last. */
+/* Must fail: the last PE asks shmem_pe_quiet for a PE one past the last. */
 #include "pe_test.h"
 
-#include <shmemx.h>
+#include <shmem.h>
 
 int main(void)
 {
@@ -12,7 +12,7 @@ int main(void)
     pes[0] = 0;
     pes[1] = shmem_n_pes();
     if (shmem_my_pe() == shmem_n_pes() - 1)
-        shmemx_pe_quiet(pes, 2);
+        shmem_pe_quiet(pes, 2);
     shmem_barrier_all();
     shmem_finalize();
     return 0; /* reaching here is the failure run-err.sh reports */

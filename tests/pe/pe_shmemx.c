@@ -1,11 +1,10 @@
-/* The shmemx_ routines (shmemx.h: what the spec text newer than 1.5 adds, and
- * shmemx_wtime), each with every type it takes. Blocked strided RMA: every typed,
- * C11 and sized ibput and ibget, default context and a context of their own, over
- * shapes that take each path of the core (one copy, packed blocks, spans, a batch
- * of block gets, nothing at all); the bytes of every block and every gap are
- * checked. Signal add and set, alone and after a fenced put; scans, inclusive and
- * exclusive, typed and C11, in place and not, on the world and on a strided team;
- * per-PE quiet completing another context's puts; sessions; the clock. */
+/* The routines OpenSHMEM 1.6 added (and a few calls through their shmemx_
+ * aliases), and Shoal's shmemx_wtime, each with every type it takes. Blocked strided RMA: every
+ * typed, C11 and sized ibput and ibget, default context and a context of their own, over shapes
+ * that take each path of the core (one copy, packed blocks, spans, a batch of block gets, nothing
+ * at all); the bytes of every block and every gap are checked. Signal add and set, alone and after
+ * a fenced put; scans, inclusive and exclusive, typed and C11, in place and not, on the world and
+ * on a strided team; per-PE quiet completing another context's puts; sessions; the clock. */
 #include "pe_test.h"
 #include "shoal_types.h"
 
@@ -20,7 +19,7 @@ static shmem_ctx_t ctx; /* a context of its own, or SHMEM_CTX_DEFAULT */
 
 /* ---------------------------------------------------------------- ibput/ibget */
 
-/* One routine of a pair, called as xfer(use_ctx, ...): the shmemx_ctx_ form with
+/* One routine of a pair, called as xfer(use_ctx, ...): the shmem_ctx_ form with
  * ctx when use_ctx, else the default-context form. */
 typedef void xfer_fn(int use_ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
                      size_t bsize, size_t nblocks, int pe);
@@ -35,33 +34,33 @@ typedef struct form {
                            size_t n, int pe)                                                       \
     {                                                                                              \
         if (c)                                                                                     \
-            shmemx_ctx_##NAME##_ibput(ctx, (T *)d, (const T *)s, dst, sst, b, n, pe);              \
+            shmem_ctx_##NAME##_ibput(ctx, (T *)d, (const T *)s, dst, sst, b, n, pe);               \
         else                                                                                       \
-            shmemx_##NAME##_ibput((T *)d, (const T *)s, dst, sst, b, n, pe);                       \
+            shmem_##NAME##_ibput((T *)d, (const T *)s, dst, sst, b, n, pe);                        \
     }                                                                                              \
     static void get_##NAME(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b,  \
                            size_t n, int pe)                                                       \
     {                                                                                              \
         if (c)                                                                                     \
-            shmemx_ctx_##NAME##_ibget(ctx, (T *)d, (const T *)s, dst, sst, b, n, pe);              \
+            shmem_ctx_##NAME##_ibget(ctx, (T *)d, (const T *)s, dst, sst, b, n, pe);               \
         else                                                                                       \
-            shmemx_##NAME##_ibget((T *)d, (const T *)s, dst, sst, b, n, pe);                       \
+            shmem_##NAME##_ibget((T *)d, (const T *)s, dst, sst, b, n, pe);                        \
     }                                                                                              \
     static void gput_##NAME(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, \
                             size_t n, int pe)                                                      \
     {                                                                                              \
         if (c)                                                                                     \
-            shmemx_ibput(ctx, (T *)d, (const T *)s, dst, sst, b, n, pe);                           \
+            shmem_ibput(ctx, (T *)d, (const T *)s, dst, sst, b, n, pe);                            \
         else                                                                                       \
-            shmemx_ibput((T *)d, (const T *)s, dst, sst, b, n, pe);                                \
+            shmem_ibput((T *)d, (const T *)s, dst, sst, b, n, pe);                                 \
     }                                                                                              \
     static void gget_##NAME(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, \
                             size_t n, int pe)                                                      \
     {                                                                                              \
         if (c)                                                                                     \
-            shmemx_ibget(ctx, (T *)d, (const T *)s, dst, sst, b, n, pe);                           \
+            shmem_ibget(ctx, (T *)d, (const T *)s, dst, sst, b, n, pe);                            \
         else                                                                                       \
-            shmemx_ibget((T *)d, (const T *)s, dst, sst, b, n, pe);                                \
+            shmem_ibget((T *)d, (const T *)s, dst, sst, b, n, pe);                                 \
     }
 SHOAL_RMA_TYPES(DEFINE_FORMS)
 
@@ -70,23 +69,23 @@ SHOAL_RMA_TYPES(DEFINE_FORMS)
                           size_t n, int pe)                                                        \
     {                                                                                              \
         if (c)                                                                                     \
-            shmemx_ctx_ibput##SIZE(ctx, d, s, dst, sst, b, n, pe);                                 \
+            shmem_ctx_ibput##SIZE(ctx, d, s, dst, sst, b, n, pe);                                  \
         else                                                                                       \
-            shmemx_ibput##SIZE(d, s, dst, sst, b, n, pe);                                          \
+            shmem_ibput##SIZE(d, s, dst, sst, b, n, pe);                                           \
     }                                                                                              \
     static void get##SIZE(int c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t b,   \
                           size_t n, int pe)                                                        \
     {                                                                                              \
         if (c)                                                                                     \
-            shmemx_ctx_ibget##SIZE(ctx, d, s, dst, sst, b, n, pe);                                 \
+            shmem_ctx_ibget##SIZE(ctx, d, s, dst, sst, b, n, pe);                                  \
         else                                                                                       \
-            shmemx_ibget##SIZE(d, s, dst, sst, b, n, pe);                                          \
+            shmem_ibget##SIZE(d, s, dst, sst, b, n, pe);                                           \
     }
 SHOAL_RMA_SIZES(DEFINE_SIZED)
 
-#define TYPED_FORM(T, NAME) {"shmemx_" #NAME "_ibput/ibget", sizeof(T), put_##NAME, get_##NAME},
-#define C11_FORM(T, NAME) {"shmemx_ibput/ibget (" #NAME ")", sizeof(T), gput_##NAME, gget_##NAME},
-#define SIZED_FORM(SIZE, BYTES) {"shmemx_ibput" #SIZE "/ibget" #SIZE, BYTES, put##SIZE, get##SIZE},
+#define TYPED_FORM(T, NAME) {"shmem_" #NAME "_ibput/ibget", sizeof(T), put_##NAME, get_##NAME},
+#define C11_FORM(T, NAME) {"shmem_ibput/ibget (" #NAME ")", sizeof(T), gput_##NAME, gget_##NAME},
+#define SIZED_FORM(SIZE, BYTES) {"shmem_ibput" #SIZE "/ibget" #SIZE, BYTES, put##SIZE, get##SIZE},
 static const form_t forms[] = {SHOAL_RMA_TYPES(TYPED_FORM) SHOAL_RMA_TYPES(C11_FORM)
                                    SHOAL_RMA_SIZES(SIZED_FORM)};
 #undef TYPED_FORM
@@ -188,7 +187,7 @@ static void test_blocked(void)
         }
     /* Packed puts and span gets over more than one 1 MiB chunk. */
     for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
-        if (strcmp(forms[i].name, "shmemx_long_ibput/ibget") == 0) {
+        if (strcmp(forms[i].name, "shmem_long_ibput/ibget") == 0) {
             ib_one(&forms[i], &big, 0, sym, sym_len);
             big.sst = 1000; /* and all contiguous: one transfer */
             ib_one(&forms[i], &big, 1, sym, sym_len);
@@ -210,29 +209,29 @@ static void test_signals(void)
     /* Every PE adds me + 1 to every PE's counters: by name, by the C11 three- and
      * four-argument forms, on its context. */
     for (pe = 0; pe < npes && npes <= 32; pe++) {
-        shmemx_signal_add(&sig_sum, (uint64_t)me + 1, pe);
-        shmemx_signal_add(&sig_sum, (uint64_t)me + 1, pe);
-        shmemx_ctx_signal_add(ctx, &sig_ctx_sum, (uint64_t)me + 1, pe);
-        shmemx_signal_add(ctx, &sig_ctx_sum, 1000 * ((uint64_t)me + 1), pe);
-        shmemx_signal_set(&sig_slots[me], 100 + (uint64_t)me, pe);
-        shmemx_ctx_signal_set(ctx, &sig_slots[32 + me], 200 + (uint64_t)me, pe);
+        shmem_signal_add(&sig_sum, (uint64_t)me + 1, pe);
+        shmemx_signal_add(&sig_sum, (uint64_t)me + 1, pe); /* the alias: the same routine */
+        shmem_ctx_signal_add(ctx, &sig_ctx_sum, (uint64_t)me + 1, pe);
+        shmem_signal_add(ctx, &sig_ctx_sum, 1000 * ((uint64_t)me + 1), pe);
+        shmem_signal_set(&sig_slots[me], 100 + (uint64_t)me, pe);
+        shmem_ctx_signal_set(ctx, &sig_slots[32 + me], 200 + (uint64_t)me, pe);
     }
     shmem_ctx_quiet(ctx);
     shmem_barrier_all();
     for (pe = 0; pe < npes && npes <= 32; pe++)
         want += (uint64_t)pe + 1;
     v = shmem_signal_fetch(&sig_sum);
-    PE_CHECK(v == 2 * want, "shmemx_signal_add: counter is %llu, expected %llu",
+    PE_CHECK(v == 2 * want, "shmem_signal_add: counter is %llu, expected %llu",
              (unsigned long long)v, (unsigned long long)(2 * want));
     v = shmem_signal_fetch(&sig_ctx_sum);
-    PE_CHECK(v == 1001 * want, "shmemx_ctx_signal_add: counter is %llu, expected %llu",
+    PE_CHECK(v == 1001 * want, "shmem_ctx_signal_add: counter is %llu, expected %llu",
              (unsigned long long)v, (unsigned long long)(1001 * want));
     for (pe = 0; pe < npes && npes <= 32; pe++) {
         PE_CHECK(sig_slots[pe] == 100 + (uint64_t)pe,
-                 "shmemx_signal_set: slot %d is %llu, expected %llu", pe,
+                 "shmem_signal_set: slot %d is %llu, expected %llu", pe,
                  (unsigned long long)sig_slots[pe], (unsigned long long)(100 + pe));
         PE_CHECK(sig_slots[32 + pe] == 200 + (uint64_t)pe,
-                 "shmemx_ctx_signal_set: slot %d is %llu, expected %llu", pe,
+                 "shmem_ctx_signal_set: slot %d is %llu, expected %llu", pe,
                  (unsigned long long)sig_slots[32 + pe], (unsigned long long)(200 + pe));
     }
     shmem_barrier_all();
@@ -246,9 +245,9 @@ static void test_signals(void)
         shmem_long_put(payload, data, 16, right);
         shmem_fence();
         if (round % 2)
-            shmemx_signal_set(&sig_flag, (uint64_t)round, right);
+            shmem_signal_set(&sig_flag, (uint64_t)round, right);
         else
-            shmemx_signal_add(SHMEM_CTX_DEFAULT, &sig_flag, 1, right);
+            shmem_signal_add(SHMEM_CTX_DEFAULT, &sig_flag, 1, right);
         shmem_signal_wait_until(&sig_flag, SHMEM_CMP_EQ, (uint64_t)round);
         for (i = 0; i < 16; i++)
             PE_CHECK(payload[i] == (long)left * 100000 + round * 100 + i,
@@ -296,24 +295,24 @@ static long long scan_expected(int idx, int j, int exclusive)
                 continue;                                                                          \
             }                                                                                      \
             if (form < 2 || in_place)                                                              \
-                rc = exclusive ? shmemx_##NAME##_sum_exscan(team, to, src, NSCAN)                  \
-                               : shmemx_##NAME##_sum_inscan(team, to, src, NSCAN);                 \
+                rc = exclusive ? shmem_##NAME##_sum_exscan(team, to, src, NSCAN)                   \
+                               : shmem_##NAME##_sum_inscan(team, to, src, NSCAN);                  \
             else                                                                                   \
-                rc = exclusive ? shmemx_sum_exscan(team, to, src, NSCAN)                           \
-                               : shmemx_sum_inscan(team, to, src, NSCAN);                          \
-            PE_CHECK(rc == 0, "shmemx_%s_sum_%sscan returned %d", #NAME, exclusive ? "ex" : "in",  \
+                rc = exclusive ? shmem_sum_exscan(team, to, src, NSCAN)                            \
+                               : shmem_sum_inscan(team, to, src, NSCAN);                           \
+            PE_CHECK(rc == 0, "shmem_%s_sum_%sscan returned %d", #NAME, exclusive ? "ex" : "in",   \
                      rc);                                                                          \
             for (j = 0; j < NSCAN; j++) {                                                          \
                 T want = (T)scan_expected(idx, j, exclusive);                                      \
                 PE_CHECK(                                                                          \
                     SCAN_EQUAL(to[j], want),                                                       \
-                    "shmemx_%s_sum_%sscan%s on %s (index %d): element %d is %Lg, expected %Lg",    \
+                    "shmem_%s_sum_%sscan%s on %s (index %d): element %d is %Lg, expected %Lg",     \
                     #NAME, exclusive ? "ex" : "in", in_place ? " in place" : "", team_name, idx,   \
                     j, (long double)creall(to[j]), (long double)creall(want));                     \
             }                                                                                      \
             /* nelems 0 moves nothing */                                                           \
-            rc = shmemx_sum_inscan(team, dst, src, 0);                                             \
-            PE_CHECK(rc == 0, "shmemx_sum_inscan with nelems 0 returned %d", rc);                  \
+            rc = shmem_sum_inscan(team, dst, src, 0);                                              \
+            PE_CHECK(rc == 0, "shmem_sum_inscan with nelems 0 returned %d", rc);                   \
             shmem_barrier_all();                                                                   \
         }                                                                                          \
         shmem_free(dst);                                                                           \
@@ -352,8 +351,8 @@ static void test_pe_quiet(void)
     int round, i, targets[2];
 
     /* No PE, and SHMEM_CTX_INVALID: nothing to do, nothing read. */
-    shmemx_pe_quiet(NULL, 0);
-    shmemx_ctx_pe_quiet(SHMEM_CTX_INVALID, NULL, 5);
+    shmem_pe_quiet(NULL, 0);
+    shmem_ctx_pe_quiet(SHMEM_CTX_INVALID, NULL, 5);
     for (round = 1; round <= 20; round++) {
         for (i = 0; i < 64; i++)
             vals[i] = round * 1000 + me * 64 + i;
@@ -364,11 +363,11 @@ static void test_pe_quiet(void)
         targets[0] = right;
         targets[1] = left;
         if (round % 2)
-            shmemx_ctx_pe_quiet(ctx, targets, 2);
+            shmem_ctx_pe_quiet(ctx, targets, 2);
         else if (ctx == SHMEM_CTX_DEFAULT)
-            shmemx_pe_quiet(targets, 1);
+            shmem_pe_quiet(targets, 1);
         else
-            shmemx_ctx_pe_quiet(ctx, &targets[0], 1);
+            shmem_ctx_pe_quiet(ctx, &targets[0], 1);
         shmem_long_atomic_set(&pq_flag, round, right);
         pe_test_wait_long_ge(&pq_flag, round, left);
         for (i = 0; i < 64; i++)
@@ -381,7 +380,7 @@ static void test_pe_quiet(void)
     for (i = 0; i < 64; i++)
         vals[i] = -me - i;
     shmem_long_put(pq_data, vals, 64, right);
-    shmemx_pe_quiet(&right, 1);
+    shmemx_pe_quiet(&right, 1); /* the alias */
     shmem_long_atomic_set(&pq_flag, 1000, right);
     pe_test_wait_long_ge(&pq_flag, 1000, left);
     for (i = 0; i < 64; i++)
@@ -396,25 +395,25 @@ static unsigned long table[256];
 
 static void test_sessions(void)
 {
-    shmemx_ctx_session_config_t cfg = {.total_ops = 4 * 256};
+    shmem_ctx_session_config_t cfg = {.total_ops = 4 * 256};
     unsigned long want;
     int i, pe;
 
-    shmemx_ctx_session_start(SHMEM_CTX_INVALID, SHMEMX_CTX_SESSION_BATCH, NULL, 0);
-    shmemx_ctx_session_stop(SHMEM_CTX_INVALID);
-    shmemx_ctx_session_stop(ctx); /* never started: no effect */
-    shmemx_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEMX_CTX_SESSION_BATCH, &cfg,
-                             SHMEMX_CTX_SESSION_TOTAL_OPS);
-    shmemx_ctx_session_start(ctx, SHMEMX_CTX_SESSION_BATCH, NULL, 0);
+    shmem_ctx_session_start(SHMEM_CTX_INVALID, SHMEM_CTX_SESSION_BATCH, NULL, 0);
+    shmem_ctx_session_stop(SHMEM_CTX_INVALID);
+    shmem_ctx_session_stop(ctx); /* never started: no effect */
+    shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, &cfg,
+                            SHMEM_CTX_SESSION_TOTAL_OPS);
+    shmem_ctx_session_start(ctx, SHMEM_CTX_SESSION_BATCH, NULL, 0);
     shmemx_ctx_session_start(ctx, 0, &cfg, SHMEMX_CTX_SESSION_TOTAL_OPS); /* adds to it */
     for (i = 0; i < 256; i++) {
         pe = (me + i) % npes;
         shmem_ulong_atomic_xor(&table[i], 1UL << (me % 32), pe);
         shmem_ctx_ulong_atomic_add(ctx, &table[(i + 128) % 256], 1UL << 32, pe);
     }
-    shmemx_ctx_session_stop(ctx);
-    shmemx_ctx_session_stop(SHMEM_CTX_DEFAULT);
-    shmemx_ctx_session_stop(SHMEM_CTX_DEFAULT);
+    shmem_ctx_session_stop(ctx);
+    shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
+    shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
     shmem_ctx_quiet(ctx);
     shmem_barrier_all();
     for (i = 0; i < 256; i++) {

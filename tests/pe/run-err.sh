@@ -132,10 +132,10 @@ err_team_slots)
     pattern="shmem_int_put: argument dest is $hex, inside the symmetric heap but not inside any live allocation (it is Shoal's own: the teams' counters, carved from the heap at shmem_init)"
     who="$last 1" ;;
 err_ibput_stride)
-    pattern="shmemx_int_ibput: argument dst is 2, expected a stride of at least 3 elements (bsize)"
+    pattern="shmem_int_ibput: argument dst is 2, expected a stride of at least 3 elements (bsize)"
     who="$last 1" ;;
 err_pe_quiet)
-    pattern="shmemx_pe_quiet: argument target_pes\[1\] is $ERR_PES, valid range 0\.\.$last"
+    pattern="shmem_pe_quiet: argument target_pes\[1\] is $ERR_PES, valid range 0\.\.$last"
     who="$last 1" ;;
 err_psync_barrier|err_psync_broadcast|err_psync_reduce)
     case $name in

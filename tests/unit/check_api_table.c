@@ -3,7 +3,7 @@
  * routines (and their shmem_ctx_ forms) exist for every type of its list, that
  * every C11 selection picks a routine of the right element size and signedness
  * (the typedefs land on a base type of the same size), and that the generic
- * names take both arities; the same for the shmemx_ families. Never calls a
+ * names take both arities; the same for the families OpenSHMEM 1.6 added. Never calls a
  * routine: no launcher needed. */
 #include <check.h>
 
@@ -107,8 +107,8 @@ START_TEST(test_sized_widths)
         }
     }
     /* put, get, iput, iget, put_nbi, get_nbi, put_signal, put_signal_nbi and
-     * shmemx_ibput, shmemx_ibget x 5 sizes, plus 6 mem forms (all but the strided
-     * ones); each twice, with its shmem_ctx_ (shmemx_ctx_) form */
+     * shmem_ibput, shmem_ibget x 5 sizes, plus 6 mem forms (all but the strided
+     * ones); each twice, with its shmem_ctx_ form */
     ck_assert_uint_eq(nsized, 2 * (10 * SHOAL_RMA_SIZES_COUNT + 6));
 }
 END_TEST
@@ -303,9 +303,10 @@ START_TEST(test_p2p_signedness)
 }
 END_TEST
 
-/* The shmemx_ families: blocked strided RMA over the standard RMA types and the
- * scans over the SUM types, each with its op, size and (for RMA) context form. */
-START_TEST(test_shmemx_families)
+/* The typed families OpenSHMEM 1.6 added: blocked strided RMA over the standard
+ * RMA types and the scans over the SUM types, each with its op, size and (for
+ * RMA) context form. */
+START_TEST(test_1_6_families)
 {
     static const char *const rma[] = {"ibput", "ibget"};
     static const char *const scan[] = {"sum_inscan", "sum_exscan"};
@@ -315,7 +316,7 @@ START_TEST(test_shmemx_families)
         for (size_t k = 0; k < 2 * NELEMS(rma); k++) {
             int ctx = k >= NELEMS(rma);
 
-            snprintf(name, sizeof(name), "shmemx_%s%s_%s", ctx ? "ctx_" : "",
+            snprintf(name, sizeof(name), "shmem_%s%s_%s", ctx ? "ctx_" : "",
                      shoal_rma_type_info[t].typename, rma[k % NELEMS(rma)]);
             snprintf(op, sizeof(op), "%s%s", ctx ? "ctx_" : "", rma[k % NELEMS(rma)]);
             const shoal_routine_info_t *r = routine_by_name(name);
@@ -326,7 +327,7 @@ START_TEST(test_shmemx_families)
     }
     for (size_t t = 0; t < NELEMS(red_arith_types); t++) {
         for (size_t k = 0; k < NELEMS(scan); k++) {
-            snprintf(name, sizeof(name), "shmemx_%s_%s", red_arith_types[t].typename, scan[k]);
+            snprintf(name, sizeof(name), "shmem_%s_%s", red_arith_types[t].typename, scan[k]);
             const shoal_routine_info_t *r = routine_by_name(name);
             ck_assert_msg(r != NULL, "%s missing from the routine table", name);
             ck_assert_uint_eq(r->elem_size, red_arith_types[t].size);
@@ -335,9 +336,26 @@ START_TEST(test_shmemx_families)
     }
     /* The spec's text has no mem form of the blocked routines, and no context
      * form of the scans. */
-    ck_assert(routine_by_name("shmemx_ibputmem") == NULL);
-    ck_assert(routine_by_name("shmemx_ctx_long_sum_inscan") == NULL);
-    ck_assert(routine_by_name("shmemx_ctx_ibget128") != NULL);
+    ck_assert(routine_by_name("shmem_ibputmem") == NULL);
+    ck_assert(routine_by_name("shmem_ctx_long_sum_inscan") == NULL);
+    ck_assert(routine_by_name("shmem_ctx_ibget128") != NULL);
+}
+END_TEST
+
+/* Shoal's shmemx_ names of the 1.6 routines are aliases: the same code, at the
+ * address of the shmem_ routine (a wrapper would have one of its own). */
+START_TEST(test_shmemx_aliases)
+{
+    ck_assert(shmemx_int_ibput == shmem_int_ibput);
+    ck_assert(shmemx_ctx_ibget128 == shmem_ctx_ibget128);
+    ck_assert(shmemx_complexd_sum_exscan == shmem_complexd_sum_exscan);
+    ck_assert((shmemx_signal_add) == (shmem_signal_add));
+    ck_assert((shmemx_ctx_signal_set) == (shmem_ctx_signal_set));
+    ck_assert(shmemx_pe_quiet == shmem_pe_quiet);
+    ck_assert(shmemx_ctx_session_start == shmem_ctx_session_start);
+    ck_assert(shmemx_ctx_session_stop == shmem_ctx_session_stop);
+    ck_assert(SHMEMX_CTX_SESSION_BATCH == SHMEM_CTX_SESSION_BATCH);
+    ck_assert(SHMEMX_CTX_SESSION_TOTAL_OPS == SHMEM_CTX_SESSION_TOTAL_OPS);
 }
 END_TEST
 
@@ -570,8 +588,9 @@ START_TEST(test_generic_macros_coll_compile)
 }
 END_TEST
 
-/* The shmemx_ C11 names: both arities of ibput, ibget, signal_add and signal_set. */
-START_TEST(test_generic_macros_shmemx_compile)
+/* The C11 names OpenSHMEM 1.6 added, and their shmemx_ aliases: both arities of
+ * ibput, ibget, signal_add and signal_set. */
+START_TEST(test_generic_macros_1_6_compile)
 {
     static long l[4];
     static uint64_t sig;
@@ -591,11 +610,21 @@ START_TEST(test_generic_macros_shmemx_compile)
         shmemx_signal_set(ctx, &sig, 1, 0);
         rc |= shmemx_sum_inscan(SHMEM_TEAM_WORLD, l, l, 4) |
               shmemx_sum_exscan(SHMEM_TEAM_WORLD, l, src, 4);
+        shmem_ibput(l, src, 2, 2, 2, 2, 0);
+        shmem_ibput(ctx, l, src, 2, 2, 2, 2, 0);
+        shmem_ibget(src, l, 2, 2, 2, 2, 0);
+        shmem_ibget(ctx, src, l, 2, 2, 2, 2, 0);
+        shmem_signal_add(&sig, 1, 0);
+        shmem_signal_add(ctx, &sig, 1, 0);
+        shmem_signal_set(&sig, 1, 0);
+        shmem_signal_set(ctx, &sig, 1, 0);
+        rc |= shmem_sum_inscan(SHMEM_TEAM_WORLD, l, l, 4) |
+              shmem_sum_exscan(SHMEM_TEAM_WORLD, l, src, 4);
     }
     ck_assert_int_eq(rc, 0);
-    ck_assert(SHOAL_SELECT_ibput(l) == shmemx_long_ibput);
-    ck_assert(SHOAL_SELECT_ctx_ibget((short *)0) == shmemx_ctx_short_ibget);
-    ck_assert(SHOAL_SELECT_sum_exscan((float _Complex *)0) == shmemx_complexf_sum_exscan);
+    ck_assert(SHOAL_SELECT_ibput(l) == shmem_long_ibput);
+    ck_assert(SHOAL_SELECT_ctx_ibget((short *)0) == shmem_ctx_short_ibget);
+    ck_assert(SHOAL_SELECT_sum_exscan((float _Complex *)0) == shmem_complexf_sum_exscan);
 }
 END_TEST
 #endif
@@ -614,14 +643,15 @@ static Suite *api_table_suite(void)
     tcase_add_test(tc, test_p2p_signedness);
     tcase_add_test(tc, test_reduce_families);
     tcase_add_test(tc, test_reduce_kinds);
-    tcase_add_test(tc, test_shmemx_families);
+    tcase_add_test(tc, test_1_6_families);
+    tcase_add_test(tc, test_shmemx_aliases);
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
     tcase_add_loop_test(tc, test_generic_selection, 0, (int)NTYPES);
     tcase_add_test(tc, test_generic_macros_compile);
     tcase_add_loop_test(tc, test_generic_selection_all, 0, SHOAL_SELECT_INFO_COUNT);
     tcase_add_test(tc, test_generic_macros_amo_p2p_compile);
     tcase_add_test(tc, test_generic_macros_coll_compile);
-    tcase_add_test(tc, test_generic_macros_shmemx_compile);
+    tcase_add_test(tc, test_generic_macros_1_6_compile);
 #endif
     suite_add_tcase(s, tc);
     return s;

@@ -10,7 +10,8 @@ generator: what a row means for the outputs is shoal_gen.py's to say.
 # documents each key above ROUTINES).
 ROW_DEFAULTS = {"ctx": None, "generic": None, "select": None, "const_ok": False, "mem": False,
                 "ret_call": False, "core_ret": None, "only": None, "deprecated": False,
-                "op": None, "dev": None, "group": None, "stream": None}
+                "op": None, "dev": None, "group": None, "stream": None,
+                "x_alias": False}
 
 # The operand of inc and fetch_inc: a compound literal 1, which device code
 # (C++) cannot take; amo() gives their device twins a local `one` instead.
@@ -51,8 +52,7 @@ def amo(name, over, op, ret, params, operand="NULL", compare="NULL", fetch=None,
 
 def with_ctx_forms(rows, ctx_source):
     """rows, each followed by its shmem_ctx_ twin where it has one: it passes
-    {ctx} and is not deprecated. ctx_source maps a row's source to its twin's.
-    A shmemx_ row's twin is shmemx_ctx_."""
+    {ctx} and is not deprecated. ctx_source maps a row's source to its twin's."""
     out = []
     for r in rows:
         out.append(r)

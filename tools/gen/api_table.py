@@ -129,12 +129,14 @@ HEADERS = {
         "base": "shmem.h",
         "what": "Typed and sized OpenSHMEM routines and the C11 type-generic macros.",
     },
-    # The shmemx_ routines: what the newest specification text adds beyond 1.5
-    # (they become shmem_ names when 1.6 is Shoal's contract).
+    # The shmemx_ names Shoal gave the routines OpenSHMEM 1.6 added, before 1.6
+    # was its contract: aliases of the shmem_ routines (rows with x_alias).
     "shmem/include/shmemx_typed.h": {
         "guard": "SHMEMX_TYPED_H",
         "base": "shmemx.h",
-        "what": "Typed and sized shmemx_ routines (beyond OpenSHMEM 1.5) and their C11 macros.",
+        "what": "The shmemx_ aliases of the typed and sized OpenSHMEM 1.6 routines, and their C11 "
+                "names.",
+        "aliases": True,
     },
 }
 SOURCES = {
@@ -207,17 +209,17 @@ SOURCES = {
         "includes": ["shoal_api.h"],
         "what": "Typed team reductions (and, or, xor, max, min, sum, prod _reduce).",
     },
-    "shmem/api/gen/x_rma_block.c": {
+    "shmem/api/gen/rma_block.c": {
         "includes": ["shoal_api.h"],
-        "what": "Blocked strided RMA (shmemx_ibput, shmemx_ibget), typed and sized.",
+        "what": "Blocked strided RMA (shmem_ibput, shmem_ibget), typed and sized.",
     },
-    "shmem/api/gen/x_ctx_rma_block.c": {
+    "shmem/api/gen/ctx_rma_block.c": {
         "includes": ["shoal_api.h"],
-        "what": "The shmemx_ctx_ forms of the blocked strided RMA wrappers.",
+        "what": "The shmem_ctx_ forms of the blocked strided RMA wrappers.",
     },
-    "shmem/api/gen/x_scan.c": {
+    "shmem/api/gen/scan.c": {
         "includes": ["shoal_api.h"],
-        "what": "Typed team scans (shmemx_sum_inscan, shmemx_sum_exscan).",
+        "what": "Typed team scans (shmem_sum_inscan, shmem_sum_exscan).",
     },
     "shmem/api/gen/reduce_to_all.c": {
         "includes": ["shoal_api.h"],
@@ -260,6 +262,10 @@ SOURCES = {
 #            deprecated untyped shmem_wait works on long only).
 #   deprecated  True for names the spec lists as deprecated: the man page
 #            synopsis lists them apart.
+#   x_alias  True: each routine also has the shmemx_ name Shoal gave it before
+#            OpenSHMEM 1.6 (shmem_int_ibput: shmemx_int_ibput; ctx rows:
+#            shmemx_ctx_), the same code (weak alias, and a pshmemx_ name),
+#            declared in shmemx_typed.h with a C11 shmemx_ name for the generic.
 #   op       the routine's operation as the unit tests name it; default: the
 #            generic name without "shmem_", else the core without "shoal_api_".
 #            ctx rows get "ctx_" in front (ctx_put, ctx_atomic_fetch_add).
@@ -531,22 +537,23 @@ ROUTINES += [
 ]
 
 # ---------------------------------------------------------------------------
-# Blocked strided RMA (shmemx_, newer than 1.5): nblocks blocks of bsize
-# elements; block i starts at element i * sst of source and i * dst of dest, so
-# a stride of bsize is contiguous. Typed over the standard RMA types, and sized
-# (no mem form, as the spec's text has none).
+# Blocked strided RMA (OpenSHMEM 1.6): nblocks blocks of bsize elements; block
+# i starts at element i * sst of source and i * dst of dest, so a stride of
+# bsize is contiguous. Typed over the standard RMA types, and sized (no mem
+# form, as the spec has none). x_alias: Shoal's earlier shmemx_ names too.
 # ---------------------------------------------------------------------------
-_X = {"header": "shmem/include/shmemx_typed.h", "source": "shmem/api/gen/x_rma_block.c"}
+_X = {"header": "shmem/include/shoal_typed.h", "source": "shmem/api/gen/rma_block.c",
+      "x_alias": True}
 _BLOCKED = ("TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, "
             "size_t nblocks, int pe")
 _BLOCKED_ARGS = "{ctx}, dest, source, dst, sst, bsize, nblocks, {size}, pe, {routine}"
 for _dir in ("put", "get"):
     _IB = dict(_X, ret="void", params=_BLOCKED, core="shoal_api_ib" + _dir, args=_BLOCKED_ARGS,
-               page="shmemx_ib" + _dir, op="ib" + _dir)
+               page="shmem_ib" + _dir, op="ib" + _dir)
     ROUTINES += [
-        _row(name="shmemx_{TYPENAME}_ib" + _dir, over="rma", generic="shmemx_ib" + _dir,
+        _row(name="shmem_{TYPENAME}_ib" + _dir, over="rma", generic="shmem_ib" + _dir,
              select="dest", **_IB),
-        _row(name="shmemx_ib%s{SIZE}" % _dir, over="sized", **_IB),
+        _row(name="shmem_ib%s{SIZE}" % _dir, over="sized", **_IB),
     ]
 
 # ---------------------------------------------------------------------------
@@ -561,7 +568,7 @@ _CTX_SOURCE = {
     "shmem/api/gen/amo_ext.c": "shmem/api/gen/ctx_amo_ext.c",
     "shmem/api/gen/amo_bit.c": "shmem/api/gen/ctx_amo_bit.c",
     "shmem/api/gen/signal.c": "shmem/api/gen/ctx_signal.c",
-    "shmem/api/gen/x_rma_block.c": "shmem/api/gen/x_ctx_rma_block.c",
+    "shmem/api/gen/rma_block.c": "shmem/api/gen/ctx_rma_block.c",
 }
 ROUTINES = api_rows.with_ctx_forms(ROUTINES, _CTX_SOURCE)
 
@@ -618,16 +625,16 @@ for _op, _fam in (("and", "bit"), ("or", "bit"), ("xor", "bit"), ("max", "minmax
              source="shmem/api/gen/reduce_to_all.c"),
     ]
 
-# Scans (shmemx_, newer than 1.5): prefix sums over a team, for the types the
-# SUM reduction takes; inclusive counts the PE's own source, exclusive does not.
+# Scans (OpenSHMEM 1.6): prefix sums over a team, for the types the SUM
+# reduction takes; inclusive counts the PE's own source, exclusive does not.
 for _kind, _excl in (("inscan", 0), ("exscan", 1)):
     ROUTINES.append(_row(
-        name="shmemx_{TYPENAME}_sum_" + _kind, over="red_arith", ret="int", params=_TEAM_CONTIG,
+        name="shmem_{TYPENAME}_sum_" + _kind, over="red_arith", ret="int", params=_TEAM_CONTIG,
         core="shoal_api_scan", ret_call=True, core_ret="int",
         args="team, dest, source, nelems, %d, {dt}, {size}, {routine}" % _excl,
-        generic="shmemx_sum_" + _kind, select="dest", page="shmemx_sum_inscan",
-        op="sum_" + _kind, header="shmem/include/shmemx_typed.h",
-        source="shmem/api/gen/x_scan.c"))
+        generic="shmem_sum_" + _kind, select="dest", page="shmem_sum_inscan",
+        op="sum_" + _kind, header="shmem/include/shoal_typed.h",
+        source="shmem/api/gen/scan.c", x_alias=True))
 
 # ---------------------------------------------------------------------------
 # UNTYPED: routines declared by hand in shmem/include/shmem.h. Listed here only
@@ -749,24 +756,30 @@ UNTYPED = [
     ("void", "shmem_alltoalls64", _STRIDED_ASET, "shmem_alltoalls", True),
 ]
 
-# UNTYPED_X: the same for the untyped shmemx_ routines, declared by hand in
-# shmem/include/shmemx.h (newer than 1.5; Shoal's own shmemx_wtime).
-UNTYPED_X_HEADER = "shmem/include/shmemx.h"
+# The untyped routines OpenSHMEM 1.6 added.
 _SIG_UPD = "uint64_t *sig_addr, uint64_t signal, int pe"
-UNTYPED_X = [
-    ("void", "shmemx_signal_add", _SIG_UPD, "shmemx_signal_add", False),
-    ("void", "shmemx_ctx_signal_add", "shmem_ctx_t ctx, " + _SIG_UPD, "shmemx_signal_add", False),
-    ("void", "shmemx_signal_set", _SIG_UPD, "shmemx_signal_set", False),
-    ("void", "shmemx_ctx_signal_set", "shmem_ctx_t ctx, " + _SIG_UPD, "shmemx_signal_set", False),
-    ("void", "shmemx_pe_quiet", "const int *target_pes, size_t npes", "shmemx_pe_quiet", False),
-    ("void", "shmemx_ctx_pe_quiet", "shmem_ctx_t ctx, const int *target_pes, size_t npes",
-     "shmemx_pe_quiet", False),
-    ("void", "shmemx_ctx_session_start",
-     "shmem_ctx_t ctx, long options, const shmemx_ctx_session_config_t *config, "
-     "long config_mask", "shmemx_ctx_session_start", False),
-    ("void", "shmemx_ctx_session_stop", "shmem_ctx_t ctx", "shmemx_ctx_session_start", False),
-    ("double", "shmemx_wtime", "void", "shmemx_wtime", False),
+_SESSION = ("shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, "
+            "long config_mask")
+UNTYPED += [
+    ("void", "shmem_signal_add", _SIG_UPD, "shmem_signal_add", False),
+    ("void", "shmem_ctx_signal_add", "shmem_ctx_t ctx, " + _SIG_UPD, "shmem_signal_add", False),
+    ("void", "shmem_signal_set", _SIG_UPD, "shmem_signal_set", False),
+    ("void", "shmem_ctx_signal_set", "shmem_ctx_t ctx, " + _SIG_UPD, "shmem_signal_set", False),
+    ("void", "shmem_pe_quiet", "const int *target_pes, size_t npes", "shmem_pe_quiet", False),
+    ("void", "shmem_ctx_pe_quiet", "shmem_ctx_t ctx, const int *target_pes, size_t npes",
+     "shmem_pe_quiet", False),
+    ("void", "shmem_ctx_session_start", _SESSION, "shmem_ctx_session_start", False),
+    ("void", "shmem_ctx_session_stop", "shmem_ctx_t ctx", "shmem_ctx_session_start", False),
 ]
+
+# UNTYPED_X: the same for shmem/include/shmemx.h: Shoal's own shmemx_wtime, and
+# the shmemx_ names Shoal gave the routines above before 1.6 was its contract,
+# aliases of them (listed as deprecated on their pages).
+UNTYPED_X_HEADER = "shmem/include/shmemx.h"
+UNTYPED_X = [("double", "shmemx_wtime", "void", "shmemx_wtime", False)] + [
+    (u[0], u[1].replace("shmem_", "shmemx_", 1), u[2].replace("shmem_ctx_session_config_t",
+                                                                "shmemx_ctx_session_config_t"),
+     u[3], True) for u in UNTYPED[-8:]]
 
 # ---------------------------------------------------------------------------
 # Man pages written by hand in man/src/<page>.3.in. Every page named by a

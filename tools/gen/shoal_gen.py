@@ -98,6 +98,8 @@ class Routine:
         self.params = subst_type(row["params"], ctype)
         self.decl_name = name       # parenthesized where a C11 macro has the same name
         self.twin = None            # a GPU routine's host twin, by name (Api sets it)
+        # Its shmemx_ alias (x_alias rows): the name Shoal gave it before 1.6.
+        self.alias = x_name(name) if row.get("x_alias") else None
 
     def proto(self, name=None):
         return c_decl(self.ret, name or self.decl_name, self.params)
@@ -107,6 +109,11 @@ class Routine:
 
     def uses_signed(self):
         return any("{signed}" in a for a in [self.row["args"]] + self.row.get("locals", []))
+
+
+def x_name(name):
+    """The shmemx_ alias of a shmem_ name: shmemx_int_ibput, shmemx_ctx_int_ibput."""
+    return "shmemx_" + name[len("shmem_"):]
 
 
 def short_name(name):
@@ -166,6 +173,7 @@ class Api:
             self.gpu_by_row.append((row, rs))
             self.gpu_routines.extend(rs)
         names = ([r.name for r in self.routines + self.gpu_routines]
+                 + [r.alias for r in self.routines if r.alias]
                  + [u[1] for u in self.untyped + self.gpu_untyped])
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
@@ -304,7 +312,9 @@ def complex_guarded(rs, line_of):
 # ---------------------------------------------------------------------------
 # shmem/include/shoal_typed.h
 # ---------------------------------------------------------------------------
-def gen_header(api, path, info):
+def header_head(path, info, complex_used):
+    """A generated header's banner, guard and include of its base, up to the
+    opening of extern "C"."""
     g = info["guard"]
     out = ["/* %s */" % BANNER,
            "/* %s" % path.split("/")[-1] + " - " + info["what"],
@@ -312,9 +322,17 @@ def gen_header(api, path, info):
            % info["base"],
            "#ifndef %s" % g, "#define %s" % g, "",
            '#include "%s"' % info["base"], ""]
-    if any(r.complex and r.row["header"] == path for r in api.routines):
+    if complex_used:
         out += COMPLEX_EXT_DEF + [""]
-    out += ["#ifdef __cplusplus", 'extern "C" {', "#endif"]
+    return out + ["#ifdef __cplusplus", 'extern "C" {', "#endif"]
+
+
+def gen_header(api, path, info):
+    if info.get("aliases"):
+        return gen_alias_header(api, path, info)
+    g = info["guard"]
+    out = header_head(path, info, any(r.complex and r.row["header"] == path
+                                      for r in api.routines))
     for row, rs in api.by_row:
         if row["header"] != path:
             continue
@@ -357,6 +375,25 @@ def gen_header(api, path, info):
     return "\n".join(out)
 
 
+def gen_alias_header(api, path, info):
+    """The shmemx_ aliases of the x_alias rows: their prototypes, and each C11
+    shmemx_ name as the shmem_ one (both arities go through)."""
+    g = info["guard"]
+    rows = [(row, rs) for row, rs in api.by_row if row.get("x_alias")]
+    out = header_head(path, info, any(r.complex for _, rs in rows for r in rs))
+    for row, rs in rows:
+        out.append("")
+        out.append("/* %s: %s (man page %s) */"
+                   % (x_name(row["name"]), row["name"], row["page"]))
+        out.extend(complex_guarded(rs, lambda r: wrap((COMPLEX_EXT + " " if r.complex else "")
+                                                      + r.proto(r.alias) + ";")))
+    out += ["", "#ifdef __cplusplus", "}", "#endif", "", C11_GUARD]
+    for name in sorted({row["generic"] for row, _ in rows if row["generic"]}):
+        out.append("#define %s(...) %s(__VA_ARGS__)" % (x_name(name), name))
+    out += ["#endif /* C11 */", "", "#endif /* %s */" % g, ""]
+    return "\n".join(out)
+
+
 # The helpers of the two-arity macros: the outer selection asks whether argument
 # 0 is a context; the arm taken then selects on argument 1 or argument 0.
 CTX_DISPATCH = [
@@ -393,7 +430,9 @@ def gen_profile_header(api):
            " * its pshmem_ name (p_my_pe, p_num_pes, pstart_pes, pshmalloc, pshfree,",
            " * pshrealloc, pshmemalign for the deprecated names without shmem_), and every",
            " * routine of shmemx.h under its pshmemx_ name. libshoal defines each routine as",
-           " * pshmem_X, and shmem_X is a weak alias of it: a tool defines its own shmem_X",
+           " * pshmem_X, and shmem_X is a weak alias of it (a shmemx_ alias of a shmem_",
+           " * routine is a weak alias of the same code, pshmemx_X a strong one): a tool",
+           " * defines its own shmem_X",
            " * and calls pshmem_X to do the work (shmem_profiling(3)). The C11 type-generic",
            " * macros stay in shmem.h and shmemx.h, naming the shmem_ and shmemx_ routines. */",
            "#ifndef PSHMEM_H", "#define PSHMEM_H", "", '#include "shmemx.h"', "",
@@ -406,6 +445,12 @@ def gen_profile_header(api):
         out.append("/* %s */" % profiled(row["name"].replace("{", "").replace("}", "")))
         out.extend(complex_guarded(rs, lambda r: wrap((COMPLEX_EXT + " " if r.complex else "")
                                                       + r.proto(profiled(r.name)) + ";")))
+    for row, rs in api.by_row:
+        if row.get("x_alias"):
+            out += ["", "/* %s */" % profiled(x_name(row["name"]).replace("{", "")
+                                              .replace("}", ""))]
+            out.extend(complex_guarded(rs, lambda r: wrap(
+                (COMPLEX_EXT + " " if r.complex else "") + r.proto(profiled(r.alias)) + ";")))
     out += ["", "#ifdef __cplusplus", "}", "#endif", "", "#endif /* PSHMEM_H */", ""]
     return "\n".join(out)
 
@@ -428,6 +473,8 @@ def gen_source(api, path, info):
             out.append("")
             out.extend(wrapper(r, name=profiled(r.name)))
             out.append("SHOAL_PROFILED(%s);" % r.name)
+            if r.alias:
+                out.append("SHOAL_PROFILED_ALIAS(%s, %s);" % (r.alias, r.name))
     out.append("")
     return "\n".join(out)
 
@@ -579,7 +626,7 @@ def page_names(api):
 def page_header(api, page):
     """The header a page's routines come from: shmemx.h for the shmemx_ ones."""
     t = api.t
-    bases = {api.untyped_header[u[1]] for u in api.untyped if u[3] == page}
+    bases = {api.untyped_header[u[1]] for u in api.untyped if u[3] == page and not u[4]}
     bases |= {"shmem/include/" + t.HEADERS[row["header"]]["base"] for row, _ in api.by_row
               if row["page"] == page and row["header"] in t.HEADERS}
     return "shmemx.h" if t.UNTYPED_X_HEADER in bases else "shmem.h"
@@ -646,7 +693,9 @@ def page_routines(api, page):
         if row["page"] == page:
             if row["generic"] and row["generic"] not in names:  # a ctx twin shares it
                 names.append(row["generic"])
-            names += [r.name for r in rs]
+                if row.get("x_alias"):
+                    names.append(x_name(row["generic"]))
+            names += [r.name for r in rs] + [r.alias for r in rs if r.alias]
     return names + shoal_gen_gpu.page_routines(api, page)
 
 
