@@ -59,7 +59,7 @@ fi
 # 1. the summary: exit 0, a version line; --version
 run --
 [ "$rc" -eq 0 ] || bad "shoal_info exits $rc: $(cat "$tmp/err")"
-grep -q '^Shoal [0-9][0-9.]* (OpenSHMEM 1\.5)$' "$tmp/out" || bad "no version line in: $(head -3 "$tmp/out")"
+grep -q '^Shoal [0-9][0-9.]* (OpenSHMEM 1\.6)$' "$tmp/out" || bad "no version line in: $(head -3 "$tmp/out")"
 grep -q '^  prefix: ' "$tmp/out" || bad "no prefix line"
 grep -q '^  UCX: .*loaded' "$tmp/out" || bad "no UCX version line"
 grep -q '^  PMIx: .*loaded' "$tmp/out" || bad "no PMIx version line"

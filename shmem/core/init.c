@@ -3,6 +3,7 @@
  * Order matters: the data segment is remapped before any other thread exists. */
 #include "config.h"
 #include "shmem.h"
+#include "shoal_coll.h"
 #include "shoal_core.h"
 #include "shoal_hang.h"
 #include "shoal_rt.h"
@@ -41,6 +42,7 @@ static void abort_job(int status, const char *message)
 }
 
 static void finalize(int by_exit);
+static int exit_hooked; /* finalize_at_exit is registered */
 
 /* A program that ends without shmem_finalize. With status 0 (every PE returning
  * from main, say) the exit finalizes for it, collectively; a peer still waiting
@@ -50,8 +52,10 @@ static void exit_hook(int status)
 {
     char msg[128];
 
-    if (!shoal_core_state.initialized)
+    if (!shoal_core_state.initialized) {
+        shoal_rt_close(); /* after the last shmem_finalize: the launcher's connection */
         return;
+    }
     if (status == 0) {
         finalize(1);
         return;
@@ -171,11 +175,13 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     double t[6];
     int status, local_size;
 
-    if (shoal_core_state.initialized)
+    /* OpenSHMEM 1.6: each initialisation is matched by a finalize; one made
+     * while Shoal is up only counts. One after the last finalize starts it
+     * again from nothing, as the first did. */
+    if (shoal_core_state.initialized) {
+        shoal_core_state.init_count++;
         return;
-    if (shoal_core_state.finalized)
-        shoal_log_fatal("%s: called after shmem_finalize; a program may initialise Shoal once",
-                    routine);
+    }
     t[0] = now_ms();
     if (shoal_env_parse(NULL, err, sizeof(err), &shoal_core_state.settings) != SHOAL_OK)
         shoal_log_fatal("%s: %s", routine, err);
@@ -268,6 +274,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (status != SHOAL_OK)
         fail(routine, "exchanging wire-up data", status);
     shoal_core_state.initialized = 1;
+    shoal_core_state.finalized = 0;
+    shoal_core_state.init_count = 1;
     shoal_core_state.direct_amo = !shoal_core_state.amo_ucx;
     /* SHOAL_STATS counts the program's operations where they are not direct. */
     shoal_core_state.direct_pes = shoal_core_state.settings.check || shoal_core_state.settings.stats
@@ -281,19 +289,31 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     t[4] = now_ms();
     /* Before atexit: the GPU library's runtime then outlives finalize_at_exit. */
     shoal_core_gpu_init(gpu, sizeof(gpu));
+    if (!exit_hooked) { /* once per process, however often Shoal starts */
 #ifdef __GLIBC__
-    on_exit(finalize_at_exit, NULL);
+        on_exit(finalize_at_exit, NULL);
 #else
-    atexit(finalize_at_exit);
+        atexit(finalize_at_exit);
 #endif
+        exit_hooked = 1;
+    }
     t[5] = now_ms();
     if (shoal_core_state.my_pe == 0 &&
         (shoal_core_state.settings.info || shoal_core_state.settings.version))
         print_info(t, shoal_core_state.ucx != NULL, gpu);
 }
 
+/* A finalize that leaves an initialisation unmatched (all but the last, which
+ * matches the first) leaves Shoal up: it only synchronises (quiet and barrier,
+ * as shmem_barrier_all). */
 void shoal_core_finalize(void)
 {
+    if (shoal_core_state.initialized && shoal_core_state.init_count > 1) {
+        shoal_core_state.init_count--;
+        shoal_core_gpu_check();
+        shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_finalize");
+        return;
+    }
     finalize(0);
 }
 
@@ -317,6 +337,7 @@ static void finalize(int by_exit)
     shoal_ctx_cleanup();
     shoal_core_state.direct_pes = shoal_core_state.direct_coll_pes = 0;
     shoal_core_state.initialized = 0;
+    shoal_core_state.init_count = 0;
     shoal_core_state.finalized = 1;
     shoal_core_gpu_finalize(); /* it unregisters the peers' heaps we unmap next */
     /* No PE touches another's memory any more. Endpoints close with a flush that
@@ -332,5 +353,6 @@ static void finalize(int by_exit)
     shoal_team_cleanup();
     shoal_heap_cleanup(&shoal_core_state.heap);
     shoal_segment_heap_cleanup(&shoal_core_state.seg[SHOAL_SEG_HEAP]);
-    shoal_rt_finalize();
+    if (by_exit) /* else kept for a later shmem_init, and closed at exit */
+        shoal_rt_close();
 }

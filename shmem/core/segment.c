@@ -40,6 +40,10 @@ shoal_status_t shoal_segment_data_setup(shoal_seg_t *seg_out)
     data_range_t r = {0};
     int status, fd;
 
+    /* Initialised again after shmem_finalize: the segment is shared already
+     * (it stays so, with its file, for the program's variables). */
+    if (seg_out->base != NULL && seg_out->fd >= 0)
+        return SHOAL_OK;
     dl_iterate_phdr(find_main_data, &r);
     if (r.start == 0) {
         shoal_log_warn("the program has no writable data segment: only the heap is symmetric");
@@ -159,7 +163,9 @@ shoal_status_t shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
 
 void shoal_segment_heap_cleanup(shoal_seg_t *seg)
 {
-    if (seg->fd >= 0) /* else UCX allocated it, and freed it at shoal_ucx_destroy */
+    if (seg->fd >= 0) { /* else UCX allocated it, and freed it at shoal_ucx_destroy */
         shoal_shm_segment_detach(seg->base, seg->size);
+        close(seg->fd); /* the peers, which took copies of it, have closed theirs */
+    }
     *seg = (shoal_seg_t){.fd = -1};
 }

@@ -43,7 +43,8 @@ enum { SHOAL_PEER_UNKNOWN, SHOAL_PEER_THIS_NODE, SHOAL_PEER_OTHER_NODE };
 
 typedef struct shoal_state {
     int initialized;
-    int finalized;
+    int finalized;  /* the last shmem_finalize has run (until an init starts again) */
+    int init_count; /* initialisations not yet matched by a finalize */
     int my_pe;
     int n_pes;
     int thread_level;

@@ -1,4 +1,4 @@
-/* shmem.h - the OpenSHMEM C API as Shoal provides it (1.5, and the routines 1.6 adds).
+/* shmem.h - the OpenSHMEM 1.6 C API as Shoal provides it.
  * Hand-written: constants, types and the untyped routines. The typed routines
  * and the C11 generic selections come from shoal_typed.h, which is generated
  * from the API table (tools/gen/api_table.py); do not declare them here. */
@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 #define SHMEM_MAJOR_VERSION 1
-#define SHMEM_MINOR_VERSION 5
+#define SHMEM_MINOR_VERSION 6
 #define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
 #define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
 #define SHMEM_MAX_NAME_LEN 256

@@ -9,6 +9,7 @@
 #include <pmix.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,18 @@
 static pmix_proc_t rt_me;
 static int rt_singleton = 1;
 static int rt_active;
+static int rt_rank, rt_size, rt_local_size;
+/* Which run of the library this is: the first, or one after a shmem_finalize
+ * (OpenSHMEM 1.6). Keys carry it, so that no value published by an earlier run
+ * is ever read as this run's. */
+static unsigned rt_generation;
+
+/* key as this run publishes it: "shoal.wireup.2". */
+static const char *run_key(const char *key, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s.%u", key, rt_generation);
+    return buf;
+}
 
 /* The launcher's PMIx server is gone (the launcher was killed, say): nothing will
  * end this PE, and a PE waiting for its peers would spin forever. Runs in PMIx's
@@ -70,6 +83,13 @@ shoal_status_t shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
         *local_size_out = 1;
         return SHOAL_OK;
     }
+    if (rt_active) { /* a run after shmem_finalize: the connection is kept */
+        rt_generation++;
+        *rank_out = rt_rank;
+        *size_out = rt_size;
+        *local_size_out = rt_local_size;
+        return SHOAL_OK;
+    }
     rc = PMIx_Init(&rt_me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
         shoal_log_error("PMIx_Init failed: %s; was the program started by a PMIx launcher?",
@@ -77,6 +97,7 @@ shoal_status_t shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
         return SHOAL_ERR_RUNTIME;
     }
     rt_active = 1;
+    rt_generation++;
     PMIx_Register_event_handler(&lost_connection, 1, NULL, 0, lost_server, NULL, NULL);
     /* The job size, not PMIX_UNIV_SIZE: mpirun sets that to its slot count. */
     rc = get_job_u32(PMIX_JOB_SIZE, &size);
@@ -90,9 +111,9 @@ shoal_status_t shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
     if (get_job_u32(PMIX_LOCAL_SIZE, &local_size) != PMIX_SUCCESS)
         local_size = 0;
     rt_singleton = 0;
-    *rank_out = (int)rt_me.rank;
-    *size_out = (int)size;
-    *local_size_out = (int)local_size;
+    *rank_out = rt_rank = (int)rt_me.rank;
+    *size_out = rt_size = (int)size;
+    *local_size_out = rt_local_size = (int)local_size;
     return SHOAL_OK;
 }
 
@@ -131,7 +152,13 @@ shoal_status_t shoal_rt_local_peers(int **ranks_out, int *n_out)
     return SHOAL_OK;
 }
 
-void shoal_rt_finalize(void)
+/* The connection outlives shmem_finalize, to the end of the process: a PE that
+ * initialises again reuses it. Were it closed there and opened again, the first
+ * fence of the new run could meet a peer's PMIx_Finalize of the old one (the
+ * fence then fails with PARTIAL_SUCCESS, or with INVALID-ARG where a node's
+ * server counted the two runs' fences as one; 4 PEs under mpirun, oshrun and
+ * srun). */
+void shoal_rt_close(void)
 {
     if (rt_active)
         PMIx_Finalize(NULL, 0);
@@ -147,6 +174,7 @@ shoal_status_t shoal_rt_publish(const char *key, const void *data, size_t len)
 {
     pmix_value_t value;
     pmix_status_t rc;
+    char name[PMIX_MAX_KEYLEN + 1];
 
     if (rt_singleton)
         return SHOAL_OK;
@@ -154,7 +182,7 @@ shoal_status_t shoal_rt_publish(const char *key, const void *data, size_t len)
     value.type = PMIX_BYTE_OBJECT;
     value.data.bo.bytes = (char *)data;
     value.data.bo.size = len;
-    rc = PMIx_Put(PMIX_GLOBAL, key, &value);
+    rc = PMIx_Put(PMIX_GLOBAL, run_key(key, name, sizeof(name)), &value);
     if (rc != PMIX_SUCCESS) {
         shoal_log_error("PMIx_Put(%s) failed: %s", key, PMIx_Error_string(rc));
         return SHOAL_ERR_RUNTIME;
@@ -224,11 +252,12 @@ shoal_status_t shoal_rt_lookup(int rank, const char *key, void **data_out, size_
     pmix_value_t *val = NULL;
     pmix_proc_t proc;
     pmix_status_t rc;
+    char name[PMIX_MAX_KEYLEN + 1];
     void *copy;
 
     PMIX_PROC_CONSTRUCT(&proc);
     PMIX_LOAD_PROCID(&proc, rt_me.nspace, (pmix_rank_t)rank);
-    rc = PMIx_Get(&proc, key, NULL, 0, &val);
+    rc = PMIx_Get(&proc, run_key(key, name, sizeof(name)), NULL, 0, &val);
     if (rc != PMIX_SUCCESS) {
         shoal_log_error("PMIx_Get(%s) of PE %d failed: %s", key, rank, PMIx_Error_string(rc));
         return SHOAL_ERR_RUNTIME;

@@ -6,9 +6,12 @@
 #include <stddef.h>
 #include "shoal_status.h"
 
-/* local_size_out: how many of the PEs share this node. */
+/* local_size_out: how many of the PEs share this node. A call after the first
+ * (the library initialised again after shmem_finalize) reuses the connection. */
 shoal_status_t shoal_rt_init(int *rank_out, int *size_out, int *local_size_out);
-void shoal_rt_finalize(void);
+/* Closes the connection to the launcher (PMIx_Finalize): at the end of the
+ * process, not at shmem_finalize (see shoal_rt.c). */
+void shoal_rt_close(void);
 /* The ranks on this node (a malloc'ed array the caller frees), or an error when
  * the launcher does not say. */
 shoal_status_t shoal_rt_local_peers(int **ranks_out, int *n_out);
