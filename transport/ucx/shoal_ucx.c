@@ -1009,9 +1009,13 @@ static void find_stuck(shoal_ucx_worker_t *w)
     ucp_request_param_t param = {.op_attr_mask = 0};
 
     for (ucx_peer_t *peer = w->peers; peer != NULL; peer = peer->next) {
-        if (peer->used && request_wait_for(w, ucp_ep_flush_nbx(peer->ep, &param), "flush", peer->pe,
-                                           FIND_STUCK_NS) == SHOAL_ERR_TIMEOUT)
-            return; /* stuck_pe is set */
+        /* One that fails is as good an answer as one that hangs: UCX may have
+         * seen the connection die meanwhile (TCP keepalive on a cut link). */
+        if (peer->used && request_wait_for(w, ucp_ep_flush_nbx(peer->ep, &param), NULL, peer->pe,
+                                           FIND_STUCK_NS) != SHOAL_OK) {
+            w->stuck_pe = peer->pe;
+            return;
+        }
     }
     w->stuck_pe = -1;
 }
