@@ -393,6 +393,50 @@ static void test_pe_quiet(void)
 
 static unsigned long table[256];
 
+/* AMOs in a batch session, which a runtime may delay and combine: add, or and
+ * and, 32 and 64 bits; a set waited for without a quiet (it must still arrive
+ * while the sender waits); an add ordered by a fence before a put. */
+static int ses_flag;
+static long ses_sum, ses_fenced, ses_ready;
+static uint32_t ses_bits_or, ses_bits_and;
+
+static void test_session_kinds(void)
+{
+    int pe;
+
+    ses_flag = 0;
+    ses_sum = ses_fenced = ses_ready = 0;
+    ses_bits_or = 0;
+    ses_bits_and = 0xffffffffu;
+    shmem_barrier_all();
+    shmem_ctx_session_start(ctx, SHMEM_CTX_SESSION_BATCH, NULL, 0);
+    for (pe = 0; pe < npes; pe++) {
+        shmem_ctx_long_atomic_add(ctx, &ses_sum, me + 1, pe);
+        shmem_ctx_uint32_atomic_or(ctx, &ses_bits_or, 1u << (me % 32), pe);
+        shmem_ctx_uint32_atomic_and(ctx, &ses_bits_and, ~(1u << (me % 32)), pe);
+    }
+    shmem_ctx_int_atomic_set(ctx, &ses_flag, me + 1, right);
+    shmem_int_wait_until(&ses_flag, SHMEM_CMP_EQ, left + 1); /* no quiet: it must still come */
+    shmem_ctx_long_atomic_add(ctx, &ses_fenced, 5, right);
+    shmem_ctx_fence(ctx);
+    shmem_ctx_long_p(ctx, &ses_ready, 1, right);
+    shmem_long_wait_until(&ses_ready, SHMEM_CMP_EQ, 1);
+    PE_CHECK(ses_fenced == 5,
+             "session batch: an add before a fence is %ld when the put after "
+             "it arrived, expected 5",
+             ses_fenced);
+    shmem_ctx_session_stop(ctx);
+    shmem_ctx_quiet(ctx);
+    shmem_barrier_all();
+    PE_CHECK_EQ("session batch: sum of adds", (long)npes * (npes + 1) / 2, ses_sum);
+    for (pe = 0; pe < npes; pe++) {
+        PE_CHECK(ses_bits_or & (1u << (pe % 32)), "session batch: or bit %d missing", pe % 32);
+        PE_CHECK(!(ses_bits_and & (1u << (pe % 32))), "session batch: and bit %d still set",
+                 pe % 32);
+    }
+    shmem_barrier_all();
+}
+
 static void test_sessions(void)
 {
     shmem_ctx_session_config_t cfg = {.total_ops = 4 * 256};
@@ -467,6 +511,7 @@ int main(void)
     test_scans();
     test_pe_quiet();
     test_sessions();
+    test_session_kinds();
 
     if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
