@@ -41,8 +41,9 @@ typedef struct bench_opts {
     int pe;           /* -p: target PE; -1: the program's default */
     long window;      /* -W: outstanding operations per quiet (bandwidth) */
     int active_set;   /* -a: 1.4 active-set collectives even where teams exist */
-    int fixed;        /* -F: collectives with a fixed root and a barrier after each call,
-                       * time averaged over every PE (the public micro-benchmarks' way) */
+    int fixed;        /* -F (1): collectives with a fixed root and a barrier after each call,
+                       * time averaged over every PE; -C (2): the same, but only the call
+                       * itself timed, the barrier not (OSU's OpenSHMEM benchmarks' way) */
     const char *only; /* -o: comma-separated row names */
     size_t sizes[BENCH_MAX_SIZES];
     int nsizes;
@@ -201,6 +202,8 @@ static inline void bench_usage(const char *prog, const char *what)
            "  -a             1.4 active-set collectives even where 1.5 teams exist\n"
            "  -F             collectives: root PE 0, a barrier after every call, the time\n"
            "                 averaged over all PEs (as public OpenSHMEM micro-benchmarks)\n"
+           "  -C             as -F, but only the call is timed, not the barrier after it\n"
+           "                 (as OSU's OpenSHMEM benchmarks time collectives)\n"
            "  -i             user-space instructions per iteration (perf_event_open)\n"
            "  -m             machine-readable lines: BENCH name=... size=... median_us=...\n",
            prog, what);
@@ -219,7 +222,7 @@ static inline void bench_opts_parse(bench_opts_t *o, int argc, char **argv, cons
     o->pe = -1;
     o->window = 64;
     bench_parse_sizes(o, def_sizes);
-    while ((c = getopt(argc, argv, "r:n:t:w:s:o:p:W:aFimh")) != -1) {
+    while ((c = getopt(argc, argv, "r:n:t:w:s:o:p:W:aFCimh")) != -1) {
         switch (c) {
         case 'r':
             o->reps = atoi(optarg);
@@ -250,6 +253,9 @@ static inline void bench_opts_parse(bench_opts_t *o, int argc, char **argv, cons
             break;
         case 'F':
             o->fixed = 1;
+            break;
+        case 'C':
+            o->fixed = 2;
             break;
         case 'i':
             o->instr = 1;
@@ -398,11 +404,21 @@ static inline int bench_icount_open(void)
 }
 
 /* ---- the driver ---- */
+
+/* Time a loop adds up itself (-C: each call, not the barrier after it); -1 while none. */
+static double bench_inner_us = -1;
+
+static inline void bench_inner_add(double us)
+{
+    bench_inner_us = (bench_inner_us < 0 ? 0 : bench_inner_us) + us;
+}
+
 static inline double bench_round(bench_fn_t fn, void *arg, long n, int fd, long long *count)
 {
     double t0, t1;
 
     bench_sync();
+    bench_inner_us = -1;
     t0 = bench_now_us();
 #ifdef __linux__
     if (fd >= 0) {
@@ -421,7 +437,7 @@ static inline double bench_round(bench_fn_t fn, void *arg, long n, int fd, long 
     }
 #endif
     t1 = bench_now_us();
-    return t1 - t0;
+    return bench_inner_us >= 0 ? bench_inner_us : t1 - t0;
 }
 
 #ifndef BENCH_NO_SHMEM

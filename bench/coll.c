@@ -17,12 +17,25 @@ typedef struct coll_arg {
     size_t size;
     int npes;
     int active_set;
-    int fixed; /* -F: root 0 and a barrier after every call */
+    int fixed; /* -F (1) or -C (2): root 0 and a barrier after every call */
+    double t0; /* -C: when the call began */
 } coll_arg_t;
 
-/* -F: the barrier that public micro-benchmarks put after every collective call. */
-static void after_call(const coll_arg_t *a)
+/* -C: the call is timed alone. */
+static void before_call(coll_arg_t *a)
 {
+    if (a->fixed == 2) {
+        a->t0 = bench_now_us();
+    }
+}
+
+/* -F and -C: the barrier that public micro-benchmarks put after every collective call,
+ * timed under -F, not under -C. */
+static void after_call(coll_arg_t *a)
+{
+    if (a->fixed == 2) {
+        bench_inner_add(bench_now_us() - a->t0);
+    }
     if (a->fixed) {
         shmem_barrier_all();
     }
@@ -55,11 +68,13 @@ static void do_broadcast(void *arg, long n)
         int root = a->fixed ? 0 : (int)(turn++ % a->npes);
 #if BENCH_SHMEM_15
         if (!a->active_set) {
+            before_call(a);
             shmem_broadcastmem(SHMEM_TEAM_WORLD, a->dest, a->src, a->size, root);
             after_call(a);
             continue;
         }
 #endif
+        before_call(a);
         shmem_broadcast64(a->dest, a->src, a->size / 8, root, 0, 0, a->npes, next_psync(a));
         after_call(a);
     }
@@ -72,11 +87,13 @@ static void do_fcollect(void *arg, long n)
     for (long i = 0; i < n; i++) {
 #if BENCH_SHMEM_15
         if (!a->active_set) {
+            before_call(a);
             shmem_fcollectmem(SHMEM_TEAM_WORLD, a->dest, a->src, a->size);
             after_call(a);
             continue;
         }
 #endif
+        before_call(a);
         shmem_fcollect64(a->dest, a->src, a->size / 8, 0, 0, a->npes, next_psync(a));
         after_call(a);
     }
@@ -89,11 +106,13 @@ static void do_alltoall(void *arg, long n)
     for (long i = 0; i < n; i++) {
 #if BENCH_SHMEM_15
         if (!a->active_set) {
+            before_call(a);
             shmem_alltoallmem(SHMEM_TEAM_WORLD, a->dest, a->src, a->size);
             after_call(a);
             continue;
         }
 #endif
+        before_call(a);
         shmem_alltoall64(a->dest, a->src, a->size / 8, 0, 0, a->npes, next_psync(a));
         after_call(a);
     }
@@ -107,11 +126,13 @@ static void do_sum_reduce(void *arg, long n)
     for (long i = 0; i < n; i++) {
 #if BENCH_SHMEM_15
         if (!a->active_set) {
+            before_call(a);
             shmem_int_sum_reduce(SHMEM_TEAM_WORLD, (int *)a->dest, (int *)a->src, (size_t)nreduce);
             after_call(a);
             continue;
         }
 #endif
+        before_call(a);
         shmem_int_sum_to_all((int *)a->dest, (int *)a->src, nreduce, 0, 0, a->npes, a->wrk,
                              next_psync(a));
         after_call(a);
@@ -125,14 +146,15 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         const char *fixed_name; /* the row under -F (NULL: none) */
+        const char *call_name;  /* the row under -C (NULL: none) */
         size_t align;           /* sizes must be multiples of this; 0: a row without a size */
         bench_fn_t fn;
     } rows[] = {
-        {"barrier_all", NULL, 0, do_barrier},
-        {"broadcast", "broadcast_fixed", 8, do_broadcast},
-        {"fcollect", "fcollect_fixed", 8, do_fcollect},
-        {"alltoall", "alltoall_fixed", 8, do_alltoall},
-        {"sum_reduce", "sum_reduce_fixed", 4, do_sum_reduce},
+        {"barrier_all", NULL, NULL, 0, do_barrier},
+        {"broadcast", "broadcast_fixed", "broadcast_call", 8, do_broadcast},
+        {"fcollect", "fcollect_fixed", "fcollect_call", 8, do_fcollect},
+        {"alltoall", "alltoall_fixed", "alltoall_call", 8, do_alltoall},
+        {"sum_reduce", "sum_reduce_fixed", "sum_reduce_call", 4, do_sum_reduce},
     };
 
     shmem_init();
@@ -161,10 +183,13 @@ int main(int argc, char **argv)
                      : "routines: 1.5 team forms on SHMEM_TEAM_WORLD (broadcastmem, fcollectmem, "
                        "alltoallmem, int_sum_reduce)",
         "size: bytes per PE (broadcast, fcollect, alltoall), bytes reduced (sum_reduce)",
-        o.fixed ? "-F: root PE 0 and a barrier after every call (included in the time), the "
-                  "time averaged over all PEs; sum_reduce's MB/s is bytes reduced per second"
-                : "time per call on PE 0; the broadcast root moves to the next PE on every call; "
-                  "sum_reduce's MB/s is bytes reduced per second",
+        o.fixed == 2 ? "-C: root PE 0 and a barrier after every call (not in the time: only the "
+                       "call is timed), the time averaged over all PEs; sum_reduce's MB/s is "
+                       "bytes reduced per second"
+        : o.fixed    ? "-F: root PE 0 and a barrier after every call (included in the time), the "
+                       "time averaged over all PEs; sum_reduce's MB/s is bytes reduced per second"
+                  : "time per call on PE 0; the broadcast root moves to the next PE on every call; "
+                    "sum_reduce's MB/s is bytes reduced per second",
         NULL,
     };
     bench_header(&o, "coll", notes);
@@ -172,7 +197,9 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
         for (int i = 0; i < (rows[k].align ? o.nsizes : 1); i++) {
             size_t s = rows[k].align ? o.sizes[i] : 0;
-            const char *name = o.fixed ? rows[k].fixed_name : rows[k].name;
+            const char *name = o.fixed == 2 ? rows[k].call_name
+                               : o.fixed    ? rows[k].fixed_name
+                                            : rows[k].name;
             bench_row_t row = {name, s, 1, rows[k].fn == do_sum_reduce, api};
             if (name == NULL || (rows[k].align && (s == 0 || s % rows[k].align)) ||
                 !bench_want(&o, row.name, s)) {

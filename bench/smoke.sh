@@ -23,6 +23,7 @@ for prog in latency bandwidth amo pingpong coll lock; do
     run "$prog" "$OSHRUN" --timeout 60 -np 2 "./$prog" $tiny -s 8
 done
 run coll-F "$OSHRUN" --timeout 60 -np 2 ./coll $tiny -s 8 -F
+run coll-C "$OSHRUN" --timeout 60 -np 2 ./coll $tiny -s 8 -C
 run raw ./raw $tiny -s 4K
 if "$OSHRUN" --timeout 60 -np 2 ./startup; then
     echo "ok: startup"

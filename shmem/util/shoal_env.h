@@ -53,60 +53,59 @@ enum { SHOAL_GPU_PROXY_AUTO = 0, SHOAL_GPU_PROXY_ALL = 1, SHOAL_GPU_PROXY_NONE =
  * shoal_env.c enforces it; tools/gen/shoal_gen_env.py reads these rows to write
  * the settings of README.md and shmem_intro(3), so keep one row per X(...) and
  * each argument a literal. */
-#define SHOAL_ENV_TABLE(X)                                                                        \
-    X(SHMEM_SYMMETRIC_SIZE, size, symmetric_size, "256M", NONE, resources,                        \
-      "Bytes of symmetric heap per PE; K, M, G or T suffixes multiply by 1024 each step")         \
-    X(SHMEM_DEBUG, bool, debug, "0", NONE, output,                                                \
-      "Print debugging messages from the library")                                                \
-    X(SHMEM_INFO, bool, info, "0", NONE, output,                                                  \
-      "Print at start-up (PE 0) the library version, every setting, the transports and timings")  \
-    X(SHMEM_VERSION, bool, version, "0", NONE, output,                                            \
-      "Print the library version at start-up (PE 0)")                                             \
-    X(SHOAL_STATS, count, stats, "0", FROM_TO(0, 2), output,                                      \
-      "At shmem_finalize, PE 0 prints run statistics to stderr: 1 the job's, 2 each PE's too "    \
-      "(the program's RMA and AMOs then take the checked path, where they are counted)")          \
-    X(SHOAL_TRANSPORT, transport, transport, "auto", NONE, transport,                             \
-      "auto: same-node peers by load/store, others by UCX; ucx: UCX for every peer")              \
-    X(SHOAL_CHECK, bool, check, "0", NONE, checks,                                                \
-      "Check every remote range against its allocation (costly; the segment check is "            \
-      "always on)")                                                                               \
-    X(SHOAL_PROGRESS_US, usec, progress_us, "1000", UP_TO(4294967295), transport,                 \
-      "Microseconds between UCX progress-thread passes, so a busy PE still serves its "           \
-      "peers; 0: no thread")                                                                      \
-    X(SHOAL_PEER_TIMEOUT, seconds, peer_timeout_s, "30", NONE, transport,                         \
-      "Seconds a PE waits for another node's PE to answer (a get, an atomic, a quiet, a "         \
-      "collective's look at a PE it waits for) before it ends the job naming that PE and its "    \
-      "node; 0: wait for ever")                                                                   \
-    X(SHOAL_CHECK_COLL, bool, check_coll, "0", NONE, checks,                                      \
-      "Compare collective arguments across the team, and name a PE that never joins a "           \
-      "collective")                                                                               \
-    X(SHOAL_CHECK_COLL_TIMEOUT, seconds, check_coll_s, "10", FROM(1), checks,                     \
-      "Seconds a collective waits for a PE, with SHOAL_CHECK_COLL, before it names that PE")      \
-    X(SHOAL_HANG_REPORT, seconds, hang_report_s, "0", NONE, checks,                               \
-      "Seconds a wait may last before its PE prints what it waits for (the value, the PEs a "     \
-      "collective lacks, a lock's holder), again at each doubling; 0: only on SIGUSR2")           \
-    X(SHOAL_TEAMS_MAX, count, teams_max, "64", FROM_TO(2, 64), resources,                         \
-      "Teams that may exist at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included")            \
-    X(SHOAL_CTX_MAX, count, ctx_max, "256", NONE, resources,                                      \
-      "Contexts a PE may have at once, the default one aside")                                    \
-    X(SHOAL_BCAST_ALGO, bcast, bcast_algo, "auto", NONE, collectives,                             \
-      "Broadcast: flat (the root writes each PE), direct (every PE reads the root), "             \
-      "binomial, auto")                                                                           \
-    X(SHOAL_REDUCE_ALGO, reduce, reduce_algo, "auto", NONE, collectives,                          \
-      "Reductions: flat (one PE combines), doubling, ring (reduce-scatter, all-gather), "         \
-      "direct, auto")                                                                             \
-    X(SHOAL_COLL_SMALL, size, coll_small, "8K", NONE, collectives,                                \
-      "Bytes up to which auto picks the small-array collectives (flat on one node, else "         \
-      "direct broadcasts and doubling reductions)")                                               \
-    X(SHOAL_COLL_STREAM, size, coll_stream, "16M", NONE, collectives,                            \
-      "Bytes a collective writes in all (on every PE) from which its copies between PEs of a "    \
-      "node bypass the caches (streaming stores); 0: never")                                      \
-    X(SHOAL_SLEEP, bool, sleep_waits, "1", NONE, collectives,                                     \
-      "When a node runs more PEs than cores, collectives wait asleep (futex) instead of "         \
-      "yielding")                                                                                 \
-    X(SHOAL_GPU_PROXY, gpu_proxy, gpu_proxy, "auto", NONE, gpu,                                   \
-      "How kernels reach what load/store cannot: auto, a host thread of the PE carries their "    \
-      "operations on PEs not mapped here and their atomics where the GPU's are not atomic with "  \
+#define SHOAL_ENV_TABLE(X)                                                                         \
+    X(SHMEM_SYMMETRIC_SIZE, size, symmetric_size, "256M", NONE, resources,                         \
+      "Bytes of symmetric heap per PE; K, M, G or T suffixes multiply by 1024 each step")          \
+    X(SHMEM_DEBUG, bool, debug, "0", NONE, output, "Print debugging messages from the library")    \
+    X(SHMEM_INFO, bool, info, "0", NONE, output,                                                   \
+      "Print at start-up (PE 0) the library version, every setting, the transports and timings")   \
+    X(SHMEM_VERSION, bool, version, "0", NONE, output,                                             \
+      "Print the library version at start-up (PE 0)")                                              \
+    X(SHOAL_STATS, count, stats, "0", FROM_TO(0, 2), output,                                       \
+      "At shmem_finalize, PE 0 prints run statistics to stderr: 1 the job's, 2 each PE's too "     \
+      "(the program's RMA and AMOs then take the checked path, where they are counted)")           \
+    X(SHOAL_TRANSPORT, transport, transport, "auto", NONE, transport,                              \
+      "auto: same-node peers by load/store, others by UCX; ucx: UCX for every peer")               \
+    X(SHOAL_CHECK, bool, check, "0", NONE, checks,                                                 \
+      "Check every remote range against its allocation (costly; the segment check is "             \
+      "always on)")                                                                                \
+    X(SHOAL_PROGRESS_US, usec, progress_us, "1000", UP_TO(4294967295), transport,                  \
+      "Microseconds between UCX progress-thread passes, so a busy PE still serves its "            \
+      "peers; 0: no thread")                                                                       \
+    X(SHOAL_PEER_TIMEOUT, seconds, peer_timeout_s, "30", NONE, transport,                          \
+      "Seconds a PE waits for another node's PE to answer (a get, an atomic, a quiet, a "          \
+      "collective's look at a PE it waits for) before it ends the job naming that PE and its "     \
+      "node; 0: wait for ever")                                                                    \
+    X(SHOAL_CHECK_COLL, bool, check_coll, "0", NONE, checks,                                       \
+      "Compare collective arguments across the team, and name a PE that never joins a "            \
+      "collective")                                                                                \
+    X(SHOAL_CHECK_COLL_TIMEOUT, seconds, check_coll_s, "10", FROM(1), checks,                      \
+      "Seconds a collective waits for a PE, with SHOAL_CHECK_COLL, before it names that PE")       \
+    X(SHOAL_HANG_REPORT, seconds, hang_report_s, "0", NONE, checks,                                \
+      "Seconds a wait may last before its PE prints what it waits for (the value, the PEs a "      \
+      "collective lacks, a lock's holder), again at each doubling; 0: only on SIGUSR2")            \
+    X(SHOAL_TEAMS_MAX, count, teams_max, "64", FROM_TO(2, 64), resources,                          \
+      "Teams that may exist at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included")             \
+    X(SHOAL_CTX_MAX, count, ctx_max, "256", NONE, resources,                                       \
+      "Contexts a PE may have at once, the default one aside")                                     \
+    X(SHOAL_BCAST_ALGO, bcast, bcast_algo, "auto", NONE, collectives,                              \
+      "Broadcast: flat (the root writes each PE), direct (every PE reads the root), "              \
+      "binomial, auto")                                                                            \
+    X(SHOAL_REDUCE_ALGO, reduce, reduce_algo, "auto", NONE, collectives,                           \
+      "Reductions: flat (one PE combines), doubling, ring (reduce-scatter, all-gather), "          \
+      "direct, auto")                                                                              \
+    X(SHOAL_COLL_SMALL, size, coll_small, "8K", NONE, collectives,                                 \
+      "Bytes up to which auto picks the small-array collectives (flat on one node, else "          \
+      "direct broadcasts and doubling reductions)")                                                \
+    X(SHOAL_COLL_STREAM, size, coll_stream, "32M", NONE, collectives,                              \
+      "Bytes a collective writes in all (on every PE) from which its copies between PEs of a "     \
+      "node bypass the caches (streaming stores); 0: never")                                       \
+    X(SHOAL_SLEEP, bool, sleep_waits, "1", NONE, collectives,                                      \
+      "When a node runs more PEs than cores, collectives wait asleep (futex) instead of "          \
+      "yielding")                                                                                  \
+    X(SHOAL_GPU_PROXY, gpu_proxy, gpu_proxy, "auto", NONE, gpu,                                    \
+      "How kernels reach what load/store cannot: auto, a host thread of the PE carries their "     \
+      "operations on PEs not mapped here and their atomics where the GPU's are not atomic with "   \
       "the CPU's; all, it carries every put, get and atomic of a kernel; none, no host thread")
 
 /* Each kind's field type: shoal_env_size_t, shoal_env_bool_t, ... */
