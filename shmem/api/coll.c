@@ -286,7 +286,7 @@ void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_barrier");
-    shoal_coll_barrier(&ps, 1, "shmem_barrier");
+    shoal_coll_barrier_program(&ps, 1, "shmem_barrier");
 }
 SHOAL_PROFILED(shmem_barrier);
 
@@ -295,7 +295,7 @@ void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
     shoal_pset_t ps;
 
     active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_sync");
-    shoal_coll_barrier(&ps, 0, "shmem_sync");
+    shoal_coll_barrier_program(&ps, 0, "shmem_sync");
 }
 SHOAL_PROFILED(shmem_sync);
 

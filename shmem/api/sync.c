@@ -22,14 +22,14 @@ void pshmem_barrier_all(void)
 {
     shoal_check_init("shmem_barrier_all");
     shoal_core_gpu_check();
-    shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_barrier_all");
+    shoal_coll_barrier_program(&shoal_team_world.pset, 1, "shmem_barrier_all");
 }
 SHOAL_PROFILED(shmem_barrier_all);
 
 void pshmem_sync_all(void)
 {
     shoal_check_init("shmem_sync_all");
-    shoal_coll_barrier(&shoal_team_world.pset, 0, "shmem_sync_all");
+    shoal_coll_barrier_program(&shoal_team_world.pset, 0, "shmem_sync_all");
 }
 SHOAL_PROFILED(shmem_sync_all);
 

@@ -209,7 +209,7 @@ int pshmem_team_sync(shmem_team_t team)
 {
     const char *routine = "shmem_team_sync";
 
-    shoal_coll_barrier(shoal_check_team(team, routine), 0, routine);
+    shoal_coll_barrier_program(shoal_check_team(team, routine), 0, routine);
     return 0;
 }
 SHOAL_PROFILED(shmem_team_sync);

@@ -139,6 +139,9 @@ size_t shoal_team_slot_bytes(void);
 /* coll_*.c: every PE of ps calls these with the same arguments (sizes in bytes;
  * seg/off name symmetric buffers). */
 void shoal_coll_barrier(const shoal_pset_t *ps, int complete_puts, const char *routine);
+/* The same, for a barrier the program called (shmem_barrier_all, shmem_sync_all,
+ * shmem_team_sync, shmem_barrier, shmem_sync): see coll_barrier.c. */
+void shoal_coll_barrier_program(const shoal_pset_t *ps, int complete_puts, const char *routine);
 /* This PE leaves (by shmem_finalize, by exit without it, or failing with its
  * error line printed): its peers' waits in collectives that need it then end
  * the job instead of hanging, or, for a failed PE, wait for the launcher to end
