@@ -73,15 +73,31 @@ int shoal_coll_hier_on_node(const shoal_hier_t *h, int i)
     return 0;
 }
 
-void shoal_coll_hier_push(const shoal_pset_t *ps, const shoal_hier_t *h, const void *src,
-                          size_t bytes, const char *routine)
+/* The other nodes' leaders into to[]; how many. */
+static int other_leaders(const shoal_hier_t *h, int to[SHOAL_STAGE_ROOTS])
 {
-    int to[SHOAL_STAGE_ROOTS], k, n = 0;
+    int k, n = 0;
 
     for (k = 0; k < h->nleaders; k++)
         if (k != h->rank)
             to[n++] = h->leaders[k];
+    return n;
+}
+
+void shoal_coll_hier_push(const shoal_pset_t *ps, const shoal_hier_t *h, const void *src,
+                          size_t bytes, const char *routine)
+{
+    int to[SHOAL_STAGE_ROOTS], n = other_leaders(h, to);
+
     shoal_coll_region_push(ps, src, bytes, to, n, routine);
+}
+
+unsigned shoal_coll_hier_exchange(const shoal_pset_t *ps, const shoal_hier_t *h, const void *src,
+                                  size_t bytes, const char *routine)
+{
+    int to[SHOAL_STAGE_ROOTS], n = other_leaders(h, to);
+
+    return shoal_coll_xchg_push(ps, src, bytes, to, n, routine);
 }
 
 void shoal_coll_hier_arrive(const shoal_pset_t *ps, int head, const char *routine)

@@ -190,14 +190,20 @@ static void reduce_regions(const shoal_pset_t *ps, int dseg, size_t doff, int ss
 {
     size_t bytes = count * elem_size;
     const char *src = shoal_coll_local(sseg, soff);
-    int i;
+    int xchg = shoal_coll_xchg_fits(ps, bytes), i;
+    unsigned turn = 0;
 
-    shoal_coll_region_push(ps, src, bytes, NULL, 0, routine);
+    if (xchg)
+        turn = shoal_coll_xchg_push(ps, src, bytes, NULL, 0, routine);
+    else
+        shoal_coll_region_push(ps, src, bytes, NULL, 0, routine);
     for (i = 0; i < ps->size; i++) {
         char *to = i == 0 ? acc : in;
 
         if (i == ps->me)
             memcpy(to, src, bytes);
+        else if (xchg)
+            shoal_coll_xchg_take(ps, i, turn, to, bytes, routine);
         else
             shoal_coll_region_take(ps, i, to, bytes, routine);
         if (i > 0)
@@ -219,7 +225,8 @@ static void reduce_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
 {
     _Alignas(64) char mine[SHOAL_STAGE_BYTES / 2]; /* regions_fit: a region at most */
     size_t bytes = count * elem_size;
-    int k;
+    int xchg = shoal_coll_xchg_fits(ps, bytes), k;
+    unsigned turn = 0;
 
     if (ps->me != h->local[0]) {
         shoal_coll_hier_arrive(ps, h->local[0], routine);
@@ -231,12 +238,17 @@ static void reduce_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
         if (k > 0)
             combine(mine, in, count, op, dt, elem_size, routine);
     }
-    shoal_coll_hier_push(ps, h, mine, bytes, routine);
+    if (xchg)
+        turn = shoal_coll_hier_exchange(ps, h, mine, bytes, routine);
+    else
+        shoal_coll_hier_push(ps, h, mine, bytes, routine);
     for (k = 0; k < h->nleaders; k++) {
         char *part = k == 0 ? acc : in;
 
         if (k == h->rank)
             memcpy(part, mine, bytes);
+        else if (xchg)
+            shoal_coll_xchg_take(ps, h->leaders[k], turn, part, bytes, routine);
         else
             shoal_coll_region_take(ps, h->leaders[k], part, bytes, routine);
         if (k > 0)

@@ -39,6 +39,9 @@ typedef enum shoal_dt {
  * on one node and one "staged" counter per possible root (see coll_bcast.c). */
 #define SHOAL_STAGE_ROOTS 32
 #define SHOAL_STAGE_BYTES 4096
+/* Then an exchange area, where members that all push to each other (a small
+ * reduction across nodes) each own two slots, used in turn (coll_bcast.c). */
+#define SHOAL_XCHG_BYTES 4096
 
 /* A team that spans nodes, grouped by node (coll_hier.c): the members on this
  * PE's node, the first of them its leader, and one leader per node. The small
@@ -68,6 +71,7 @@ typedef struct shoal_pset {
      * broadcast have not yet said they are done (see coll_bcast.c). */
     size_t stage_off;
     int *stage_pending;
+    unsigned *exchanges; /* teams only: exchanges this PE has made (coll_bcast.c) */
     shoal_hier_t *hier; /* teams only (NULL for an active set) */
 } shoal_pset_t;
 
@@ -97,6 +101,7 @@ typedef struct shoal_team {
                            * SHOAL_TEAM_CTX_ANY when none was asked (no mask bit) */
     int predefined;
     int stage_pending;    /* pset.stage_pending points here */
+    unsigned exchanges;   /* pset.exchanges points here */
     shoal_hier_t hier;    /* pset.hier points here */
     uintptr_t handle;     /* what the program holds: see shoal_handle.h */
 } shoal_team_t;

@@ -191,6 +191,41 @@ static inline int shoal_coll_regions_fit(const shoal_pset_t *ps, size_t bytes)
            bytes <= shoal_core_state.settings.coll_small;
 }
 
+/* Exchanges (coll_bcast.c): where every member of a group pushes to every other
+ * and takes from every other (the small reduction across nodes, its leaders'
+ * partials), a member owns two slots of the exchange area of every other
+ * member, after the staging area: exchange k goes into slot k % 2. No answers:
+ * member j writes slot k % 2 at m again in exchange k + 2, which it reaches only
+ * after taking m's push of exchange k + 1, which m made after it had taken j's
+ * push of exchange k. The token goes on j's stage counter at m, as a region
+ * push's does: each take is one token, and j's operations to m arrive in order
+ * (a fence before each token), so whatever token m takes, the data of j's push
+ * it waits for is there. Every member of the group must make the same exchanges
+ * in the same order (a team's collectives are). */
+static inline size_t shoal_coll_xchg_bytes(const shoal_pset_t *ps)
+{
+    return (SHOAL_XCHG_BYTES / 2 / (size_t)ps->size) & ~(size_t)63;
+}
+
+static inline size_t shoal_coll_xchg_off(const shoal_pset_t *ps, int owner, unsigned turn)
+{
+    return ps->stage_off + SHOAL_STAGE_ROOTS * ps->sync_stride + SHOAL_STAGE_BYTES +
+           ((size_t)(turn & 1) * (size_t)ps->size + (size_t)owner) * shoal_coll_xchg_bytes(ps);
+}
+
+static inline int shoal_coll_xchg_fits(const shoal_pset_t *ps, size_t bytes)
+{
+    return shoal_coll_regions_fit(ps, bytes) && bytes <= shoal_coll_xchg_bytes(ps);
+}
+
+/* Pushes src into this member's slot of the nto members to[] (to NULL: every
+ * other member) for this PE's next exchange, whose number it returns. */
+unsigned shoal_coll_xchg_push(const shoal_pset_t *ps, const void *src, size_t bytes, const int *to,
+                              int nto, const char *routine);
+/* Takes member from's push of exchange turn into dst. */
+void shoal_coll_xchg_take(const shoal_pset_t *ps, int from, unsigned turn, void *dst, size_t bytes,
+                          const char *routine);
+
 /* Pushes to the nto members to[] (to NULL: every other member). */
 void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t bytes, const int *to,
                             int nto, const char *routine);
@@ -206,6 +241,9 @@ int shoal_coll_hier_on_node(const shoal_hier_t *h, int i);
 /* Region push (shoal_coll_regions_fit) into every other node's leader. */
 void shoal_coll_hier_push(const shoal_pset_t *ps, const shoal_hier_t *h, const void *src,
                           size_t bytes, const char *routine);
+/* Exchange push (shoal_coll_xchg_fits) into every other node's leader; its number. */
+unsigned shoal_coll_hier_exchange(const shoal_pset_t *ps, const shoal_hier_t *h, const void *src,
+                                  size_t bytes, const char *routine);
 /* A member's part where index head does the node's: arrive, wait for release. */
 void shoal_coll_hier_arrive(const shoal_pset_t *ps, int head, const char *routine);
 /* The head's: take the arrivals of the node's other members; then, once its part

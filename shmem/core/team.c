@@ -12,7 +12,8 @@
 
 #define SLOT_STRIDE 64 /* one cache line per counter: each has its own writer */
 #define SLOT_STAGE (SHOAL_SYNC_FLAGS * SLOT_STRIDE + SHOAL_SYNC_SCRATCH * 8)
-#define SLOT_BYTES (SLOT_STAGE + SHOAL_STAGE_ROOTS * SLOT_STRIDE + SHOAL_STAGE_BYTES)
+#define SLOT_BYTES                                                                                 \
+    (SLOT_STAGE + SHOAL_STAGE_ROOTS * SLOT_STRIDE + SHOAL_STAGE_BYTES + SHOAL_XCHG_BYTES)
 _Static_assert(SLOT_STRIDE >= 16, "a counter's line also holds the count of shoal_coll_enter");
 
 shoal_team_t shoal_team_world, shoal_team_shared;
@@ -51,6 +52,7 @@ static void team_strided(shoal_team_t *t, int slot, int start, int stride, int n
     t->pset.me = shoal_team_index(t, shoal_core_state.my_pe);
     t->pset.stage_off = t->pset.sync_off + SLOT_STAGE;
     t->pset.stage_pending = &t->stage_pending;
+    t->pset.exchanges = &t->exchanges;
     t->pset.hier = &t->hier;
     shoal_hang_team_made(&t->pset);
 }

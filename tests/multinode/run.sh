@@ -38,7 +38,7 @@ tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//' |
 : "${MN_TIMEOUT:=180}"
 : "${MN_LAYOUTS:=2:4:node:mpirun 3:5:slot:oshrun 2:4:block:srun 3:5:cyclic:srun}"
 : "${MN_COLL_LAYOUTS:=2:2:node:mpirun 2:6:node:mpirun}"
-: "${MN_COLL_TESTS:=pe_coll pe_reduce pe_team pe_active_set}"
+: "${MN_COLL_TESTS:=pe_coll pe_reduce pe_team pe_active_set pe_coll_burst}"
 : "${MN_SCENARIOS:=yes}"
 # Contention tests: fewer rounds, each one a TCP round trip here.
 : "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500}"

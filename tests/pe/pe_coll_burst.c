@@ -1,0 +1,115 @@
+/* Small collectives back to back, with nothing between them: sum and max
+ * reductions of 1 to 8 elements, broadcasts from a root that moves, and barriers
+ * now and then, on WORLD and on the halves at the same time, with the inputs
+ * changed before every call and some PEs held back a few microseconds at random
+ * (the same sequence on every PE, so every PE makes the same calls). A PE that
+ * runs one or two collectives ahead of the others must not overwrite what they
+ * have not read yet: across nodes the small reductions push into slots of the
+ * other members that are used again two reductions later, with no answer
+ * (coll_bcast.c's exchanges), and the broadcasts into regions that are. Every
+ * result is checked against what this PE computes itself; after the first
+ * failure the calls go on unchecked, so that no PE leaves the others waiting. */
+#include "pe_teams.h"
+
+#include <stdint.h>
+#include <unistd.h>
+
+#define ROUNDS 1500
+#define MAXN 8
+
+static int me, npes;
+static pe_team_t T;
+static long *src, *dst;
+
+/* xorshift: the same sequence on every PE */
+static uint64_t next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static long input(int idx, int round, int i)
+{
+    return (long)idx * 1000003L + (long)round * 7919L + i;
+}
+
+static void rounds(const char *layout)
+{
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    int round, i, k;
+
+    for (round = 0; round < ROUNDS; round++) {
+        uint64_t r = next(&seed);
+        int n = 1 + (int)(r % MAXN), what = (int)(r >> 8) % 4;
+        int late = (int)((r >> 16) % (uint64_t)T.size), root = (int)((r >> 24) % (uint64_t)T.size);
+
+        if (T.me == late && (r >> 32) % 4 == 0)
+            usleep((useconds_t)((r >> 40) % 50));
+        for (i = 0; i < n; i++)
+            src[i] = input(T.me, round, i);
+        dst[n] = -7;
+        if (what == 0 || what == 1) {
+            long want, got;
+
+            if (what == 0)
+                shmem_long_sum_reduce(T.team, dst, src, (size_t)n);
+            else
+                shmem_long_max_reduce(T.team, dst, src, (size_t)n);
+            for (i = 0; i < n && pe_test_failures == 0; i++) {
+                want = what == 0 ? 0 : input(0, round, i);
+                for (k = 0; k < T.size; k++)
+                    want = what == 0 ? want + input(k, round, i)
+                                     : (input(k, round, i) > want ? input(k, round, i) : want);
+                got = dst[i];
+                PE_CHECK(got == want,
+                         "%s, round %d: %s_reduce of %d, element %d: expected %ld, "
+                         "found %ld",
+                         layout, round, what == 0 ? "sum" : "max", n, i, want, got);
+            }
+        } else if (what == 2) {
+            shmem_broadcastmem(T.team, dst, src, (size_t)n * sizeof(long), root);
+            for (i = 0; i < n && pe_test_failures == 0; i++)
+                PE_CHECK(dst[i] == input(root, round, i),
+                         "%s, round %d: broadcast of %d from %d, element %d: expected %ld, "
+                         "found %ld",
+                         layout, round, n, root, i, input(root, round, i), dst[i]);
+        } else if ((r >> 48) % 4 == 0) {
+            shmem_team_sync(T.team);
+        }
+        PE_CHECK(pe_test_failures > 0 || dst[n] == -7,
+                 "%s, round %d: the element after dest was written", layout, round);
+    }
+}
+
+int main(void)
+{
+    int pass;
+
+    shmem_init();
+    pe_test_watchdog();
+    me = shmem_my_pe();
+    npes = shmem_n_pes();
+    if (npes > PE_TEAM_MAXPE) {
+        if (me == 0)
+            printf("pe_coll_burst: more than %d PEs: skipped\n", PE_TEAM_MAXPE);
+        shmem_finalize();
+        return 77;
+    }
+    src = shmem_malloc((MAXN + 1) * sizeof(long));
+    dst = shmem_malloc((MAXN + 1) * sizeof(long));
+    PE_CHECK(src != NULL && dst != NULL, "allocations %p %p", (void *)src, (void *)dst);
+    if (src == NULL || dst == NULL)
+        return pe_test_finish("pe_coll_burst");
+    for (pass = 0; pass < 2; pass++) {
+        pe_team_layout(pass ? PE_LAYOUT_HALVES : PE_LAYOUT_WORLD, &T);
+        if (T.me >= 0)
+            rounds(T.name);
+        shmem_barrier_all();
+        pe_team_free(&T);
+    }
+    shmem_free(dst);
+    shmem_free(src);
+    return pe_test_finish("pe_coll_burst");
+}
