@@ -126,8 +126,8 @@ void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t 
     shoal_coll_token_send(ps, from, STAGE_DONE, routine);
 }
 
-unsigned shoal_coll_xchg_push(const shoal_pset_t *ps, const void *src, size_t bytes, const int *to,
-                              int nto, const char *routine)
+unsigned shoal_coll_xchg_push(const shoal_pset_t *ps, const void *src, size_t stride, size_t bytes,
+                              const int *to, int nto, const char *routine)
 {
     unsigned turn = (*ps->exchanges)++;
     size_t slot = shoal_coll_xchg_off(ps, ps->me, turn);
@@ -135,7 +135,9 @@ unsigned shoal_coll_xchg_push(const shoal_pset_t *ps, const void *src, size_t by
 
     shoal_core_untracked(1); /* as a region push's: the receiver's take completes them */
     for (k = 0; k < n && bytes > 0; k++)
-        shoal_coll_put(ps, region_target(ps, to, k), ps->sync_seg, slot, src, bytes, routine);
+        shoal_coll_put(ps, region_target(ps, to, k), ps->sync_seg, slot,
+                       (const char *)src + (size_t)region_target(ps, to, k) * stride, bytes,
+                       routine);
     shoal_core_untracked(0);
     shoal_core_fence(&shoal_ctx_default);
     for (k = 0; k < n; k++)

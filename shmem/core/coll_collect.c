@@ -32,15 +32,41 @@ static size_t *collect_offsets(const shoal_pset_t *ps, size_t bytes, int fixed, 
     return off;
 }
 
+/* Small blocks on a team that spans nodes (shoal_coll_xchg_fits): one exchange,
+ * in which member t gets the bytes at src + t * stride, and each takes every
+ * other's into dest at its index's block: no barrier, and over UCX no flush. */
+static void xchg_blocks(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
+                        size_t stride, size_t bytes, const char *routine)
+{
+    char *dest = shoal_coll_local(dseg, doff);
+    const char *src = shoal_coll_local(sseg, soff);
+    unsigned turn = shoal_coll_xchg_push(ps, src, stride, bytes, NULL, 0, routine);
+    int i;
+
+    for (i = 0; i < ps->size; i++)
+        if (i == ps->me)
+            memmove(dest + (size_t)i * bytes, src + (size_t)i * stride, bytes);
+        else
+            shoal_coll_xchg_take(ps, i, turn, dest + (size_t)i * bytes, bytes, routine);
+}
+
 /* Each PE pushes its block to every PE's dest, starting with its right neighbour
  * so that no PE is everyone's first target. */
 void shoal_coll_collect(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                         size_t bytes, int fixed, const char *routine)
 {
     uint64_t begun = shoal_stats_coll_begin();
-    size_t *off = collect_offsets(ps, bytes, fixed, routine);
     const char *src = shoal_coll_local(sseg, soff);
-    int n = ps->size, i, stream = shoal_coll_streams(off[n] * (size_t)n);
+    size_t *off;
+    int n = ps->size, i, stream;
+
+    if (fixed && bytes > 0 && shoal_coll_xchg_fits(ps, bytes)) {
+        xchg_blocks(ps, dseg, doff, sseg, soff, 0, bytes, routine);
+        shoal_stats_coll_end(SHOAL_STATS_COLLECT, begun);
+        return;
+    }
+    off = collect_offsets(ps, bytes, fixed, routine);
+    stream = shoal_coll_streams(off[n] * (size_t)n);
 
     for (i = 1; i <= n && bytes > 0; i++) {
         int to = (ps->me + i) % n;
@@ -72,6 +98,11 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
     int n = ps->size, i, pull = 0;
     int stream = shoal_coll_streams(nelems * elem_size * (size_t)n * (size_t)n);
 
+    if (dst == 1 && sst == 1 && nelems > 0 && shoal_coll_xchg_fits(ps, nelems * elem_size)) {
+        xchg_blocks(ps, dseg, doff, sseg, soff, sblock, nelems * elem_size, routine);
+        shoal_stats_coll_end(SHOAL_STATS_ALLTOALL, begun);
+        return;
+    }
     for (i = 1; i <= n && nelems > 0; i++) {
         int to = (ps->me + i) % n, pe = shoal_pset_pe(ps, to);
         size_t to_off = doff + (size_t)ps->me * dblock;

@@ -97,7 +97,7 @@ unsigned shoal_coll_hier_exchange(const shoal_pset_t *ps, const shoal_hier_t *h,
 {
     int to[SHOAL_STAGE_ROOTS], n = other_leaders(h, to);
 
-    return shoal_coll_xchg_push(ps, src, bytes, to, n, routine);
+    return shoal_coll_xchg_push(ps, src, 0, bytes, to, n, routine);
 }
 
 void shoal_coll_hier_arrive(const shoal_pset_t *ps, int head, const char *routine)

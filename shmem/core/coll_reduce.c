@@ -194,7 +194,7 @@ static void reduce_regions(const shoal_pset_t *ps, int dseg, size_t doff, int ss
     unsigned turn = 0;
 
     if (xchg)
-        turn = shoal_coll_xchg_push(ps, src, bytes, NULL, 0, routine);
+        turn = shoal_coll_xchg_push(ps, src, 0, bytes, NULL, 0, routine);
     else
         shoal_coll_region_push(ps, src, bytes, NULL, 0, routine);
     for (i = 0; i < ps->size; i++) {
@@ -229,6 +229,8 @@ static void reduce_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
     unsigned turn = 0;
 
     if (ps->me != h->local[0]) {
+        if (xchg)
+            shoal_coll_xchg_skip(ps);
         shoal_coll_hier_arrive(ps, h->local[0], routine);
         return;
     }

@@ -218,10 +218,18 @@ static inline int shoal_coll_xchg_fits(const shoal_pset_t *ps, size_t bytes)
     return shoal_coll_regions_fit(ps, bytes) && bytes <= shoal_coll_xchg_bytes(ps);
 }
 
-/* Pushes src into this member's slot of the nto members to[] (to NULL: every
- * other member) for this PE's next exchange, whose number it returns. */
-unsigned shoal_coll_xchg_push(const shoal_pset_t *ps, const void *src, size_t bytes, const int *to,
-                              int nto, const char *routine);
+/* Pushes into this member's slot of the nto members to[] (to NULL: every other
+ * member) for this PE's next exchange, whose number it returns: member t gets
+ * the bytes at src + t * stride (stride 0: the same for all). */
+unsigned shoal_coll_xchg_push(const shoal_pset_t *ps, const void *src, size_t stride, size_t bytes,
+                              const int *to, int nto, const char *routine);
+/* An exchange this PE takes no part in (a member that is not its node's leader,
+ * in a reduction by node): counted all the same, so that every member of the
+ * team names an exchange alike. */
+static inline void shoal_coll_xchg_skip(const shoal_pset_t *ps)
+{
+    ++*ps->exchanges;
+}
 /* Takes member from's push of exchange turn into dst. */
 void shoal_coll_xchg_take(const shoal_pset_t *ps, int from, unsigned turn, void *dst, size_t bytes,
                           const char *routine);

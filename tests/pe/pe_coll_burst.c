@@ -1,13 +1,15 @@
 /* Small collectives back to back, with nothing between them: sum and max
- * reductions of 1 to 8 elements, broadcasts from a root that moves, and barriers
- * now and then, on WORLD and on the halves at the same time, with the inputs
- * changed before every call and some PEs held back a few microseconds at random
- * (the same sequence on every PE, so every PE makes the same calls). A PE that
- * runs one or two collectives ahead of the others must not overwrite what they
- * have not read yet: across nodes the small reductions push into slots of the
- * other members that are used again two reductions later, with no answer
- * (coll_bcast.c's exchanges), and the broadcasts into regions that are. Every
- * result is checked against what this PE computes itself; after the first
+ * reductions of 1 to 8 elements, broadcasts from a root that moves, fcollects
+ * and alltoalls of 1 to 8 elements a PE, and barriers now and then, on WORLD and on the halves at
+ * the same time, with the inputs changed before every call and some PEs held back a few
+ * microseconds at random (the same sequence on every PE, so every PE makes the same calls). A PE
+ * that runs one or two collectives ahead of the others must not overwrite what they have not read
+ * yet: across nodes the small reductions, fcollects and alltoalls push into slots of the other
+ * members that are used again two exchanges later, with no answer (coll_bcast.c's exchanges), and
+ * the broadcasts into regions that are answered. Every result is checked against what this PE
+ * computes itself. fcollect and alltoall write into the other PEs' dests, which the spec says must
+ * be ready before any PE calls: they alternate between two (a PE two calls ahead has passed a
+ * synchronisation with every other in between). After the first
  * failure the calls go on unchecked, so that no PE leaves the others waiting. */
 #include "pe_teams.h"
 
@@ -19,7 +21,7 @@
 
 static int me, npes;
 static pe_team_t T;
-static long *src, *dst;
+static long *src, *dst, *cdst[2]; /* cdst: fcollect's and alltoall's, in turn */
 
 /* xorshift: the same sequence on every PE */
 static uint64_t next(uint64_t *s)
@@ -38,18 +40,20 @@ static long input(int idx, int round, int i)
 static void rounds(const char *layout)
 {
     uint64_t seed = 0x9e3779b97f4a7c15ull;
-    int round, i, k;
+    int round, i, k, collects = 0;
 
     for (round = 0; round < ROUNDS; round++) {
         uint64_t r = next(&seed);
-        int n = 1 + (int)(r % MAXN), what = (int)(r >> 8) % 4;
+        int n = 1 + (int)(r % MAXN), what = (int)((r >> 8) % 6), all = n * T.size;
         int late = (int)((r >> 16) % (uint64_t)T.size), root = (int)((r >> 24) % (uint64_t)T.size);
 
         if (T.me == late && (r >> 32) % 4 == 0)
             usleep((useconds_t)((r >> 40) % 50));
-        for (i = 0; i < n; i++)
+        long *d = what >= 4 ? cdst[collects++ % 2] : dst;
+
+        for (i = 0; i < all; i++)
             src[i] = input(T.me, round, i);
-        dst[n] = -7;
+        d[what >= 4 ? all : n] = -7;
         if (what == 0 || what == 1) {
             long want, got;
 
@@ -75,10 +79,27 @@ static void rounds(const char *layout)
                          "%s, round %d: broadcast of %d from %d, element %d: expected %ld, "
                          "found %ld",
                          layout, round, n, root, i, input(root, round, i), dst[i]);
+        } else if (what == 4 || what == 5) {
+            if (what == 4)
+                shmem_long_fcollect(T.team, d, src, (size_t)n);
+            else
+                shmem_long_alltoall(T.team, d, src, (size_t)n);
+            /* block k comes from member k: its first n elements (fcollect), or
+             * the block of them meant for this PE (alltoall) */
+            for (k = 0; k < T.size && pe_test_failures == 0; k++)
+                for (i = 0; i < n; i++) {
+                    long want = input(k, round, (what == 4 ? 0 : T.me * n) + i);
+
+                    PE_CHECK(d[k * n + i] == want,
+                             "%s, round %d: %s of %d, block %d element %d: expected %ld, "
+                             "found %ld",
+                             layout, round, what == 4 ? "fcollect" : "alltoall", n, k, i, want,
+                             d[k * n + i]);
+                }
         } else if ((r >> 48) % 4 == 0) {
             shmem_team_sync(T.team);
         }
-        PE_CHECK(pe_test_failures > 0 || dst[n] == -7,
+        PE_CHECK(pe_test_failures > 0 || d[what >= 4 ? all : n] == -7,
                  "%s, round %d: the element after dest was written", layout, round);
     }
 }
@@ -97,10 +118,13 @@ int main(void)
         shmem_finalize();
         return 77;
     }
-    src = shmem_malloc((MAXN + 1) * sizeof(long));
-    dst = shmem_malloc((MAXN + 1) * sizeof(long));
-    PE_CHECK(src != NULL && dst != NULL, "allocations %p %p", (void *)src, (void *)dst);
-    if (src == NULL || dst == NULL)
+    src = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
+    dst = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
+    cdst[0] = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
+    cdst[1] = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
+    PE_CHECK(src != NULL && dst != NULL && cdst[0] != NULL && cdst[1] != NULL,
+             "allocations %p %p %p %p", (void *)src, (void *)dst, (void *)cdst[0], (void *)cdst[1]);
+    if (src == NULL || dst == NULL || cdst[0] == NULL || cdst[1] == NULL)
         return pe_test_finish("pe_coll_burst");
     for (pass = 0; pass < 2; pass++) {
         pe_team_layout(pass ? PE_LAYOUT_HALVES : PE_LAYOUT_WORLD, &T);
@@ -109,6 +133,8 @@ int main(void)
         shmem_barrier_all();
         pe_team_free(&T);
     }
+    shmem_free(cdst[1]);
+    shmem_free(cdst[0]);
     shmem_free(dst);
     shmem_free(src);
     return pe_test_finish("pe_coll_burst");
