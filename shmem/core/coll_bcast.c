@@ -126,33 +126,6 @@ void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t 
     shoal_coll_token_send(ps, from, STAGE_DONE, routine);
 }
 
-unsigned shoal_coll_xchg_push(const shoal_pset_t *ps, const void *src, size_t stride, size_t bytes,
-                              const int *to, int nto, const char *routine)
-{
-    unsigned turn = (*ps->exchanges)++;
-    size_t slot = shoal_coll_xchg_off(ps, ps->me, turn);
-    int n = to != NULL ? nto : ps->size - 1, k;
-
-    shoal_core_untracked(1); /* as a region push's: the receiver's take completes them */
-    for (k = 0; k < n && bytes > 0; k++)
-        shoal_coll_put(ps, region_target(ps, to, k), ps->sync_seg, slot,
-                       (const char *)src + (size_t)region_target(ps, to, k) * stride, bytes,
-                       routine);
-    shoal_core_untracked(0);
-    shoal_core_fence(&shoal_ctx_default);
-    for (k = 0; k < n; k++)
-        shoal_coll_counter_send(ps, region_target(ps, to, k), shoal_coll_stage_counter(ps, ps->me),
-                                routine);
-    return turn;
-}
-
-void shoal_coll_xchg_take(const shoal_pset_t *ps, int from, unsigned turn, void *dst, size_t bytes,
-                          const char *routine)
-{
-    shoal_coll_counter_take(ps, from, shoal_coll_stage_counter(ps, from), routine);
-    memcpy(dst, shoal_coll_local(ps->sync_seg, shoal_coll_xchg_off(ps, from, turn)), bytes);
-}
-
 static void bcast_regions(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                           size_t bytes, int root, const char *routine)
 {

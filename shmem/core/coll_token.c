@@ -133,8 +133,8 @@ static uint64_t left_mark(int pe, int remote, const char *routine)
  * the PE that releases this one was descheduled). The token is looked at after
  * the mark: a member sends its last tokens before it leaves. Returns the world
  * PE seen gone this time, or -1; suspect is the one seen at the previous look. */
-static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int suspect,
-                      int remote, const char *routine)
+static int check_left(const shoal_pset_t *ps, int from, const shoal_coll_ready_t *ready,
+                      int suspect, int remote, const char *routine)
 {
     int i, last = from >= 0 ? from : ps->size - 1;
 
@@ -143,7 +143,7 @@ static int check_left(const shoal_pset_t *ps, int from, const uint64_t *p, int s
         uint64_t mark = i == ps->me ? LEFT_NOT : left_mark(pe, remote, routine);
         int dead = mark == LEFT_NOT && i != ps->me && shoal_peer_process_gone(pe);
 
-        if ((mark == LEFT_NOT && !dead) || shoal_shm_token_count(p) != 0)
+        if ((mark == LEFT_NOT && !dead) || ready->fn(ready->arg) != 0)
             continue;
         if (mark == SHOAL_LEFT_FAILED)
             wait_for_launcher();
@@ -176,25 +176,26 @@ void shoal_coll_counter_bad(const shoal_pset_t *ps, int pe, size_t off, uint64_t
                     routine, off, pe, (unsigned long long)value);
 }
 
-/* Waits for a token on this PE's counter at off, from set index from (-1: any
- * member). A member that left (check_left) ends the job; with SHOAL_CHECK_COLL
- * a wait that lasts too long is a collective that some PE never joined: say so
- * instead of hanging. A count no run can reach ends it too: a garbage counter
- * would otherwise let the collective through early (one compare of the count
- * the wait has read anyway). */
-void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine)
+/* Waits until ready says so, for set index from (-1: any member), with
+ * UCX progress, a yield, and (sleep, a counter here that a CPU atomic of world
+ * PE pe fills: sleep_waits) a futex sleep. A member that left (check_left) ends
+ * the job; with SHOAL_CHECK_COLL a wait that lasts too long is a collective that
+ * some PE never joined: say so instead of hanging. Returns what ready last
+ * returned (non-zero). */
+uint64_t shoal_coll_wait(const shoal_pset_t *ps, int from, const shoal_coll_ready_t *ready,
+                         uint64_t *sleep, const char *routine)
 {
-    uint64_t *p = shoal_coll_local(ps->sync_seg, off), old, count;
     int pe = shoal_pset_pe(ps, from >= 0 ? from : (ps->me + 1) % ps->size);
     double start = 0, yield_start = 0, left_checked = 0, first_look = 0;
     int suspect = -1;
     unsigned spins = 0;
+    uint64_t got;
 
-    while ((count = shoal_shm_token_count(p)) == 0) {
-        if (shoal_core_state.sleep_waits && spins > 0 && yield_start == 0)
+    while ((got = ready->fn(ready->arg)) == 0) {
+        if (sleep != NULL && shoal_core_state.sleep_waits && spins > 0 && yield_start == 0)
             yield_start = now_s();
         if (yield_start != 0 && now_s() - yield_start > SLEEP_AFTER_S) {
-            counter_sleep(p, pe); /* sleep_waits: no UCX to progress */
+            counter_sleep(sleep, pe); /* sleep_waits: no UCX to progress */
             spins++;
         } else {
             shoal_core_backoff(&spins);
@@ -208,7 +209,7 @@ void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const
         if (left_checked == 0) {
             left_checked = first_look = now_s();
         } else if (now_s() - left_checked >= 1.0) {
-            suspect = check_left(ps, from, p, suspect, now_s() - first_look >= 3.0, routine);
+            suspect = check_left(ps, from, ready, suspect, now_s() - first_look >= 3.0, routine);
             left_checked = now_s();
         }
         if (!shoal_core_state.settings.check_coll)
@@ -227,6 +228,24 @@ void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const
                         "the same order",
                         routine, shoal_core_state.settings.check_coll_s, pe, from, ps->size);
     }
+    return got;
+}
+
+static uint64_t token_ready(void *p)
+{
+    return shoal_shm_token_count(p);
+}
+
+/* Waits for a token on this PE's counter at off, from set index from (-1: any
+ * member), and takes it. A count no run can reach ends the job: a garbage
+ * counter would otherwise let the collective through early (one compare of the
+ * count the wait has read anyway). */
+void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine)
+{
+    uint64_t *p = shoal_coll_local(ps->sync_seg, off), old, count;
+    shoal_coll_ready_t ready = {token_ready, p};
+
+    count = shoal_coll_wait(ps, from, &ready, p, routine);
     if (__builtin_expect(count > shoal_coll_tokens_max(ps), 0))
         shoal_coll_counter_bad(ps, shoal_core_state.my_pe, off,
                                __atomic_load_n(p, __ATOMIC_RELAXED), routine);

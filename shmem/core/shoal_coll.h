@@ -40,7 +40,7 @@ typedef enum shoal_dt {
 #define SHOAL_STAGE_ROOTS 32
 #define SHOAL_STAGE_BYTES 4096
 /* Then an exchange area, where members that all push to each other (a small
- * reduction across nodes) each own two slots, used in turn (coll_bcast.c). */
+ * reduction across nodes) each own two slots, used in turn (coll_xchg.c). */
 #define SHOAL_XCHG_BYTES 4096
 
 /* A team that spans nodes, grouped by node (coll_hier.c): the members on this
@@ -71,7 +71,7 @@ typedef struct shoal_pset {
      * broadcast have not yet said they are done (see coll_bcast.c). */
     size_t stage_off;
     int *stage_pending;
-    unsigned *exchanges; /* teams only: exchanges this PE has made (coll_bcast.c) */
+    unsigned *exchanges; /* teams only: exchanges this PE has made (coll_xchg.c) */
     shoal_hier_t *hier; /* teams only (NULL for an active set) */
 } shoal_pset_t;
 
@@ -167,6 +167,9 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
 /* Waits until every reader of this PE's last staged broadcast on ps is done, so
  * that its counters and staging area may be reused (a team being destroyed). */
 void shoal_coll_stage_drain(const shoal_pset_t *ps, const char *routine);
+/* Zeroes this PE's exchange area of a team's slot (coll_xchg.c), at the team's
+ * end: the next team in the slot numbers its exchanges from 1 again. */
+void shoal_coll_xchg_clear(const shoal_pset_t *ps);
 void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                        size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
                        const char *routine);

@@ -106,6 +106,16 @@ void shoal_coll_flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_o
                          const uint64_t *operand, uint64_t *fetch, const char *routine);
 void shoal_coll_counter_send(const shoal_pset_t *ps, int to, size_t off, const char *routine);
 void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine);
+/* What a collective waits for: fn(arg), non-zero once it is there. */
+typedef struct shoal_coll_ready {
+    uint64_t (*fn)(void *arg);
+    void *arg;
+} shoal_coll_ready_t;
+/* The wait under every take (coll_token.c): progress, yields, the checks for a
+ * member that left and, with sleep (a counter of this PE that CPU atomics
+ * fill), futex sleeps. Returns fn's non-zero value. */
+uint64_t shoal_coll_wait(const shoal_pset_t *ps, int from, const shoal_coll_ready_t *ready,
+                         uint64_t *sleep, const char *routine);
 void shoal_coll_token_send(const shoal_pset_t *ps, int to, int flag, const char *routine);
 void shoal_coll_token_take(const shoal_pset_t *ps, int from, int flag, const char *routine);
 /* Ends the job: the counter at off of world PE pe holds value, which no run of
@@ -191,17 +201,16 @@ static inline int shoal_coll_regions_fit(const shoal_pset_t *ps, size_t bytes)
            bytes <= shoal_core_state.settings.coll_small;
 }
 
-/* Exchanges (coll_bcast.c): where every member of a group pushes to every other
- * and takes from every other (the small reduction across nodes, its leaders'
- * partials), a member owns two slots of the exchange area of every other
- * member, after the staging area: exchange k goes into slot k % 2. No answers:
- * member j writes slot k % 2 at m again in exchange k + 2, which it reaches only
- * after taking m's push of exchange k + 1, which m made after it had taken j's
- * push of exchange k. The token goes on j's stage counter at m, as a region
- * push's does: each take is one token, and j's operations to m arrive in order
- * (a fence before each token), so whatever token m takes, the data of j's push
- * it waits for is there. Every member of the group must make the same exchanges
- * in the same order (a team's collectives are). */
+/* Exchanges (coll_xchg.c): where every member of a group pushes to every other
+ * and takes from every other (the small reduction, fcollect and alltoall across
+ * nodes, the leaders' partials), a member owns two slots of the exchange area
+ * of every other member, after the staging area: exchange k goes into slot
+ * k % 2. No answers: member j writes slot k % 2 at m again in exchange k + 2,
+ * which it reaches only after taking m's push of exchange k + 1, which m made
+ * after it had taken j's push of exchange k. No token either: the slot's
+ * trailer carries the exchange's number and a hash (coll_xchg.c). Every member
+ * of the group must count the same exchanges in the same order (a team's
+ * collectives do). */
 static inline size_t shoal_coll_xchg_bytes(const shoal_pset_t *ps)
 {
     return (SHOAL_XCHG_BYTES / 2 / (size_t)ps->size) & ~(size_t)63;
@@ -213,9 +222,13 @@ static inline size_t shoal_coll_xchg_off(const shoal_pset_t *ps, int owner, unsi
            ((size_t)(turn & 1) * (size_t)ps->size + (size_t)owner) * shoal_coll_xchg_bytes(ps);
 }
 
+/* The most data a slot carries: its bytes less a trailer (coll_xchg.c). */
+size_t shoal_coll_xchg_max(const shoal_pset_t *ps);
+
 static inline int shoal_coll_xchg_fits(const shoal_pset_t *ps, size_t bytes)
 {
-    return shoal_coll_regions_fit(ps, bytes) && bytes <= shoal_coll_xchg_bytes(ps);
+    return shoal_coll_regions_fit(ps, bytes) &&
+           ((bytes + 7) & ~(size_t)7) <= shoal_coll_xchg_max(ps);
 }
 
 /* Pushes into this member's slot of the nto members to[] (to NULL: every other

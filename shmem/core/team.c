@@ -224,6 +224,7 @@ void shoal_team_destroy(shoal_team_t *team)
 {
     if (team->pset.me >= 0)
         shoal_coll_stage_drain(&team->pset, "shmem_team_destroy");
+    shoal_coll_xchg_clear(&team->pset);
     slots_free |= (uint64_t)1 << team->slot;
     shoal_handle_remove(&handles, team->handle);
     team_release(team);
