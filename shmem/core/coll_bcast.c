@@ -86,10 +86,10 @@ static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
 }
 
 /* Pushed broadcast (a team that spans nodes, small data): the root puts its
- * source into its region of each reader's staging area (shoal_coll_regions_fit)
- * and gives each a token on its region counter; the reader copies the region
- * into its dest and answers on STAGE_DONE, which the root takes before it
- * pushes again (as the staged root drains). One one-way trip where direct
+ * source into its region of each reader's staging area (shoal_coll_regions_fit),
+ * numbered and hashed (shoal_coll_slot_put: no token); the reader waits for it,
+ * copies it into its dest and answers on STAGE_DONE, which the root takes
+ * before it pushes again (as the staged root drains). One one-way trip where direct
  * needed a barrier, a get's round trip and a second barrier, and nothing is
  * written into a dest outside its own PE's call. */
 static int region_target(const shoal_pset_t *ps, const int *to, int k)
@@ -104,25 +104,19 @@ void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t byte
     int n = to != NULL ? nto : ps->size - 1, k;
 
     shoal_coll_stage_drain(ps, routine);
-    /* Blocking puts of at most SHOAL_STAGE_BYTES: UCX sends them from a copy, so
-     * they do not wait for the other node. Untracked: the receiver's token wait
-     * is what completes them, so the program's next quiet need not. */
-    shoal_core_untracked(1);
-    for (k = 0; k < n && bytes > 0; k++)
-        shoal_coll_put(ps, region_target(ps, to, k), ps->sync_seg, region, src, bytes, routine);
-    shoal_core_untracked(0);
-    shoal_core_fence(&shoal_ctx_default);
-    for (k = 0; k < n; k++)
-        shoal_coll_counter_send(ps, region_target(ps, to, k), shoal_coll_stage_counter(ps, ps->me),
-                                routine);
+    for (k = 0; k < n; k++) {
+        int t = region_target(ps, to, k);
+
+        shoal_coll_slot_put(ps, t, region, src, bytes, ++ps->region_sent[t], routine);
+    }
     *ps->stage_pending = n;
 }
 
 void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t bytes,
                             const char *routine)
 {
-    shoal_coll_counter_take(ps, from, shoal_coll_stage_counter(ps, from), routine);
-    memcpy(dst, shoal_coll_local(ps->sync_seg, shoal_coll_region_off(ps, from)), bytes);
+    shoal_coll_slot_take(ps, from, shoal_coll_region_off(ps, from), dst, bytes,
+                         ++ps->region_got[from], routine);
     shoal_coll_token_send(ps, from, STAGE_DONE, routine);
 }
 

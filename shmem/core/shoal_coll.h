@@ -72,6 +72,8 @@ typedef struct shoal_pset {
     size_t stage_off;
     int *stage_pending;
     unsigned *exchanges; /* teams only: exchanges this PE has made (coll_xchg.c) */
+    /* teams only: region pushes to each member, and taken from each (coll_bcast.c) */
+    unsigned *region_sent, *region_got;
     shoal_hier_t *hier; /* teams only (NULL for an active set) */
 } shoal_pset_t;
 
@@ -102,6 +104,7 @@ typedef struct shoal_team {
     int predefined;
     int stage_pending;    /* pset.stage_pending points here */
     unsigned exchanges;   /* pset.exchanges points here */
+    unsigned region_sent[SHOAL_STAGE_ROOTS], region_got[SHOAL_STAGE_ROOTS]; /* and these */
     shoal_hier_t hier;    /* pset.hier points here */
     uintptr_t handle;     /* what the program holds: see shoal_handle.h */
 } shoal_team_t;
@@ -167,9 +170,9 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
 /* Waits until every reader of this PE's last staged broadcast on ps is done, so
  * that its counters and staging area may be reused (a team being destroyed). */
 void shoal_coll_stage_drain(const shoal_pset_t *ps, const char *routine);
-/* Zeroes this PE's exchange area of a team's slot (coll_xchg.c), at the team's
- * end: the next team in the slot numbers its exchanges from 1 again. */
-void shoal_coll_xchg_clear(const shoal_pset_t *ps);
+/* Zeroes this PE's staging and exchange areas of a team's slot (coll_xchg.c),
+ * at the team's end: the next team in the slot numbers its pushes from 1 again. */
+void shoal_coll_slots_clear(const shoal_pset_t *ps);
 void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                        size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
                        const char *routine);

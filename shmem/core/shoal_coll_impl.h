@@ -194,10 +194,15 @@ static inline size_t shoal_coll_region_off(const shoal_pset_t *ps, int owner)
            (size_t)owner * shoal_coll_region_bytes(ps);
 }
 
+/* Bytes of the trailer after a region's or a slot's data, which is rounded up to
+ * 8 bytes (coll_xchg.c). */
+#define SHOAL_SLOT_TRAILER 16
+
 static inline int shoal_coll_regions_fit(const shoal_pset_t *ps, size_t bytes)
 {
     return ps->stage_pending != NULL && !shoal_coll_flat_fits(ps->size) && ps->size > 1 &&
-           ps->size <= SHOAL_STAGE_ROOTS && bytes <= shoal_coll_region_bytes(ps) &&
+           ps->size <= SHOAL_STAGE_ROOTS &&
+           ((bytes + 7) & ~(size_t)7) + SHOAL_SLOT_TRAILER <= shoal_coll_region_bytes(ps) &&
            bytes <= shoal_core_state.settings.coll_small;
 }
 
@@ -222,13 +227,17 @@ static inline size_t shoal_coll_xchg_off(const shoal_pset_t *ps, int owner, unsi
            ((size_t)(turn & 1) * (size_t)ps->size + (size_t)owner) * shoal_coll_xchg_bytes(ps);
 }
 
-/* The most data a slot carries: its bytes less a trailer (coll_xchg.c). */
-size_t shoal_coll_xchg_max(const shoal_pset_t *ps);
-
+/* One push into the slot or region at off of member t, numbered number (from 1
+ * up, per pusher and slot), and its take: the wait for that number and a data
+ * hash that matches (coll_xchg.c). */
+void shoal_coll_slot_put(const shoal_pset_t *ps, int t, size_t off, const void *src, size_t bytes,
+                         uint64_t number, const char *routine);
+void shoal_coll_slot_take(const shoal_pset_t *ps, int from, size_t off, void *dst, size_t bytes,
+                          uint64_t number, const char *routine);
 static inline int shoal_coll_xchg_fits(const shoal_pset_t *ps, size_t bytes)
 {
     return shoal_coll_regions_fit(ps, bytes) &&
-           ((bytes + 7) & ~(size_t)7) <= shoal_coll_xchg_max(ps);
+           ((bytes + 7) & ~(size_t)7) + SHOAL_SLOT_TRAILER <= shoal_coll_xchg_bytes(ps);
 }
 
 /* Pushes into this member's slot of the nto members to[] (to NULL: every other

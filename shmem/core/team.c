@@ -53,6 +53,8 @@ static void team_strided(shoal_team_t *t, int slot, int start, int stride, int n
     t->pset.stage_off = t->pset.sync_off + SLOT_STAGE;
     t->pset.stage_pending = &t->stage_pending;
     t->pset.exchanges = &t->exchanges;
+    t->pset.region_sent = t->region_sent;
+    t->pset.region_got = t->region_got;
     t->pset.hier = &t->hier;
     shoal_hang_team_made(&t->pset);
 }
@@ -224,7 +226,7 @@ void shoal_team_destroy(shoal_team_t *team)
 {
     if (team->pset.me >= 0)
         shoal_coll_stage_drain(&team->pset, "shmem_team_destroy");
-    shoal_coll_xchg_clear(&team->pset);
+    shoal_coll_slots_clear(&team->pset);
     slots_free |= (uint64_t)1 << team->slot;
     shoal_handle_remove(&handles, team->handle);
     team_release(team);
