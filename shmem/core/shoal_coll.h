@@ -41,7 +41,7 @@ typedef enum shoal_dt {
 #define SHOAL_STAGE_BYTES 4096
 /* Then an exchange area, where members that all push to each other (a small
  * reduction across nodes) each own two slots, used in turn (coll_xchg.c). */
-#define SHOAL_XCHG_BYTES 4096
+#define SHOAL_XCHG_BYTES 8192
 
 /* A team that spans nodes, grouped by node (coll_hier.c): the members on this
  * PE's node, the first of them its leader, and one leader per node. The small
