@@ -574,12 +574,8 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (npes > PE_TEAM_MAXPE) {
-        if (me == 0)
-            printf("pe_coll: more than %d PEs: skipped\n", PE_TEAM_MAXPE);
-        shmem_finalize();
+    if (pe_team_too_many("pe_coll"))
         return 77;
-    }
     ELEMS = (size_t)npes * NS * MAXSTRIDE * MAXSTRIDE + 3 * (NB + 1) + 64;
     src_sym = shmem_malloc(ELEMS * 16);
     dst_sym = shmem_malloc(ELEMS * 16);

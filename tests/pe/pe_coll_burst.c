@@ -112,12 +112,8 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (npes > PE_TEAM_MAXPE) {
-        if (me == 0)
-            printf("pe_coll_burst: more than %d PEs: skipped\n", PE_TEAM_MAXPE);
-        shmem_finalize();
+    if (pe_team_too_many("pe_coll_burst"))
         return 77;
-    }
     src = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
     dst = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
     cdst[0] = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));

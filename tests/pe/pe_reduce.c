@@ -161,12 +161,8 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (npes > PE_TEAM_MAXPE) {
-        if (me == 0)
-            printf("pe_reduce: more than %d PEs: skipped\n", PE_TEAM_MAXPE);
-        shmem_finalize();
+    if (pe_team_too_many("pe_reduce"))
         return 77;
-    }
     src_sym = shmem_malloc((LARGE + GUARD) * 16);
     dst_sym = shmem_malloc((LARGE + GUARD) * 16);
     PE_CHECK(src_sym != NULL && dst_sym != NULL, "allocations %p %p", src_sym, dst_sym);

@@ -398,12 +398,8 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (npes > PE_TEAM_MAXPE) {
-        if (me == 0)
-            printf("pe_team: more than %d PEs: skipped\n", PE_TEAM_MAXPE);
-        shmem_finalize();
+    if (pe_team_too_many("pe_team"))
         return 77;
-    }
     marks = shmem_calloc((size_t)64 * PE_TEAM_MAXPE, sizeof(long));
     cell = shmem_malloc(sizeof(long));
     PE_CHECK(marks != NULL && cell != NULL, "allocations %p %p", (void *)marks, (void *)cell);
