@@ -2,15 +2,17 @@
  * (shoal_coll_impl.h). In an exchange every member of a group pushes into its
  * slot of every other member and takes every other's from its own area, and
  * slots alternate so that no push needs an answer; a region push is answered
- * (coll_bcast.c). A push is one put: the data, then a trailer of its number and
- * a hash of both, so the receiver needs no token. Where the receiver is mapped, the pusher copies
- * the data and the hash, then stores the number with release order, and the receiver's acquire load
- * of the number sees the data. Through UCX the put lands in whatever order the transport writes it
- * (TCP copies it in the receiver's progress, perhaps in its progress thread; a NIC writes it by
- * DMA), so the receiver waits until the number is the one it expects and the hash matches what it
- * reads: a reading torn between an older push and this one fails the hash (2^-64 per torn read to
- * be fooled), and it reads again. Over TCP between simulated nodes each UCX operation costs its
- * sender a sendto of about 7 us: a push with a token took two. */
+ * (coll_bcast.c). A push is one put: the data, then a trailer of its number
+ * and a hash of both, so the receiver needs no token. Where the receiver is
+ * mapped, the pusher copies the data and the hash, then stores the number with
+ * release order, and the receiver's acquire load of the number sees the data.
+ * Through UCX the put lands in whatever order the transport writes it (TCP
+ * copies it in the receiver's progress, perhaps in its progress thread; a NIC
+ * writes it by DMA), so the receiver waits until the number is the one it
+ * expects and the hash matches what it reads: a read torn between an older
+ * push and this one fails the hash (1 in 2^64 per torn read to be fooled),
+ * and it reads again. Over TCP between simulated nodes each UCX operation
+ * costs its sender a sendto of about 7 us: a push with a token took two. */
 #include "shoal_coll_impl.h"
 
 typedef struct xchg_trailer {
@@ -19,6 +21,8 @@ typedef struct xchg_trailer {
 } xchg_trailer_t;
 _Static_assert(sizeof(xchg_trailer_t) == SHOAL_SLOT_TRAILER,
                "the trailer shoal_coll_impl.h counts");
+_Static_assert(SHOAL_XCHG_BYTES / 2 / 2 <= SHOAL_STAGE_AREA / 2,
+               "a slot at 2 PEs fits shoal_coll_slot_put's buffer, as a region does");
 
 static size_t data_room(size_t bytes)
 {
@@ -48,7 +52,7 @@ static uint64_t xchg_hash(const char *data, size_t room, uint64_t number)
 void shoal_coll_slot_put(const shoal_pset_t *ps, int t, size_t off, const void *src, size_t bytes,
                          uint64_t number, const char *routine)
 {
-    _Alignas(64) char msg[SHOAL_STAGE_BYTES / 2]; /* a region or a slot at most */
+    _Alignas(64) char msg[SHOAL_STAGE_AREA / 2]; /* a region or a slot at most */
     size_t room = data_room(bytes);
     xchg_trailer_t tr = {number, 0};
     int pe = shoal_pset_pe(ps, t);
@@ -66,7 +70,7 @@ void shoal_coll_slot_put(const shoal_pset_t *ps, int t, size_t off, const void *
         return;
     }
     memcpy(msg + room, &tr, sizeof(tr));
-    /* Blocking, of at most SHOAL_STAGE_BYTES / 2: UCX sends it from a copy, so it
+    /* Blocking, of at most SHOAL_STAGE_AREA / 2: UCX sends it from a copy, so it
      * does not wait for the other node. Untracked: the receiver's wait completes
      * it, so the program's next quiet need not. */
     shoal_core_untracked(1);
@@ -125,6 +129,8 @@ void shoal_coll_xchg_take(const shoal_pset_t *ps, int from, unsigned turn, void 
 
 void shoal_coll_slots_clear(const shoal_pset_t *ps)
 {
+    if (shoal_core_state.one_node)
+        return; /* no regions, no exchanges; the slot has no room for them (team.c) */
     memset(shoal_coll_local(ps->sync_seg, shoal_coll_region_off(ps, 0)), 0,
-           SHOAL_STAGE_BYTES + SHOAL_XCHG_BYTES);
+           SHOAL_STAGE_AREA + SHOAL_XCHG_BYTES);
 }

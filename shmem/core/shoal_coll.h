@@ -39,9 +39,13 @@ typedef enum shoal_dt {
  * on one node and one "staged" counter per possible root (see coll_bcast.c). */
 #define SHOAL_STAGE_ROOTS 32
 #define SHOAL_STAGE_BYTES 4096
+/* The staging area's size: a team on one node stages up to SHOAL_STAGE_BYTES at
+ * its start; a team that spans nodes divides all of it into regions (coll_bcast.c),
+ * 2 KiB a member at 4 PEs, so that 1 KiB and its trailer fit. */
+#define SHOAL_STAGE_AREA 8192
 /* Then an exchange area, where members that all push to each other (a small
  * reduction across nodes) each own two slots, used in turn (coll_xchg.c). */
-#define SHOAL_XCHG_BYTES 8192
+#define SHOAL_XCHG_BYTES 16384
 
 /* A team that spans nodes, grouped by node (coll_hier.c): the members on this
  * PE's node, the first of them its leader, and one leader per node. The small

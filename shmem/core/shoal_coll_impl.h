@@ -185,7 +185,7 @@ static inline size_t shoal_coll_stage_counter(const shoal_pset_t *ps, int member
  * small broadcast and the small reduction across nodes are built from these. */
 static inline size_t shoal_coll_region_bytes(const shoal_pset_t *ps)
 {
-    return (SHOAL_STAGE_BYTES / (size_t)ps->size) & ~(size_t)63;
+    return (SHOAL_STAGE_AREA / (size_t)ps->size) & ~(size_t)63;
 }
 
 static inline size_t shoal_coll_region_off(const shoal_pset_t *ps, int owner)
@@ -223,7 +223,7 @@ static inline size_t shoal_coll_xchg_bytes(const shoal_pset_t *ps)
 
 static inline size_t shoal_coll_xchg_off(const shoal_pset_t *ps, int owner, unsigned turn)
 {
-    return ps->stage_off + SHOAL_STAGE_ROOTS * ps->sync_stride + SHOAL_STAGE_BYTES +
+    return ps->stage_off + SHOAL_STAGE_ROOTS * ps->sync_stride + SHOAL_STAGE_AREA +
            ((size_t)(turn & 1) * (size_t)ps->size + (size_t)owner) * shoal_coll_xchg_bytes(ps);
 }
 

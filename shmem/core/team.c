@@ -12,20 +12,26 @@
 
 #define SLOT_STRIDE 64 /* one cache line per counter: each has its own writer */
 #define SLOT_STAGE (SHOAL_SYNC_FLAGS * SLOT_STRIDE + SHOAL_SYNC_SCRATCH * 8)
-#define SLOT_BYTES                                                                                 \
-    (SLOT_STAGE + SHOAL_STAGE_ROOTS * SLOT_STRIDE + SHOAL_STAGE_BYTES + SHOAL_XCHG_BYTES)
+/* A slot's bytes: on one node its staging area is only what a staged broadcast
+ * uses; a job that spans nodes adds the regions' room and the exchange area
+ * (about 30 KiB a slot, 1.9 MiB for 64 teams, where one node needs 656 KiB, and
+ * a 1 MiB heap still starts). */
+#define SLOT_BYTES_ONE_NODE (SLOT_STAGE + SHOAL_STAGE_ROOTS * SLOT_STRIDE + SHOAL_STAGE_BYTES)
+#define SLOT_BYTES_NODES                                                                           \
+    (SLOT_STAGE + SHOAL_STAGE_ROOTS * SLOT_STRIDE + SHOAL_STAGE_AREA + SHOAL_XCHG_BYTES)
 _Static_assert(SLOT_STRIDE >= 16, "a counter's line also holds the count of shoal_coll_enter");
 
 shoal_team_t shoal_team_world, shoal_team_shared;
 
 static shoal_handles_t handles = SHOAL_HANDLES_INIT(SHOAL_HANDLE_TEAM_TAG);
 static size_t slots_off;    /* heap offset of slot 0 */
+static size_t slot_bytes = SLOT_BYTES_ONE_NODE; /* set by shoal_team_setup */
 static uint64_t slots_free; /* this PE's free slots, one bit each */
 
 static void pset_init(shoal_pset_t *ps, int slot)
 {
     ps->sync_seg = SHOAL_SEG_HEAP;
-    ps->sync_off = slots_off + (size_t)slot * SLOT_BYTES;
+    ps->sync_off = slots_off + (size_t)slot * slot_bytes;
     ps->sync_stride = SLOT_STRIDE;
 }
 
@@ -61,7 +67,7 @@ static void team_strided(shoal_team_t *t, int slot, int start, int stride, int n
 
 size_t shoal_team_slot_bytes(void)
 {
-    return SLOT_BYTES;
+    return slot_bytes;
 }
 
 /* t from world PEs pes[0..n): strided when they are, else with tables. */
@@ -124,7 +130,8 @@ shoal_status_t shoal_team_setup(int local_size)
 {
     int max = (int)shoal_core_state.settings.teams_max, status, n, *pes;
 
-    status = shoal_heap_alloc_own(&shoal_core_state.heap, (size_t)max * SLOT_BYTES, SLOT_STRIDE,
+    slot_bytes = local_size < shoal_core_state.n_pes ? SLOT_BYTES_NODES : SLOT_BYTES_ONE_NODE;
+    status = shoal_heap_alloc_own(&shoal_core_state.heap, (size_t)max * slot_bytes, SLOT_STRIDE,
                                   &slots_off);
     if (status != SHOAL_OK)
         return status;
