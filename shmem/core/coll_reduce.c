@@ -179,7 +179,8 @@ static void reduce_doubling(const shoal_pset_t *ps, int dseg, size_t doff, int s
 }
 
 /* Small reduction on a team that spans nodes: every member pushes its source
- * into its region of every other member (shoal_coll_regions_fit), then combines
+ * into its exchange slot of every other member (shoal_coll_regions_fit, which a
+ * slot fits as a region does), then combines
  * all the operands itself in index order, so every PE gets the same bits. One
  * one-way trip, where doubling took per round two hand-offs and a get's round
  * trip, then a barrier. Every operand is copied out at the push and dest is
@@ -190,22 +191,16 @@ static void reduce_regions(const shoal_pset_t *ps, int dseg, size_t doff, int ss
 {
     size_t bytes = count * elem_size;
     const char *src = shoal_coll_local(sseg, soff);
-    int xchg = shoal_coll_xchg_fits(ps, bytes), i;
-    unsigned turn = 0;
+    unsigned turn = shoal_coll_xchg_push(ps, src, 0, bytes, NULL, 0, routine);
+    int i;
 
-    if (xchg)
-        turn = shoal_coll_xchg_push(ps, src, 0, bytes, NULL, 0, routine);
-    else
-        shoal_coll_region_push(ps, src, bytes, NULL, 0, routine);
     for (i = 0; i < ps->size; i++) {
         char *to = i == 0 ? acc : in;
 
         if (i == ps->me)
             memcpy(to, src, bytes);
-        else if (xchg)
-            shoal_coll_xchg_take(ps, i, turn, to, bytes, routine);
         else
-            shoal_coll_region_take(ps, i, to, bytes, routine);
+            shoal_coll_xchg_take(ps, i, turn, to, bytes, routine);
         if (i > 0)
             combine(acc, in, count, op, dt, elem_size, routine);
     }
@@ -225,12 +220,11 @@ static void reduce_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
 {
     _Alignas(64) char mine[SHOAL_STAGE_AREA / 2]; /* regions_fit: a region at most */
     size_t bytes = count * elem_size;
-    int xchg = shoal_coll_xchg_fits(ps, bytes), k;
-    unsigned turn = 0;
+    unsigned turn;
+    int k;
 
     if (ps->me != h->local[0]) {
-        if (xchg)
-            shoal_coll_xchg_skip(ps);
+        shoal_coll_xchg_skip(ps);
         shoal_coll_hier_arrive(ps, h->local[0], routine);
         return;
     }
@@ -240,19 +234,14 @@ static void reduce_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
         if (k > 0)
             combine(mine, in, count, op, dt, elem_size, routine);
     }
-    if (xchg)
-        turn = shoal_coll_hier_exchange(ps, h, mine, bytes, routine);
-    else
-        shoal_coll_hier_push(ps, h, mine, bytes, routine);
+    turn = shoal_coll_hier_exchange(ps, h, mine, bytes, routine);
     for (k = 0; k < h->nleaders; k++) {
         char *part = k == 0 ? acc : in;
 
         if (k == h->rank)
             memcpy(part, mine, bytes);
-        else if (xchg)
-            shoal_coll_xchg_take(ps, h->leaders[k], turn, part, bytes, routine);
         else
-            shoal_coll_region_take(ps, h->leaders[k], part, bytes, routine);
+            shoal_coll_xchg_take(ps, h->leaders[k], turn, part, bytes, routine);
         if (k > 0)
             combine(acc, in, count, op, dt, elem_size, routine);
     }

@@ -21,8 +21,9 @@ typedef struct xchg_trailer {
 } xchg_trailer_t;
 _Static_assert(sizeof(xchg_trailer_t) == SHOAL_SLOT_TRAILER,
                "the trailer shoal_coll_impl.h counts");
-_Static_assert(SHOAL_XCHG_BYTES / 2 / 2 <= SHOAL_STAGE_AREA / 2,
-               "a slot at 2 PEs fits shoal_coll_slot_put's buffer, as a region does");
+_Static_assert(SHOAL_XCHG_BYTES / 2 == SHOAL_STAGE_AREA,
+               "an exchange slot is a region's size: the small reductions, which regions_fit "
+               "admits, always fit an exchange");
 
 static size_t data_room(size_t bytes)
 {
