@@ -14,6 +14,11 @@
 #include "shoal_transport.h"
 #include "shoal_wait.h"
 
+/* The default context as the generated wrappers of routines without a ctx argument
+ * pass it: the constant SHMEM_CTX_DEFAULT is initialised to, so that the direct
+ * path's context test is decided at compile time instead of loading the variable. */
+#define SHOAL_API_CTX_DEFAULT ((shmem_ctx_t)SHOAL_CTX_DEFAULT_HANDLE)
+
 /* Contiguous RMA: nelems elements of elem_size bytes each; p stores the elem_size
  * bytes at value, g loads elem_size bytes into out. The _checked functions check
  * everything and go through the core; the inline forms below (which the generated
@@ -106,13 +111,27 @@ static inline void shoal_api_amo(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest,
 {
     /* The _nbi forms are the fetching ones, and fetch is the program's pointer: the
      * old value must have somewhere to go (the blocking forms pass a local). */
+    unsigned char o[8], c[8], f[8];
+
     if (nbi)
         shoal_check_local(fetch, elem_size, routine, "fetch");
-    if (__builtin_expect(!shoal_core_try_amo((uintptr_t)ctx, op, dest, operand, compare, fetch,
-                                             elem_size, pe),
-                         0))
-        shoal_api_amo_checked(ctx, op, dest, operand, compare, fetch, elem_size, pe, nbi,
-                              routine);
+    if (__builtin_expect(
+            shoal_core_try_amo((uintptr_t)ctx, op, dest, operand, compare, fetch, elem_size, pe),
+            1))
+        return;
+    /* The checked path gets copies of the values, and a blocking AMO's result comes
+     * back through a copy: the wrapper's own arguments and result never have their
+     * address taken, so they stay in registers on the direct path (no store and
+     * reload around its one atomic). An _nbi AMO's fetch is written at quiet: the
+     * program's pointer itself goes. */
+    if (operand != NULL)
+        memcpy(o, operand, elem_size);
+    if (compare != NULL)
+        memcpy(c, compare, elem_size);
+    shoal_api_amo_checked(ctx, op, dest, operand != NULL ? o : NULL, compare != NULL ? c : NULL,
+                          nbi || fetch == NULL ? fetch : f, elem_size, pe, nbi, routine);
+    if (!nbi && fetch != NULL)
+        memcpy(fetch, f, elem_size);
 }
 
 /* Point-to-point synchronisation: one entry for wait_until/test and their _all,

@@ -281,6 +281,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     shoal_core_state.direct_pes = shoal_core_state.settings.check || shoal_core_state.settings.stats
                                       ? 0
                                       : shoal_core_state.n_pes;
+    shoal_core_state.direct_amo_pes = shoal_core_state.direct_amo ? shoal_core_state.direct_pes : 0;
     shoal_core_state.direct_coll_pes = shoal_core_state.settings.check ? 0 : shoal_core_state.n_pes;
     shoal_core_state.spins_before_yield = oversubscribed(local_size) ? 0 : 64;
     shoal_core_state.one_node = local_size >= shoal_core_state.n_pes;
@@ -335,7 +336,8 @@ static void finalize(int by_exit)
         shoal_log_fatal("shmem_finalize: cannot synchronise with the other PEs");
     shoal_stats_report();
     shoal_ctx_cleanup();
-    shoal_core_state.direct_pes = shoal_core_state.direct_coll_pes = 0;
+    shoal_core_state.direct_pes = shoal_core_state.direct_amo_pes =
+        shoal_core_state.direct_coll_pes = 0;
     shoal_core_state.initialized = 0;
     shoal_core_state.init_count = 0;
     shoal_core_state.finalized = 1;

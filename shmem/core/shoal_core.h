@@ -63,9 +63,11 @@ typedef struct shoal_state {
      * the same for the library's own collectives and tokens, which SHOAL_STATS
      * leaves alone (it counts the program's operations on the checked path, and
      * would only slow the collectives it times); direct_amo: AMOs may take it too
-     * (not amo_ucx). */
+     * (not amo_ucx); direct_amo_pes: direct_pes where direct_amo is set, else 0 (the
+     * program's AMOs test one bound instead of a flag and a bound). */
     char **direct[SHOAL_SEG_COUNT];
     int direct_pes;
+    int direct_amo_pes;
     int direct_coll_pes;
     int direct_amo;
     /* Turns a wait loop spins (pause) before it yields the core: none when this
@@ -127,7 +129,7 @@ static inline char *shoal_core_direct_below(const void *addr, size_t len, int pe
 
     if (__builtin_expect((unsigned)pe >= (unsigned)*pes, 0))
         return NULL;
-    if (off >= shoal_core_state.seg[SHOAL_SEG_HEAP].size) {
+    if (__builtin_expect(off >= shoal_core_state.seg[SHOAL_SEG_HEAP].size, 0)) {
         seg = SHOAL_SEG_DATA;
         off = (uintptr_t)addr - (uintptr_t)shoal_core_state.seg[SHOAL_SEG_DATA].base;
         if (off >= shoal_core_state.seg[SHOAL_SEG_DATA].size)
@@ -162,6 +164,16 @@ static inline char *shoal_core_direct_ctx(uintptr_t ctx, const void *addr, size_
     return shoal_core_direct_below(addr, bytes, pe, &shoal_core_state.direct_pes);
 }
 
+/* The elem_size-byte word at addr of pe, for one CPU atomic from the program: on
+ * the default context, aligned, where AMOs may take the direct path. */
+static inline char *shoal_core_direct_amo_ctx(uintptr_t ctx, const void *addr, size_t elem_size,
+                                              int pe)
+{
+    if (ctx != SHOAL_CTX_DEFAULT_HANDLE || ((uintptr_t)addr & (elem_size - 1)) != 0)
+        return NULL;
+    return shoal_core_direct_below(addr, elem_size, pe, &shoal_core_state.direct_amo_pes);
+}
+
 /* A put (put set: dest remote) or get (source remote); a null local buffer takes
  * the checked path, which reports it (cost: a compare). */
 static inline int shoal_core_try_rma(uintptr_t ctx, int put, void *dest, const void *source,
@@ -185,9 +197,7 @@ static inline int shoal_core_try_amo(uintptr_t ctx, shoal_amo_op_t op, void *des
                                      const void *operand, const void *compare, void *fetch,
                                      size_t elem_size, int pe)
 {
-    char *at = shoal_core_state.direct_amo && ((uintptr_t)dest & (elem_size - 1)) == 0
-                   ? shoal_core_direct_ctx(ctx, dest, 1, elem_size, pe)
-                   : NULL;
+    char *at = shoal_core_direct_amo_ctx(ctx, dest, elem_size, pe);
 
     if (__builtin_expect(at == NULL, 0))
         return 0;
@@ -203,9 +213,8 @@ static inline int shoal_core_try_put_signal(uintptr_t ctx, void *dest, const voi
                                             int pe)
 {
     char *to = shoal_core_direct_ctx(ctx, dest, nelems, elem_size, pe);
-    char *sig = to != NULL && source != NULL && shoal_core_state.direct_amo &&
-                        ((uintptr_t)sig_addr & 7) == 0
-                    ? shoal_core_direct_ctx(ctx, sig_addr, 1, sizeof(uint64_t), pe)
+    char *sig = to != NULL && source != NULL
+                    ? shoal_core_direct_amo_ctx(ctx, sig_addr, sizeof(uint64_t), pe)
                     : NULL;
 
     if (__builtin_expect(sig == NULL, 0))

@@ -48,13 +48,15 @@ def wrap(line, opener=r"[\w)]\("):
     return out
 
 
-def wrapper(r, prefix="", name=None):
+def wrapper(r, prefix="", name=None, ctx_default="SHMEM_CTX_DEFAULT"):
     """The definition of one wrapper: its locals, then one call into its core.
     r is a shoal_gen Routine; prefix goes before the prototype (__device__);
     name, where given, is the symbol defined instead of r's (its pshmem_ name:
-    diagnostics still name r)."""
+    diagnostics still name r); ctx_default is what a routine without a ctx
+    argument passes (the library's own wrappers pass a constant, not the
+    program's variable, so that the fast path's test folds away)."""
     row = r.row
-    ctx = row["ctx"] or "SHMEM_CTX_DEFAULT"
+    ctx = row["ctx"] or ctx_default
     signed = "" if r.signed is None else str(r.signed)
     if r.uses_signed() and r.signed is None:
         sys.exit("api_table: %s: type %s has no signed column" % (r.name, r.ctype))

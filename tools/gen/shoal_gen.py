@@ -471,7 +471,7 @@ def gen_source(api, path, info):
             continue
         for r in rs:
             out.append("")
-            out.extend(wrapper(r, name=profiled(r.name)))
+            out.extend(wrapper(r, name=profiled(r.name), ctx_default="SHOAL_API_CTX_DEFAULT"))
             out.append("SHOAL_PROFILED(%s);" % r.name)
             if r.alias:
                 out.append("SHOAL_PROFILED_ALIAS(%s, %s);" % (r.alias, r.name))

@@ -10,8 +10,8 @@
 unsigned int pshmem_uint_atomic_fetch_and(unsigned int *dest, unsigned int value, int pe)
 {
     unsigned int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val, sizeof(unsigned int),
-                  pe, 0, "shmem_uint_atomic_fetch_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val,
+                  sizeof(unsigned int), pe, 0, "shmem_uint_atomic_fetch_and");
     return val;
 }
 SHOAL_PROFILED(shmem_uint_atomic_fetch_and);
@@ -19,8 +19,8 @@ SHOAL_PROFILED(shmem_uint_atomic_fetch_and);
 unsigned long pshmem_ulong_atomic_fetch_and(unsigned long *dest, unsigned long value, int pe)
 {
     unsigned long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val, sizeof(unsigned long),
-                  pe, 0, "shmem_ulong_atomic_fetch_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val,
+                  sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_fetch_and");
     return val;
 }
 SHOAL_PROFILED(shmem_ulong_atomic_fetch_and);
@@ -29,7 +29,7 @@ unsigned long long pshmem_ulonglong_atomic_fetch_and(unsigned long long *dest,
                                                      unsigned long long value, int pe)
 {
     unsigned long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_fetch_and");
     return val;
 }
@@ -38,8 +38,8 @@ SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_and);
 int32_t pshmem_int32_atomic_fetch_and(int32_t *dest, int32_t value, int pe)
 {
     int32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val, sizeof(int32_t), pe,
-                  0, "shmem_int32_atomic_fetch_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val, sizeof(int32_t),
+                  pe, 0, "shmem_int32_atomic_fetch_and");
     return val;
 }
 SHOAL_PROFILED(shmem_int32_atomic_fetch_and);
@@ -47,8 +47,8 @@ SHOAL_PROFILED(shmem_int32_atomic_fetch_and);
 int64_t pshmem_int64_atomic_fetch_and(int64_t *dest, int64_t value, int pe)
 {
     int64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val, sizeof(int64_t), pe,
-                  0, "shmem_int64_atomic_fetch_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val, sizeof(int64_t),
+                  pe, 0, "shmem_int64_atomic_fetch_and");
     return val;
 }
 SHOAL_PROFILED(shmem_int64_atomic_fetch_and);
@@ -56,8 +56,8 @@ SHOAL_PROFILED(shmem_int64_atomic_fetch_and);
 uint32_t pshmem_uint32_atomic_fetch_and(uint32_t *dest, uint32_t value, int pe)
 {
     uint32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val, sizeof(uint32_t), pe,
-                  0, "shmem_uint32_atomic_fetch_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val, sizeof(uint32_t),
+                  pe, 0, "shmem_uint32_atomic_fetch_and");
     return val;
 }
 SHOAL_PROFILED(shmem_uint32_atomic_fetch_and);
@@ -65,73 +65,73 @@ SHOAL_PROFILED(shmem_uint32_atomic_fetch_and);
 uint64_t pshmem_uint64_atomic_fetch_and(uint64_t *dest, uint64_t value, int pe)
 {
     uint64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val, sizeof(uint64_t), pe,
-                  0, "shmem_uint64_atomic_fetch_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, &val, sizeof(uint64_t),
+                  pe, 0, "shmem_uint64_atomic_fetch_and");
     return val;
 }
 SHOAL_PROFILED(shmem_uint64_atomic_fetch_and);
 
 void pshmem_uint_atomic_and(unsigned int *dest, unsigned int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL, sizeof(unsigned int),
-                  pe, 0, "shmem_uint_atomic_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL,
+                  sizeof(unsigned int), pe, 0, "shmem_uint_atomic_and");
 }
 SHOAL_PROFILED(shmem_uint_atomic_and);
 
 void pshmem_ulong_atomic_and(unsigned long *dest, unsigned long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL, sizeof(unsigned long),
-                  pe, 0, "shmem_ulong_atomic_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL,
+                  sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_and");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_and);
 
 void pshmem_ulonglong_atomic_and(unsigned long long *dest, unsigned long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_and");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_and);
 
 void pshmem_int32_atomic_and(int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL, sizeof(int32_t), pe,
-                  0, "shmem_int32_atomic_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL, sizeof(int32_t),
+                  pe, 0, "shmem_int32_atomic_and");
 }
 SHOAL_PROFILED(shmem_int32_atomic_and);
 
 void pshmem_int64_atomic_and(int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL, sizeof(int64_t), pe,
-                  0, "shmem_int64_atomic_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL, sizeof(int64_t),
+                  pe, 0, "shmem_int64_atomic_and");
 }
 SHOAL_PROFILED(shmem_int64_atomic_and);
 
 void pshmem_uint32_atomic_and(uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL, sizeof(uint32_t), pe,
-                  0, "shmem_uint32_atomic_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL, sizeof(uint32_t),
+                  pe, 0, "shmem_uint32_atomic_and");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_and);
 
 void pshmem_uint64_atomic_and(uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL, sizeof(uint64_t), pe,
-                  0, "shmem_uint64_atomic_and");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, NULL, sizeof(uint64_t),
+                  pe, 0, "shmem_uint64_atomic_and");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_and);
 
 void pshmem_uint_atomic_fetch_and_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
                                       int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch, sizeof(unsigned int),
-                  pe, 1, "shmem_uint_atomic_fetch_and_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch,
+                  sizeof(unsigned int), pe, 1, "shmem_uint_atomic_fetch_and_nbi");
 }
 SHOAL_PROFILED(shmem_uint_atomic_fetch_and_nbi);
 
 void pshmem_ulong_atomic_fetch_and_nbi(unsigned long *fetch, unsigned long *dest,
                                        unsigned long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch,
                   sizeof(unsigned long), pe, 1, "shmem_ulong_atomic_fetch_and_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_fetch_and_nbi);
@@ -139,44 +139,44 @@ SHOAL_PROFILED(shmem_ulong_atomic_fetch_and_nbi);
 void pshmem_ulonglong_atomic_fetch_and_nbi(unsigned long long *fetch, unsigned long long *dest,
                                            unsigned long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch,
                   sizeof(unsigned long long), pe, 1, "shmem_ulonglong_atomic_fetch_and_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_and_nbi);
 
 void pshmem_int32_atomic_fetch_and_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch, sizeof(int32_t), pe,
-                  1, "shmem_int32_atomic_fetch_and_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch, sizeof(int32_t),
+                  pe, 1, "shmem_int32_atomic_fetch_and_nbi");
 }
 SHOAL_PROFILED(shmem_int32_atomic_fetch_and_nbi);
 
 void pshmem_int64_atomic_fetch_and_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch, sizeof(int64_t), pe,
-                  1, "shmem_int64_atomic_fetch_and_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch, sizeof(int64_t),
+                  pe, 1, "shmem_int64_atomic_fetch_and_nbi");
 }
 SHOAL_PROFILED(shmem_int64_atomic_fetch_and_nbi);
 
 void pshmem_uint32_atomic_fetch_and_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch, sizeof(uint32_t), pe,
-                  1, "shmem_uint32_atomic_fetch_and_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch, sizeof(uint32_t),
+                  pe, 1, "shmem_uint32_atomic_fetch_and_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_fetch_and_nbi);
 
 void pshmem_uint64_atomic_fetch_and_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch, sizeof(uint64_t), pe,
-                  1, "shmem_uint64_atomic_fetch_and_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_AND, dest, &value, NULL, fetch, sizeof(uint64_t),
+                  pe, 1, "shmem_uint64_atomic_fetch_and_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_fetch_and_nbi);
 
 unsigned int pshmem_uint_atomic_fetch_or(unsigned int *dest, unsigned int value, int pe)
 {
     unsigned int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val, sizeof(unsigned int),
-                  pe, 0, "shmem_uint_atomic_fetch_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val,
+                  sizeof(unsigned int), pe, 0, "shmem_uint_atomic_fetch_or");
     return val;
 }
 SHOAL_PROFILED(shmem_uint_atomic_fetch_or);
@@ -184,8 +184,8 @@ SHOAL_PROFILED(shmem_uint_atomic_fetch_or);
 unsigned long pshmem_ulong_atomic_fetch_or(unsigned long *dest, unsigned long value, int pe)
 {
     unsigned long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val, sizeof(unsigned long),
-                  pe, 0, "shmem_ulong_atomic_fetch_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val,
+                  sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_fetch_or");
     return val;
 }
 SHOAL_PROFILED(shmem_ulong_atomic_fetch_or);
@@ -194,7 +194,7 @@ unsigned long long pshmem_ulonglong_atomic_fetch_or(unsigned long long *dest,
                                                     unsigned long long value, int pe)
 {
     unsigned long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_fetch_or");
     return val;
 }
@@ -203,8 +203,8 @@ SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_or);
 int32_t pshmem_int32_atomic_fetch_or(int32_t *dest, int32_t value, int pe)
 {
     int32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val, sizeof(int32_t), pe, 0,
-                  "shmem_int32_atomic_fetch_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val, sizeof(int32_t),
+                  pe, 0, "shmem_int32_atomic_fetch_or");
     return val;
 }
 SHOAL_PROFILED(shmem_int32_atomic_fetch_or);
@@ -212,8 +212,8 @@ SHOAL_PROFILED(shmem_int32_atomic_fetch_or);
 int64_t pshmem_int64_atomic_fetch_or(int64_t *dest, int64_t value, int pe)
 {
     int64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val, sizeof(int64_t), pe, 0,
-                  "shmem_int64_atomic_fetch_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val, sizeof(int64_t),
+                  pe, 0, "shmem_int64_atomic_fetch_or");
     return val;
 }
 SHOAL_PROFILED(shmem_int64_atomic_fetch_or);
@@ -221,8 +221,8 @@ SHOAL_PROFILED(shmem_int64_atomic_fetch_or);
 uint32_t pshmem_uint32_atomic_fetch_or(uint32_t *dest, uint32_t value, int pe)
 {
     uint32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val, sizeof(uint32_t), pe,
-                  0, "shmem_uint32_atomic_fetch_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val, sizeof(uint32_t),
+                  pe, 0, "shmem_uint32_atomic_fetch_or");
     return val;
 }
 SHOAL_PROFILED(shmem_uint32_atomic_fetch_or);
@@ -230,118 +230,118 @@ SHOAL_PROFILED(shmem_uint32_atomic_fetch_or);
 uint64_t pshmem_uint64_atomic_fetch_or(uint64_t *dest, uint64_t value, int pe)
 {
     uint64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val, sizeof(uint64_t), pe,
-                  0, "shmem_uint64_atomic_fetch_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, &val, sizeof(uint64_t),
+                  pe, 0, "shmem_uint64_atomic_fetch_or");
     return val;
 }
 SHOAL_PROFILED(shmem_uint64_atomic_fetch_or);
 
 void pshmem_uint_atomic_or(unsigned int *dest, unsigned int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL, sizeof(unsigned int),
-                  pe, 0, "shmem_uint_atomic_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL,
+                  sizeof(unsigned int), pe, 0, "shmem_uint_atomic_or");
 }
 SHOAL_PROFILED(shmem_uint_atomic_or);
 
 void pshmem_ulong_atomic_or(unsigned long *dest, unsigned long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL, sizeof(unsigned long),
-                  pe, 0, "shmem_ulong_atomic_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL,
+                  sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_or");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_or);
 
 void pshmem_ulonglong_atomic_or(unsigned long long *dest, unsigned long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_or");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_or);
 
 void pshmem_int32_atomic_or(int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL, sizeof(int32_t), pe, 0,
-                  "shmem_int32_atomic_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL, sizeof(int32_t),
+                  pe, 0, "shmem_int32_atomic_or");
 }
 SHOAL_PROFILED(shmem_int32_atomic_or);
 
 void pshmem_int64_atomic_or(int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL, sizeof(int64_t), pe, 0,
-                  "shmem_int64_atomic_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL, sizeof(int64_t),
+                  pe, 0, "shmem_int64_atomic_or");
 }
 SHOAL_PROFILED(shmem_int64_atomic_or);
 
 void pshmem_uint32_atomic_or(uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL, sizeof(uint32_t), pe,
-                  0, "shmem_uint32_atomic_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL, sizeof(uint32_t),
+                  pe, 0, "shmem_uint32_atomic_or");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_or);
 
 void pshmem_uint64_atomic_or(uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL, sizeof(uint64_t), pe,
-                  0, "shmem_uint64_atomic_or");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, NULL, sizeof(uint64_t),
+                  pe, 0, "shmem_uint64_atomic_or");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_or);
 
 void pshmem_uint_atomic_fetch_or_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
                                      int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch, sizeof(unsigned int),
-                  pe, 1, "shmem_uint_atomic_fetch_or_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch,
+                  sizeof(unsigned int), pe, 1, "shmem_uint_atomic_fetch_or_nbi");
 }
 SHOAL_PROFILED(shmem_uint_atomic_fetch_or_nbi);
 
 void pshmem_ulong_atomic_fetch_or_nbi(unsigned long *fetch, unsigned long *dest,
                                       unsigned long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch, sizeof(unsigned long),
-                  pe, 1, "shmem_ulong_atomic_fetch_or_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch,
+                  sizeof(unsigned long), pe, 1, "shmem_ulong_atomic_fetch_or_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_fetch_or_nbi);
 
 void pshmem_ulonglong_atomic_fetch_or_nbi(unsigned long long *fetch, unsigned long long *dest,
                                           unsigned long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch,
                   sizeof(unsigned long long), pe, 1, "shmem_ulonglong_atomic_fetch_or_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_or_nbi);
 
 void pshmem_int32_atomic_fetch_or_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch, sizeof(int32_t), pe,
-                  1, "shmem_int32_atomic_fetch_or_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch, sizeof(int32_t),
+                  pe, 1, "shmem_int32_atomic_fetch_or_nbi");
 }
 SHOAL_PROFILED(shmem_int32_atomic_fetch_or_nbi);
 
 void pshmem_int64_atomic_fetch_or_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch, sizeof(int64_t), pe,
-                  1, "shmem_int64_atomic_fetch_or_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch, sizeof(int64_t),
+                  pe, 1, "shmem_int64_atomic_fetch_or_nbi");
 }
 SHOAL_PROFILED(shmem_int64_atomic_fetch_or_nbi);
 
 void pshmem_uint32_atomic_fetch_or_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch, sizeof(uint32_t), pe,
-                  1, "shmem_uint32_atomic_fetch_or_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch, sizeof(uint32_t),
+                  pe, 1, "shmem_uint32_atomic_fetch_or_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_fetch_or_nbi);
 
 void pshmem_uint64_atomic_fetch_or_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch, sizeof(uint64_t), pe,
-                  1, "shmem_uint64_atomic_fetch_or_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_OR, dest, &value, NULL, fetch, sizeof(uint64_t),
+                  pe, 1, "shmem_uint64_atomic_fetch_or_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_fetch_or_nbi);
 
 unsigned int pshmem_uint_atomic_fetch_xor(unsigned int *dest, unsigned int value, int pe)
 {
     unsigned int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val, sizeof(unsigned int),
-                  pe, 0, "shmem_uint_atomic_fetch_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val,
+                  sizeof(unsigned int), pe, 0, "shmem_uint_atomic_fetch_xor");
     return val;
 }
 SHOAL_PROFILED(shmem_uint_atomic_fetch_xor);
@@ -349,8 +349,8 @@ SHOAL_PROFILED(shmem_uint_atomic_fetch_xor);
 unsigned long pshmem_ulong_atomic_fetch_xor(unsigned long *dest, unsigned long value, int pe)
 {
     unsigned long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val, sizeof(unsigned long),
-                  pe, 0, "shmem_ulong_atomic_fetch_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val,
+                  sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_fetch_xor");
     return val;
 }
 SHOAL_PROFILED(shmem_ulong_atomic_fetch_xor);
@@ -359,7 +359,7 @@ unsigned long long pshmem_ulonglong_atomic_fetch_xor(unsigned long long *dest,
                                                      unsigned long long value, int pe)
 {
     unsigned long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_fetch_xor");
     return val;
 }
@@ -368,8 +368,8 @@ SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_xor);
 int32_t pshmem_int32_atomic_fetch_xor(int32_t *dest, int32_t value, int pe)
 {
     int32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val, sizeof(int32_t), pe,
-                  0, "shmem_int32_atomic_fetch_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val, sizeof(int32_t),
+                  pe, 0, "shmem_int32_atomic_fetch_xor");
     return val;
 }
 SHOAL_PROFILED(shmem_int32_atomic_fetch_xor);
@@ -377,8 +377,8 @@ SHOAL_PROFILED(shmem_int32_atomic_fetch_xor);
 int64_t pshmem_int64_atomic_fetch_xor(int64_t *dest, int64_t value, int pe)
 {
     int64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val, sizeof(int64_t), pe,
-                  0, "shmem_int64_atomic_fetch_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val, sizeof(int64_t),
+                  pe, 0, "shmem_int64_atomic_fetch_xor");
     return val;
 }
 SHOAL_PROFILED(shmem_int64_atomic_fetch_xor);
@@ -386,8 +386,8 @@ SHOAL_PROFILED(shmem_int64_atomic_fetch_xor);
 uint32_t pshmem_uint32_atomic_fetch_xor(uint32_t *dest, uint32_t value, int pe)
 {
     uint32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val, sizeof(uint32_t), pe,
-                  0, "shmem_uint32_atomic_fetch_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val, sizeof(uint32_t),
+                  pe, 0, "shmem_uint32_atomic_fetch_xor");
     return val;
 }
 SHOAL_PROFILED(shmem_uint32_atomic_fetch_xor);
@@ -395,73 +395,73 @@ SHOAL_PROFILED(shmem_uint32_atomic_fetch_xor);
 uint64_t pshmem_uint64_atomic_fetch_xor(uint64_t *dest, uint64_t value, int pe)
 {
     uint64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val, sizeof(uint64_t), pe,
-                  0, "shmem_uint64_atomic_fetch_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, &val, sizeof(uint64_t),
+                  pe, 0, "shmem_uint64_atomic_fetch_xor");
     return val;
 }
 SHOAL_PROFILED(shmem_uint64_atomic_fetch_xor);
 
 void pshmem_uint_atomic_xor(unsigned int *dest, unsigned int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL, sizeof(unsigned int),
-                  pe, 0, "shmem_uint_atomic_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL,
+                  sizeof(unsigned int), pe, 0, "shmem_uint_atomic_xor");
 }
 SHOAL_PROFILED(shmem_uint_atomic_xor);
 
 void pshmem_ulong_atomic_xor(unsigned long *dest, unsigned long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL, sizeof(unsigned long),
-                  pe, 0, "shmem_ulong_atomic_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL,
+                  sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_xor");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_xor);
 
 void pshmem_ulonglong_atomic_xor(unsigned long long *dest, unsigned long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_xor");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_xor);
 
 void pshmem_int32_atomic_xor(int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL, sizeof(int32_t), pe,
-                  0, "shmem_int32_atomic_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL, sizeof(int32_t),
+                  pe, 0, "shmem_int32_atomic_xor");
 }
 SHOAL_PROFILED(shmem_int32_atomic_xor);
 
 void pshmem_int64_atomic_xor(int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL, sizeof(int64_t), pe,
-                  0, "shmem_int64_atomic_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL, sizeof(int64_t),
+                  pe, 0, "shmem_int64_atomic_xor");
 }
 SHOAL_PROFILED(shmem_int64_atomic_xor);
 
 void pshmem_uint32_atomic_xor(uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL, sizeof(uint32_t), pe,
-                  0, "shmem_uint32_atomic_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL, sizeof(uint32_t),
+                  pe, 0, "shmem_uint32_atomic_xor");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_xor);
 
 void pshmem_uint64_atomic_xor(uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL, sizeof(uint64_t), pe,
-                  0, "shmem_uint64_atomic_xor");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, NULL, sizeof(uint64_t),
+                  pe, 0, "shmem_uint64_atomic_xor");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_xor);
 
 void pshmem_uint_atomic_fetch_xor_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
                                       int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch, sizeof(unsigned int),
-                  pe, 1, "shmem_uint_atomic_fetch_xor_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch,
+                  sizeof(unsigned int), pe, 1, "shmem_uint_atomic_fetch_xor_nbi");
 }
 SHOAL_PROFILED(shmem_uint_atomic_fetch_xor_nbi);
 
 void pshmem_ulong_atomic_fetch_xor_nbi(unsigned long *fetch, unsigned long *dest,
                                        unsigned long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch,
                   sizeof(unsigned long), pe, 1, "shmem_ulong_atomic_fetch_xor_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_fetch_xor_nbi);
@@ -469,35 +469,35 @@ SHOAL_PROFILED(shmem_ulong_atomic_fetch_xor_nbi);
 void pshmem_ulonglong_atomic_fetch_xor_nbi(unsigned long long *fetch, unsigned long long *dest,
                                            unsigned long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch,
                   sizeof(unsigned long long), pe, 1, "shmem_ulonglong_atomic_fetch_xor_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_xor_nbi);
 
 void pshmem_int32_atomic_fetch_xor_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch, sizeof(int32_t), pe,
-                  1, "shmem_int32_atomic_fetch_xor_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch, sizeof(int32_t),
+                  pe, 1, "shmem_int32_atomic_fetch_xor_nbi");
 }
 SHOAL_PROFILED(shmem_int32_atomic_fetch_xor_nbi);
 
 void pshmem_int64_atomic_fetch_xor_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch, sizeof(int64_t), pe,
-                  1, "shmem_int64_atomic_fetch_xor_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch, sizeof(int64_t),
+                  pe, 1, "shmem_int64_atomic_fetch_xor_nbi");
 }
 SHOAL_PROFILED(shmem_int64_atomic_fetch_xor_nbi);
 
 void pshmem_uint32_atomic_fetch_xor_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch, sizeof(uint32_t), pe,
-                  1, "shmem_uint32_atomic_fetch_xor_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch, sizeof(uint32_t),
+                  pe, 1, "shmem_uint32_atomic_fetch_xor_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_fetch_xor_nbi);
 
 void pshmem_uint64_atomic_fetch_xor_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch, sizeof(uint64_t), pe,
-                  1, "shmem_uint64_atomic_fetch_xor_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_XOR, dest, &value, NULL, fetch, sizeof(uint64_t),
+                  pe, 1, "shmem_uint64_atomic_fetch_xor_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_fetch_xor_nbi);

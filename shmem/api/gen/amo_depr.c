@@ -10,8 +10,8 @@
 int pshmem_int_cswap(int *dest, int cond, int value, int pe)
 {
     int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(int), pe, 0,
-                  "shmem_int_cswap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(int),
+                  pe, 0, "shmem_int_cswap");
     return val;
 }
 SHOAL_PROFILED(shmem_int_cswap);
@@ -19,8 +19,8 @@ SHOAL_PROFILED(shmem_int_cswap);
 long pshmem_long_cswap(long *dest, long cond, long value, int pe)
 {
     long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(long), pe,
-                  0, "shmem_long_cswap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(long),
+                  pe, 0, "shmem_long_cswap");
     return val;
 }
 SHOAL_PROFILED(shmem_long_cswap);
@@ -28,8 +28,8 @@ SHOAL_PROFILED(shmem_long_cswap);
 long long pshmem_longlong_cswap(long long *dest, long long cond, long long value, int pe)
 {
     long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(long long),
-                  pe, 0, "shmem_longlong_cswap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
+                  sizeof(long long), pe, 0, "shmem_longlong_cswap");
     return val;
 }
 SHOAL_PROFILED(shmem_longlong_cswap);
@@ -37,8 +37,8 @@ SHOAL_PROFILED(shmem_longlong_cswap);
 int pshmem_int_finc(int *dest, int pe)
 {
     int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int){1}, NULL, &val, sizeof(int), pe, 0,
-                  "shmem_int_finc");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int){1}, NULL, &val, sizeof(int),
+                  pe, 0, "shmem_int_finc");
     return val;
 }
 SHOAL_PROFILED(shmem_int_finc);
@@ -46,8 +46,8 @@ SHOAL_PROFILED(shmem_int_finc);
 long pshmem_long_finc(long *dest, int pe)
 {
     long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long){1}, NULL, &val, sizeof(long), pe,
-                  0, "shmem_long_finc");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long){1}, NULL, &val, sizeof(long),
+                  pe, 0, "shmem_long_finc");
     return val;
 }
 SHOAL_PROFILED(shmem_long_finc);
@@ -55,7 +55,7 @@ SHOAL_PROFILED(shmem_long_finc);
 long long pshmem_longlong_finc(long long *dest, int pe)
 {
     long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long long){1}, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long long){1}, NULL, &val,
                   sizeof(long long), pe, 0, "shmem_longlong_finc");
     return val;
 }
@@ -63,21 +63,21 @@ SHOAL_PROFILED(shmem_longlong_finc);
 
 void pshmem_int_inc(int *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int){1}, NULL, NULL, sizeof(int), pe, 0,
-                  "shmem_int_inc");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int){1}, NULL, NULL, sizeof(int),
+                  pe, 0, "shmem_int_inc");
 }
 SHOAL_PROFILED(shmem_int_inc);
 
 void pshmem_long_inc(long *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long){1}, NULL, NULL, sizeof(long), pe,
-                  0, "shmem_long_inc");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long){1}, NULL, NULL, sizeof(long),
+                  pe, 0, "shmem_long_inc");
 }
 SHOAL_PROFILED(shmem_long_inc);
 
 void pshmem_longlong_inc(long long *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long long){1}, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long long){1}, NULL, NULL,
                   sizeof(long long), pe, 0, "shmem_longlong_inc");
 }
 SHOAL_PROFILED(shmem_longlong_inc);
@@ -85,8 +85,8 @@ SHOAL_PROFILED(shmem_longlong_inc);
 int pshmem_int_fadd(int *dest, int value, int pe)
 {
     int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(int), pe, 0,
-                  "shmem_int_fadd");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(int), pe,
+                  0, "shmem_int_fadd");
     return val;
 }
 SHOAL_PROFILED(shmem_int_fadd);
@@ -94,8 +94,8 @@ SHOAL_PROFILED(shmem_int_fadd);
 long pshmem_long_fadd(long *dest, long value, int pe)
 {
     long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(long), pe, 0,
-                  "shmem_long_fadd");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(long), pe,
+                  0, "shmem_long_fadd");
     return val;
 }
 SHOAL_PROFILED(shmem_long_fadd);
@@ -103,37 +103,37 @@ SHOAL_PROFILED(shmem_long_fadd);
 long long pshmem_longlong_fadd(long long *dest, long long value, int pe)
 {
     long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(long long), pe,
-                  0, "shmem_longlong_fadd");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(long long),
+                  pe, 0, "shmem_longlong_fadd");
     return val;
 }
 SHOAL_PROFILED(shmem_longlong_fadd);
 
 void pshmem_int_add(int *dest, int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(int), pe, 0,
-                  "shmem_int_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(int), pe,
+                  0, "shmem_int_add");
 }
 SHOAL_PROFILED(shmem_int_add);
 
 void pshmem_long_add(long *dest, long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(long), pe, 0,
-                  "shmem_long_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(long), pe,
+                  0, "shmem_long_add");
 }
 SHOAL_PROFILED(shmem_long_add);
 
 void pshmem_longlong_add(long long *dest, long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(long long), pe,
-                  0, "shmem_longlong_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(long long),
+                  pe, 0, "shmem_longlong_add");
 }
 SHOAL_PROFILED(shmem_longlong_add);
 
 float pshmem_float_fetch(const float *source, int pe)
 {
     float val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(float), pe, 0, "shmem_float_fetch");
     return val;
 }
@@ -142,7 +142,7 @@ SHOAL_PROFILED(shmem_float_fetch);
 double pshmem_double_fetch(const double *source, int pe)
 {
     double val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(double), pe, 0, "shmem_double_fetch");
     return val;
 }
@@ -151,8 +151,8 @@ SHOAL_PROFILED(shmem_double_fetch);
 int pshmem_int_fetch(const int *source, int pe)
 {
     int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val, sizeof(int),
-                  pe, 0, "shmem_int_fetch");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+                  sizeof(int), pe, 0, "shmem_int_fetch");
     return val;
 }
 SHOAL_PROFILED(shmem_int_fetch);
@@ -160,7 +160,7 @@ SHOAL_PROFILED(shmem_int_fetch);
 long pshmem_long_fetch(const long *source, int pe)
 {
     long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(long), pe, 0, "shmem_long_fetch");
     return val;
 }
@@ -169,7 +169,7 @@ SHOAL_PROFILED(shmem_long_fetch);
 long long pshmem_longlong_fetch(const long long *source, int pe)
 {
     long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(long long), pe, 0, "shmem_longlong_fetch");
     return val;
 }
@@ -177,44 +177,44 @@ SHOAL_PROFILED(shmem_longlong_fetch);
 
 void pshmem_float_set(float *dest, float value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(float), pe, 0,
-                  "shmem_float_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(float), pe,
+                  0, "shmem_float_set");
 }
 SHOAL_PROFILED(shmem_float_set);
 
 void pshmem_double_set(double *dest, double value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(double), pe, 0,
-                  "shmem_double_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(double),
+                  pe, 0, "shmem_double_set");
 }
 SHOAL_PROFILED(shmem_double_set);
 
 void pshmem_int_set(int *dest, int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(int), pe, 0,
-                  "shmem_int_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(int), pe,
+                  0, "shmem_int_set");
 }
 SHOAL_PROFILED(shmem_int_set);
 
 void pshmem_long_set(long *dest, long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(long), pe, 0,
-                  "shmem_long_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(long), pe,
+                  0, "shmem_long_set");
 }
 SHOAL_PROFILED(shmem_long_set);
 
 void pshmem_longlong_set(long long *dest, long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(long long), pe,
-                  0, "shmem_longlong_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(long long),
+                  pe, 0, "shmem_longlong_set");
 }
 SHOAL_PROFILED(shmem_longlong_set);
 
 float pshmem_float_swap(float *dest, float value, int pe)
 {
     float val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(float), pe, 0,
-                  "shmem_float_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(float),
+                  pe, 0, "shmem_float_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_float_swap);
@@ -222,8 +222,8 @@ SHOAL_PROFILED(shmem_float_swap);
 double pshmem_double_swap(double *dest, double value, int pe)
 {
     double val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(double), pe,
-                  0, "shmem_double_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(double),
+                  pe, 0, "shmem_double_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_double_swap);
@@ -231,8 +231,8 @@ SHOAL_PROFILED(shmem_double_swap);
 int pshmem_int_swap(int *dest, int value, int pe)
 {
     int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(int), pe, 0,
-                  "shmem_int_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(int), pe,
+                  0, "shmem_int_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_int_swap);
@@ -240,8 +240,8 @@ SHOAL_PROFILED(shmem_int_swap);
 long pshmem_long_swap(long *dest, long value, int pe)
 {
     long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(long), pe, 0,
-                  "shmem_long_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(long), pe,
+                  0, "shmem_long_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_long_swap);
@@ -249,8 +249,8 @@ SHOAL_PROFILED(shmem_long_swap);
 long long pshmem_longlong_swap(long long *dest, long long value, int pe)
 {
     long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(long long),
-                  pe, 0, "shmem_longlong_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val,
+                  sizeof(long long), pe, 0, "shmem_longlong_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_longlong_swap);

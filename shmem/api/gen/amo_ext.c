@@ -10,7 +10,7 @@
 float pshmem_float_atomic_fetch(const float *source, int pe)
 {
     float val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(float), pe, 0, "shmem_float_atomic_fetch");
     return val;
 }
@@ -19,7 +19,7 @@ SHOAL_PROFILED(shmem_float_atomic_fetch);
 double pshmem_double_atomic_fetch(const double *source, int pe)
 {
     double val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(double), pe, 0, "shmem_double_atomic_fetch");
     return val;
 }
@@ -28,8 +28,8 @@ SHOAL_PROFILED(shmem_double_atomic_fetch);
 int pshmem_int_atomic_fetch(const int *source, int pe)
 {
     int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val, sizeof(int),
-                  pe, 0, "shmem_int_atomic_fetch");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+                  sizeof(int), pe, 0, "shmem_int_atomic_fetch");
     return val;
 }
 SHOAL_PROFILED(shmem_int_atomic_fetch);
@@ -37,7 +37,7 @@ SHOAL_PROFILED(shmem_int_atomic_fetch);
 long pshmem_long_atomic_fetch(const long *source, int pe)
 {
     long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(long), pe, 0, "shmem_long_atomic_fetch");
     return val;
 }
@@ -46,7 +46,7 @@ SHOAL_PROFILED(shmem_long_atomic_fetch);
 long long pshmem_longlong_atomic_fetch(const long long *source, int pe)
 {
     long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(long long), pe, 0, "shmem_longlong_atomic_fetch");
     return val;
 }
@@ -55,7 +55,7 @@ SHOAL_PROFILED(shmem_longlong_atomic_fetch);
 unsigned int pshmem_uint_atomic_fetch(const unsigned int *source, int pe)
 {
     unsigned int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(unsigned int), pe, 0, "shmem_uint_atomic_fetch");
     return val;
 }
@@ -64,7 +64,7 @@ SHOAL_PROFILED(shmem_uint_atomic_fetch);
 unsigned long pshmem_ulong_atomic_fetch(const unsigned long *source, int pe)
 {
     unsigned long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_fetch");
     return val;
 }
@@ -73,7 +73,7 @@ SHOAL_PROFILED(shmem_ulong_atomic_fetch);
 unsigned long long pshmem_ulonglong_atomic_fetch(const unsigned long long *source, int pe)
 {
     unsigned long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_fetch");
     return val;
 }
@@ -82,7 +82,7 @@ SHOAL_PROFILED(shmem_ulonglong_atomic_fetch);
 int32_t pshmem_int32_atomic_fetch(const int32_t *source, int pe)
 {
     int32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(int32_t), pe, 0, "shmem_int32_atomic_fetch");
     return val;
 }
@@ -91,7 +91,7 @@ SHOAL_PROFILED(shmem_int32_atomic_fetch);
 int64_t pshmem_int64_atomic_fetch(const int64_t *source, int pe)
 {
     int64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(int64_t), pe, 0, "shmem_int64_atomic_fetch");
     return val;
 }
@@ -100,7 +100,7 @@ SHOAL_PROFILED(shmem_int64_atomic_fetch);
 uint32_t pshmem_uint32_atomic_fetch(const uint32_t *source, int pe)
 {
     uint32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(uint32_t), pe, 0, "shmem_uint32_atomic_fetch");
     return val;
 }
@@ -109,7 +109,7 @@ SHOAL_PROFILED(shmem_uint32_atomic_fetch);
 uint64_t pshmem_uint64_atomic_fetch(const uint64_t *source, int pe)
 {
     uint64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(uint64_t), pe, 0, "shmem_uint64_atomic_fetch");
     return val;
 }
@@ -118,7 +118,7 @@ SHOAL_PROFILED(shmem_uint64_atomic_fetch);
 size_t pshmem_size_atomic_fetch(const size_t *source, int pe)
 {
     size_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(size_t), pe, 0, "shmem_size_atomic_fetch");
     return val;
 }
@@ -127,7 +127,7 @@ SHOAL_PROFILED(shmem_size_atomic_fetch);
 ptrdiff_t pshmem_ptrdiff_atomic_fetch(const ptrdiff_t *source, int pe)
 {
     ptrdiff_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, &val,
                   sizeof(ptrdiff_t), pe, 0, "shmem_ptrdiff_atomic_fetch");
     return val;
 }
@@ -135,107 +135,107 @@ SHOAL_PROFILED(shmem_ptrdiff_atomic_fetch);
 
 void pshmem_float_atomic_set(float *dest, float value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(float), pe, 0,
-                  "shmem_float_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(float), pe,
+                  0, "shmem_float_atomic_set");
 }
 SHOAL_PROFILED(shmem_float_atomic_set);
 
 void pshmem_double_atomic_set(double *dest, double value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(double), pe, 0,
-                  "shmem_double_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(double),
+                  pe, 0, "shmem_double_atomic_set");
 }
 SHOAL_PROFILED(shmem_double_atomic_set);
 
 void pshmem_int_atomic_set(int *dest, int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(int), pe, 0,
-                  "shmem_int_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(int), pe,
+                  0, "shmem_int_atomic_set");
 }
 SHOAL_PROFILED(shmem_int_atomic_set);
 
 void pshmem_long_atomic_set(long *dest, long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(long), pe, 0,
-                  "shmem_long_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(long), pe,
+                  0, "shmem_long_atomic_set");
 }
 SHOAL_PROFILED(shmem_long_atomic_set);
 
 void pshmem_longlong_atomic_set(long long *dest, long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(long long), pe,
-                  0, "shmem_longlong_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(long long),
+                  pe, 0, "shmem_longlong_atomic_set");
 }
 SHOAL_PROFILED(shmem_longlong_atomic_set);
 
 void pshmem_uint_atomic_set(unsigned int *dest, unsigned int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(unsigned int),
-                  pe, 0, "shmem_uint_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL,
+                  sizeof(unsigned int), pe, 0, "shmem_uint_atomic_set");
 }
 SHOAL_PROFILED(shmem_uint_atomic_set);
 
 void pshmem_ulong_atomic_set(unsigned long *dest, unsigned long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(unsigned long),
-                  pe, 0, "shmem_ulong_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL,
+                  sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_set");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_set);
 
 void pshmem_ulonglong_atomic_set(unsigned long long *dest, unsigned long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_set");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_set);
 
 void pshmem_int32_atomic_set(int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(int32_t), pe,
-                  0, "shmem_int32_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(int32_t),
+                  pe, 0, "shmem_int32_atomic_set");
 }
 SHOAL_PROFILED(shmem_int32_atomic_set);
 
 void pshmem_int64_atomic_set(int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(int64_t), pe,
-                  0, "shmem_int64_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(int64_t),
+                  pe, 0, "shmem_int64_atomic_set");
 }
 SHOAL_PROFILED(shmem_int64_atomic_set);
 
 void pshmem_uint32_atomic_set(uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(uint32_t), pe,
-                  0, "shmem_uint32_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(uint32_t),
+                  pe, 0, "shmem_uint32_atomic_set");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_set);
 
 void pshmem_uint64_atomic_set(uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(uint64_t), pe,
-                  0, "shmem_uint64_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(uint64_t),
+                  pe, 0, "shmem_uint64_atomic_set");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_set);
 
 void pshmem_size_atomic_set(size_t *dest, size_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(size_t), pe, 0,
-                  "shmem_size_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(size_t),
+                  pe, 0, "shmem_size_atomic_set");
 }
 SHOAL_PROFILED(shmem_size_atomic_set);
 
 void pshmem_ptrdiff_atomic_set(ptrdiff_t *dest, ptrdiff_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(ptrdiff_t), pe,
-                  0, "shmem_ptrdiff_atomic_set");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SET, dest, &value, NULL, NULL, sizeof(ptrdiff_t),
+                  pe, 0, "shmem_ptrdiff_atomic_set");
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_set);
 
 float pshmem_float_atomic_swap(float *dest, float value, int pe)
 {
     float val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(float), pe, 0,
-                  "shmem_float_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(float),
+                  pe, 0, "shmem_float_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_float_atomic_swap);
@@ -243,8 +243,8 @@ SHOAL_PROFILED(shmem_float_atomic_swap);
 double pshmem_double_atomic_swap(double *dest, double value, int pe)
 {
     double val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(double), pe,
-                  0, "shmem_double_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(double),
+                  pe, 0, "shmem_double_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_double_atomic_swap);
@@ -252,8 +252,8 @@ SHOAL_PROFILED(shmem_double_atomic_swap);
 int pshmem_int_atomic_swap(int *dest, int value, int pe)
 {
     int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(int), pe, 0,
-                  "shmem_int_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(int), pe,
+                  0, "shmem_int_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_int_atomic_swap);
@@ -261,8 +261,8 @@ SHOAL_PROFILED(shmem_int_atomic_swap);
 long pshmem_long_atomic_swap(long *dest, long value, int pe)
 {
     long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(long), pe, 0,
-                  "shmem_long_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(long), pe,
+                  0, "shmem_long_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_long_atomic_swap);
@@ -270,8 +270,8 @@ SHOAL_PROFILED(shmem_long_atomic_swap);
 long long pshmem_longlong_atomic_swap(long long *dest, long long value, int pe)
 {
     long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(long long),
-                  pe, 0, "shmem_longlong_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val,
+                  sizeof(long long), pe, 0, "shmem_longlong_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_longlong_atomic_swap);
@@ -279,8 +279,8 @@ SHOAL_PROFILED(shmem_longlong_atomic_swap);
 unsigned int pshmem_uint_atomic_swap(unsigned int *dest, unsigned int value, int pe)
 {
     unsigned int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(unsigned int),
-                  pe, 0, "shmem_uint_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val,
+                  sizeof(unsigned int), pe, 0, "shmem_uint_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_uint_atomic_swap);
@@ -288,7 +288,7 @@ SHOAL_PROFILED(shmem_uint_atomic_swap);
 unsigned long pshmem_ulong_atomic_swap(unsigned long *dest, unsigned long value, int pe)
 {
     unsigned long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val,
                   sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_swap");
     return val;
 }
@@ -298,7 +298,7 @@ unsigned long long pshmem_ulonglong_atomic_swap(unsigned long long *dest, unsign
                                                 int pe)
 {
     unsigned long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_swap");
     return val;
 }
@@ -307,8 +307,8 @@ SHOAL_PROFILED(shmem_ulonglong_atomic_swap);
 int32_t pshmem_int32_atomic_swap(int32_t *dest, int32_t value, int pe)
 {
     int32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(int32_t), pe,
-                  0, "shmem_int32_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(int32_t),
+                  pe, 0, "shmem_int32_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_int32_atomic_swap);
@@ -316,8 +316,8 @@ SHOAL_PROFILED(shmem_int32_atomic_swap);
 int64_t pshmem_int64_atomic_swap(int64_t *dest, int64_t value, int pe)
 {
     int64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(int64_t), pe,
-                  0, "shmem_int64_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(int64_t),
+                  pe, 0, "shmem_int64_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_int64_atomic_swap);
@@ -325,8 +325,8 @@ SHOAL_PROFILED(shmem_int64_atomic_swap);
 uint32_t pshmem_uint32_atomic_swap(uint32_t *dest, uint32_t value, int pe)
 {
     uint32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(uint32_t), pe,
-                  0, "shmem_uint32_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(uint32_t),
+                  pe, 0, "shmem_uint32_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_uint32_atomic_swap);
@@ -334,8 +334,8 @@ SHOAL_PROFILED(shmem_uint32_atomic_swap);
 uint64_t pshmem_uint64_atomic_swap(uint64_t *dest, uint64_t value, int pe)
 {
     uint64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(uint64_t), pe,
-                  0, "shmem_uint64_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(uint64_t),
+                  pe, 0, "shmem_uint64_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_uint64_atomic_swap);
@@ -343,8 +343,8 @@ SHOAL_PROFILED(shmem_uint64_atomic_swap);
 size_t pshmem_size_atomic_swap(size_t *dest, size_t value, int pe)
 {
     size_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(size_t), pe,
-                  0, "shmem_size_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(size_t),
+                  pe, 0, "shmem_size_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_size_atomic_swap);
@@ -352,57 +352,57 @@ SHOAL_PROFILED(shmem_size_atomic_swap);
 ptrdiff_t pshmem_ptrdiff_atomic_swap(ptrdiff_t *dest, ptrdiff_t value, int pe)
 {
     ptrdiff_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val, sizeof(ptrdiff_t),
-                  pe, 0, "shmem_ptrdiff_atomic_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, &val,
+                  sizeof(ptrdiff_t), pe, 0, "shmem_ptrdiff_atomic_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_swap);
 
 void pshmem_float_atomic_fetch_nbi(float *fetch, const float *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(float), pe, 1, "shmem_float_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_float_atomic_fetch_nbi);
 
 void pshmem_double_atomic_fetch_nbi(double *fetch, const double *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(double), pe, 1, "shmem_double_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_double_atomic_fetch_nbi);
 
 void pshmem_int_atomic_fetch_nbi(int *fetch, const int *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(int), pe, 1, "shmem_int_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_int_atomic_fetch_nbi);
 
 void pshmem_long_atomic_fetch_nbi(long *fetch, const long *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(long), pe, 1, "shmem_long_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_long_atomic_fetch_nbi);
 
 void pshmem_longlong_atomic_fetch_nbi(long long *fetch, const long long *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(long long), pe, 1, "shmem_longlong_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_longlong_atomic_fetch_nbi);
 
 void pshmem_uint_atomic_fetch_nbi(unsigned int *fetch, const unsigned int *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(unsigned int), pe, 1, "shmem_uint_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_uint_atomic_fetch_nbi);
 
 void pshmem_ulong_atomic_fetch_nbi(unsigned long *fetch, const unsigned long *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(unsigned long), pe, 1, "shmem_ulong_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_fetch_nbi);
@@ -410,92 +410,92 @@ SHOAL_PROFILED(shmem_ulong_atomic_fetch_nbi);
 void pshmem_ulonglong_atomic_fetch_nbi(unsigned long long *fetch, const unsigned long long *source,
                                        int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(unsigned long long), pe, 1, "shmem_ulonglong_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_nbi);
 
 void pshmem_int32_atomic_fetch_nbi(int32_t *fetch, const int32_t *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(int32_t), pe, 1, "shmem_int32_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_int32_atomic_fetch_nbi);
 
 void pshmem_int64_atomic_fetch_nbi(int64_t *fetch, const int64_t *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(int64_t), pe, 1, "shmem_int64_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_int64_atomic_fetch_nbi);
 
 void pshmem_uint32_atomic_fetch_nbi(uint32_t *fetch, const uint32_t *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(uint32_t), pe, 1, "shmem_uint32_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_fetch_nbi);
 
 void pshmem_uint64_atomic_fetch_nbi(uint64_t *fetch, const uint64_t *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(uint64_t), pe, 1, "shmem_uint64_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_fetch_nbi);
 
 void pshmem_size_atomic_fetch_nbi(size_t *fetch, const size_t *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(size_t), pe, 1, "shmem_size_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_size_atomic_fetch_nbi);
 
 void pshmem_ptrdiff_atomic_fetch_nbi(ptrdiff_t *fetch, const ptrdiff_t *source, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_FETCH, (void *)source, NULL, NULL, fetch,
                   sizeof(ptrdiff_t), pe, 1, "shmem_ptrdiff_atomic_fetch_nbi");
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_fetch_nbi);
 
 void pshmem_float_atomic_swap_nbi(float *fetch, float *dest, float value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(float), pe,
-                  1, "shmem_float_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(float),
+                  pe, 1, "shmem_float_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_float_atomic_swap_nbi);
 
 void pshmem_double_atomic_swap_nbi(double *fetch, double *dest, double value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(double), pe,
-                  1, "shmem_double_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(double),
+                  pe, 1, "shmem_double_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_double_atomic_swap_nbi);
 
 void pshmem_int_atomic_swap_nbi(int *fetch, int *dest, int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(int), pe, 1,
-                  "shmem_int_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(int), pe,
+                  1, "shmem_int_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_int_atomic_swap_nbi);
 
 void pshmem_long_atomic_swap_nbi(long *fetch, long *dest, long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(long), pe, 1,
-                  "shmem_long_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(long),
+                  pe, 1, "shmem_long_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_long_atomic_swap_nbi);
 
 void pshmem_longlong_atomic_swap_nbi(long long *fetch, long long *dest, long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(long long),
-                  pe, 1, "shmem_longlong_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch,
+                  sizeof(long long), pe, 1, "shmem_longlong_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_longlong_atomic_swap_nbi);
 
 void pshmem_uint_atomic_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
                                  int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch,
                   sizeof(unsigned int), pe, 1, "shmem_uint_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_uint_atomic_swap_nbi);
@@ -503,7 +503,7 @@ SHOAL_PROFILED(shmem_uint_atomic_swap_nbi);
 void pshmem_ulong_atomic_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value,
                                   int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch,
                   sizeof(unsigned long), pe, 1, "shmem_ulong_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_swap_nbi);
@@ -511,49 +511,49 @@ SHOAL_PROFILED(shmem_ulong_atomic_swap_nbi);
 void pshmem_ulonglong_atomic_swap_nbi(unsigned long long *fetch, unsigned long long *dest,
                                       unsigned long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch,
                   sizeof(unsigned long long), pe, 1, "shmem_ulonglong_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_swap_nbi);
 
 void pshmem_int32_atomic_swap_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(int32_t), pe,
-                  1, "shmem_int32_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(int32_t),
+                  pe, 1, "shmem_int32_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_int32_atomic_swap_nbi);
 
 void pshmem_int64_atomic_swap_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(int64_t), pe,
-                  1, "shmem_int64_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(int64_t),
+                  pe, 1, "shmem_int64_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_int64_atomic_swap_nbi);
 
 void pshmem_uint32_atomic_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(uint32_t),
-                  pe, 1, "shmem_uint32_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch,
+                  sizeof(uint32_t), pe, 1, "shmem_uint32_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_swap_nbi);
 
 void pshmem_uint64_atomic_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(uint64_t),
-                  pe, 1, "shmem_uint64_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch,
+                  sizeof(uint64_t), pe, 1, "shmem_uint64_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_swap_nbi);
 
 void pshmem_size_atomic_swap_nbi(size_t *fetch, size_t *dest, size_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(size_t), pe,
-                  1, "shmem_size_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(size_t),
+                  pe, 1, "shmem_size_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_size_atomic_swap_nbi);
 
 void pshmem_ptrdiff_atomic_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch, sizeof(ptrdiff_t),
-                  pe, 1, "shmem_ptrdiff_atomic_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_SWAP, dest, &value, NULL, fetch,
+                  sizeof(ptrdiff_t), pe, 1, "shmem_ptrdiff_atomic_swap_nbi");
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_swap_nbi);

@@ -10,8 +10,8 @@
 int pshmem_int_atomic_compare_swap(int *dest, int cond, int value, int pe)
 {
     int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(int), pe, 0,
-                  "shmem_int_atomic_compare_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(int),
+                  pe, 0, "shmem_int_atomic_compare_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_int_atomic_compare_swap);
@@ -19,8 +19,8 @@ SHOAL_PROFILED(shmem_int_atomic_compare_swap);
 long pshmem_long_atomic_compare_swap(long *dest, long cond, long value, int pe)
 {
     long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(long), pe,
-                  0, "shmem_long_atomic_compare_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(long),
+                  pe, 0, "shmem_long_atomic_compare_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_long_atomic_compare_swap);
@@ -29,8 +29,8 @@ long long pshmem_longlong_atomic_compare_swap(long long *dest, long long cond, l
                                               int pe)
 {
     long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(long long),
-                  pe, 0, "shmem_longlong_atomic_compare_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
+                  sizeof(long long), pe, 0, "shmem_longlong_atomic_compare_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_longlong_atomic_compare_swap);
@@ -39,7 +39,7 @@ unsigned int pshmem_uint_atomic_compare_swap(unsigned int *dest, unsigned int co
                                              unsigned int value, int pe)
 {
     unsigned int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
                   sizeof(unsigned int), pe, 0, "shmem_uint_atomic_compare_swap");
     return val;
 }
@@ -49,7 +49,7 @@ unsigned long pshmem_ulong_atomic_compare_swap(unsigned long *dest, unsigned lon
                                                unsigned long value, int pe)
 {
     unsigned long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
                   sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_compare_swap");
     return val;
 }
@@ -60,7 +60,7 @@ unsigned long long pshmem_ulonglong_atomic_compare_swap(unsigned long long *dest
                                                         unsigned long long value, int pe)
 {
     unsigned long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_compare_swap");
     return val;
 }
@@ -69,8 +69,8 @@ SHOAL_PROFILED(shmem_ulonglong_atomic_compare_swap);
 int32_t pshmem_int32_atomic_compare_swap(int32_t *dest, int32_t cond, int32_t value, int pe)
 {
     int32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(int32_t),
-                  pe, 0, "shmem_int32_atomic_compare_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
+                  sizeof(int32_t), pe, 0, "shmem_int32_atomic_compare_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_int32_atomic_compare_swap);
@@ -78,8 +78,8 @@ SHOAL_PROFILED(shmem_int32_atomic_compare_swap);
 int64_t pshmem_int64_atomic_compare_swap(int64_t *dest, int64_t cond, int64_t value, int pe)
 {
     int64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(int64_t),
-                  pe, 0, "shmem_int64_atomic_compare_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
+                  sizeof(int64_t), pe, 0, "shmem_int64_atomic_compare_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_int64_atomic_compare_swap);
@@ -87,8 +87,8 @@ SHOAL_PROFILED(shmem_int64_atomic_compare_swap);
 uint32_t pshmem_uint32_atomic_compare_swap(uint32_t *dest, uint32_t cond, uint32_t value, int pe)
 {
     uint32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(uint32_t),
-                  pe, 0, "shmem_uint32_atomic_compare_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
+                  sizeof(uint32_t), pe, 0, "shmem_uint32_atomic_compare_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_uint32_atomic_compare_swap);
@@ -96,8 +96,8 @@ SHOAL_PROFILED(shmem_uint32_atomic_compare_swap);
 uint64_t pshmem_uint64_atomic_compare_swap(uint64_t *dest, uint64_t cond, uint64_t value, int pe)
 {
     uint64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(uint64_t),
-                  pe, 0, "shmem_uint64_atomic_compare_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
+                  sizeof(uint64_t), pe, 0, "shmem_uint64_atomic_compare_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_uint64_atomic_compare_swap);
@@ -105,8 +105,8 @@ SHOAL_PROFILED(shmem_uint64_atomic_compare_swap);
 size_t pshmem_size_atomic_compare_swap(size_t *dest, size_t cond, size_t value, int pe)
 {
     size_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(size_t), pe,
-                  0, "shmem_size_atomic_compare_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(size_t),
+                  pe, 0, "shmem_size_atomic_compare_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_size_atomic_compare_swap);
@@ -115,8 +115,8 @@ ptrdiff_t pshmem_ptrdiff_atomic_compare_swap(ptrdiff_t *dest, ptrdiff_t cond, pt
                                              int pe)
 {
     ptrdiff_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val, sizeof(ptrdiff_t),
-                  pe, 0, "shmem_ptrdiff_atomic_compare_swap");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, &val,
+                  sizeof(ptrdiff_t), pe, 0, "shmem_ptrdiff_atomic_compare_swap");
     return val;
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_compare_swap);
@@ -124,8 +124,8 @@ SHOAL_PROFILED(shmem_ptrdiff_atomic_compare_swap);
 int pshmem_int_atomic_fetch_inc(int *dest, int pe)
 {
     int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int){1}, NULL, &val, sizeof(int), pe, 0,
-                  "shmem_int_atomic_fetch_inc");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int){1}, NULL, &val, sizeof(int),
+                  pe, 0, "shmem_int_atomic_fetch_inc");
     return val;
 }
 SHOAL_PROFILED(shmem_int_atomic_fetch_inc);
@@ -133,8 +133,8 @@ SHOAL_PROFILED(shmem_int_atomic_fetch_inc);
 long pshmem_long_atomic_fetch_inc(long *dest, int pe)
 {
     long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long){1}, NULL, &val, sizeof(long), pe,
-                  0, "shmem_long_atomic_fetch_inc");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long){1}, NULL, &val, sizeof(long),
+                  pe, 0, "shmem_long_atomic_fetch_inc");
     return val;
 }
 SHOAL_PROFILED(shmem_long_atomic_fetch_inc);
@@ -142,7 +142,7 @@ SHOAL_PROFILED(shmem_long_atomic_fetch_inc);
 long long pshmem_longlong_atomic_fetch_inc(long long *dest, int pe)
 {
     long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long long){1}, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long long){1}, NULL, &val,
                   sizeof(long long), pe, 0, "shmem_longlong_atomic_fetch_inc");
     return val;
 }
@@ -151,7 +151,7 @@ SHOAL_PROFILED(shmem_longlong_atomic_fetch_inc);
 unsigned int pshmem_uint_atomic_fetch_inc(unsigned int *dest, int pe)
 {
     unsigned int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned int){1}, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned int){1}, NULL, &val,
                   sizeof(unsigned int), pe, 0, "shmem_uint_atomic_fetch_inc");
     return val;
 }
@@ -160,7 +160,7 @@ SHOAL_PROFILED(shmem_uint_atomic_fetch_inc);
 unsigned long pshmem_ulong_atomic_fetch_inc(unsigned long *dest, int pe)
 {
     unsigned long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long){1}, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long){1}, NULL, &val,
                   sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_fetch_inc");
     return val;
 }
@@ -169,7 +169,7 @@ SHOAL_PROFILED(shmem_ulong_atomic_fetch_inc);
 unsigned long long pshmem_ulonglong_atomic_fetch_inc(unsigned long long *dest, int pe)
 {
     unsigned long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long long){1}, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long long){1}, NULL, &val,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_fetch_inc");
     return val;
 }
@@ -178,7 +178,7 @@ SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_inc);
 int32_t pshmem_int32_atomic_fetch_inc(int32_t *dest, int pe)
 {
     int32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int32_t){1}, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int32_t){1}, NULL, &val,
                   sizeof(int32_t), pe, 0, "shmem_int32_atomic_fetch_inc");
     return val;
 }
@@ -187,7 +187,7 @@ SHOAL_PROFILED(shmem_int32_atomic_fetch_inc);
 int64_t pshmem_int64_atomic_fetch_inc(int64_t *dest, int pe)
 {
     int64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int64_t){1}, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int64_t){1}, NULL, &val,
                   sizeof(int64_t), pe, 0, "shmem_int64_atomic_fetch_inc");
     return val;
 }
@@ -196,7 +196,7 @@ SHOAL_PROFILED(shmem_int64_atomic_fetch_inc);
 uint32_t pshmem_uint32_atomic_fetch_inc(uint32_t *dest, int pe)
 {
     uint32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint32_t){1}, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint32_t){1}, NULL, &val,
                   sizeof(uint32_t), pe, 0, "shmem_uint32_atomic_fetch_inc");
     return val;
 }
@@ -205,7 +205,7 @@ SHOAL_PROFILED(shmem_uint32_atomic_fetch_inc);
 uint64_t pshmem_uint64_atomic_fetch_inc(uint64_t *dest, int pe)
 {
     uint64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint64_t){1}, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint64_t){1}, NULL, &val,
                   sizeof(uint64_t), pe, 0, "shmem_uint64_atomic_fetch_inc");
     return val;
 }
@@ -214,8 +214,8 @@ SHOAL_PROFILED(shmem_uint64_atomic_fetch_inc);
 size_t pshmem_size_atomic_fetch_inc(size_t *dest, int pe)
 {
     size_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(size_t){1}, NULL, &val, sizeof(size_t),
-                  pe, 0, "shmem_size_atomic_fetch_inc");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(size_t){1}, NULL, &val,
+                  sizeof(size_t), pe, 0, "shmem_size_atomic_fetch_inc");
     return val;
 }
 SHOAL_PROFILED(shmem_size_atomic_fetch_inc);
@@ -223,7 +223,7 @@ SHOAL_PROFILED(shmem_size_atomic_fetch_inc);
 ptrdiff_t pshmem_ptrdiff_atomic_fetch_inc(ptrdiff_t *dest, int pe)
 {
     ptrdiff_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(ptrdiff_t){1}, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(ptrdiff_t){1}, NULL, &val,
                   sizeof(ptrdiff_t), pe, 0, "shmem_ptrdiff_atomic_fetch_inc");
     return val;
 }
@@ -231,84 +231,84 @@ SHOAL_PROFILED(shmem_ptrdiff_atomic_fetch_inc);
 
 void pshmem_int_atomic_inc(int *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int){1}, NULL, NULL, sizeof(int), pe, 0,
-                  "shmem_int_atomic_inc");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int){1}, NULL, NULL, sizeof(int),
+                  pe, 0, "shmem_int_atomic_inc");
 }
 SHOAL_PROFILED(shmem_int_atomic_inc);
 
 void pshmem_long_atomic_inc(long *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long){1}, NULL, NULL, sizeof(long), pe,
-                  0, "shmem_long_atomic_inc");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long){1}, NULL, NULL, sizeof(long),
+                  pe, 0, "shmem_long_atomic_inc");
 }
 SHOAL_PROFILED(shmem_long_atomic_inc);
 
 void pshmem_longlong_atomic_inc(long long *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long long){1}, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long long){1}, NULL, NULL,
                   sizeof(long long), pe, 0, "shmem_longlong_atomic_inc");
 }
 SHOAL_PROFILED(shmem_longlong_atomic_inc);
 
 void pshmem_uint_atomic_inc(unsigned int *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned int){1}, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned int){1}, NULL, NULL,
                   sizeof(unsigned int), pe, 0, "shmem_uint_atomic_inc");
 }
 SHOAL_PROFILED(shmem_uint_atomic_inc);
 
 void pshmem_ulong_atomic_inc(unsigned long *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long){1}, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long){1}, NULL, NULL,
                   sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_inc");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_inc);
 
 void pshmem_ulonglong_atomic_inc(unsigned long long *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long long){1}, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long long){1}, NULL, NULL,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_inc");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_inc);
 
 void pshmem_int32_atomic_inc(int32_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int32_t){1}, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int32_t){1}, NULL, NULL,
                   sizeof(int32_t), pe, 0, "shmem_int32_atomic_inc");
 }
 SHOAL_PROFILED(shmem_int32_atomic_inc);
 
 void pshmem_int64_atomic_inc(int64_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int64_t){1}, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int64_t){1}, NULL, NULL,
                   sizeof(int64_t), pe, 0, "shmem_int64_atomic_inc");
 }
 SHOAL_PROFILED(shmem_int64_atomic_inc);
 
 void pshmem_uint32_atomic_inc(uint32_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint32_t){1}, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint32_t){1}, NULL, NULL,
                   sizeof(uint32_t), pe, 0, "shmem_uint32_atomic_inc");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_inc);
 
 void pshmem_uint64_atomic_inc(uint64_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint64_t){1}, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint64_t){1}, NULL, NULL,
                   sizeof(uint64_t), pe, 0, "shmem_uint64_atomic_inc");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_inc);
 
 void pshmem_size_atomic_inc(size_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(size_t){1}, NULL, NULL, sizeof(size_t),
-                  pe, 0, "shmem_size_atomic_inc");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(size_t){1}, NULL, NULL,
+                  sizeof(size_t), pe, 0, "shmem_size_atomic_inc");
 }
 SHOAL_PROFILED(shmem_size_atomic_inc);
 
 void pshmem_ptrdiff_atomic_inc(ptrdiff_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(ptrdiff_t){1}, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(ptrdiff_t){1}, NULL, NULL,
                   sizeof(ptrdiff_t), pe, 0, "shmem_ptrdiff_atomic_inc");
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_inc);
@@ -316,8 +316,8 @@ SHOAL_PROFILED(shmem_ptrdiff_atomic_inc);
 int pshmem_int_atomic_fetch_add(int *dest, int value, int pe)
 {
     int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(int), pe, 0,
-                  "shmem_int_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(int), pe,
+                  0, "shmem_int_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_int_atomic_fetch_add);
@@ -325,8 +325,8 @@ SHOAL_PROFILED(shmem_int_atomic_fetch_add);
 long pshmem_long_atomic_fetch_add(long *dest, long value, int pe)
 {
     long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(long), pe, 0,
-                  "shmem_long_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(long), pe,
+                  0, "shmem_long_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_long_atomic_fetch_add);
@@ -334,8 +334,8 @@ SHOAL_PROFILED(shmem_long_atomic_fetch_add);
 long long pshmem_longlong_atomic_fetch_add(long long *dest, long long value, int pe)
 {
     long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(long long), pe,
-                  0, "shmem_longlong_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(long long),
+                  pe, 0, "shmem_longlong_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_longlong_atomic_fetch_add);
@@ -343,8 +343,8 @@ SHOAL_PROFILED(shmem_longlong_atomic_fetch_add);
 unsigned int pshmem_uint_atomic_fetch_add(unsigned int *dest, unsigned int value, int pe)
 {
     unsigned int val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(unsigned int),
-                  pe, 0, "shmem_uint_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val,
+                  sizeof(unsigned int), pe, 0, "shmem_uint_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_uint_atomic_fetch_add);
@@ -352,8 +352,8 @@ SHOAL_PROFILED(shmem_uint_atomic_fetch_add);
 unsigned long pshmem_ulong_atomic_fetch_add(unsigned long *dest, unsigned long value, int pe)
 {
     unsigned long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(unsigned long),
-                  pe, 0, "shmem_ulong_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val,
+                  sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_ulong_atomic_fetch_add);
@@ -362,7 +362,7 @@ unsigned long long pshmem_ulonglong_atomic_fetch_add(unsigned long long *dest,
                                                      unsigned long long value, int pe)
 {
     unsigned long long val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_fetch_add");
     return val;
 }
@@ -371,8 +371,8 @@ SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_add);
 int32_t pshmem_int32_atomic_fetch_add(int32_t *dest, int32_t value, int pe)
 {
     int32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(int32_t), pe,
-                  0, "shmem_int32_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(int32_t),
+                  pe, 0, "shmem_int32_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_int32_atomic_fetch_add);
@@ -380,8 +380,8 @@ SHOAL_PROFILED(shmem_int32_atomic_fetch_add);
 int64_t pshmem_int64_atomic_fetch_add(int64_t *dest, int64_t value, int pe)
 {
     int64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(int64_t), pe,
-                  0, "shmem_int64_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(int64_t),
+                  pe, 0, "shmem_int64_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_int64_atomic_fetch_add);
@@ -389,8 +389,8 @@ SHOAL_PROFILED(shmem_int64_atomic_fetch_add);
 uint32_t pshmem_uint32_atomic_fetch_add(uint32_t *dest, uint32_t value, int pe)
 {
     uint32_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(uint32_t), pe,
-                  0, "shmem_uint32_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(uint32_t),
+                  pe, 0, "shmem_uint32_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_uint32_atomic_fetch_add);
@@ -398,8 +398,8 @@ SHOAL_PROFILED(shmem_uint32_atomic_fetch_add);
 uint64_t pshmem_uint64_atomic_fetch_add(uint64_t *dest, uint64_t value, int pe)
 {
     uint64_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(uint64_t), pe,
-                  0, "shmem_uint64_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(uint64_t),
+                  pe, 0, "shmem_uint64_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_uint64_atomic_fetch_add);
@@ -407,8 +407,8 @@ SHOAL_PROFILED(shmem_uint64_atomic_fetch_add);
 size_t pshmem_size_atomic_fetch_add(size_t *dest, size_t value, int pe)
 {
     size_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(size_t), pe, 0,
-                  "shmem_size_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(size_t),
+                  pe, 0, "shmem_size_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_size_atomic_fetch_add);
@@ -416,122 +416,122 @@ SHOAL_PROFILED(shmem_size_atomic_fetch_add);
 ptrdiff_t pshmem_ptrdiff_atomic_fetch_add(ptrdiff_t *dest, ptrdiff_t value, int pe)
 {
     ptrdiff_t val;
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(ptrdiff_t), pe,
-                  0, "shmem_ptrdiff_atomic_fetch_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, &val, sizeof(ptrdiff_t),
+                  pe, 0, "shmem_ptrdiff_atomic_fetch_add");
     return val;
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_fetch_add);
 
 void pshmem_int_atomic_add(int *dest, int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(int), pe, 0,
-                  "shmem_int_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(int), pe,
+                  0, "shmem_int_atomic_add");
 }
 SHOAL_PROFILED(shmem_int_atomic_add);
 
 void pshmem_long_atomic_add(long *dest, long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(long), pe, 0,
-                  "shmem_long_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(long), pe,
+                  0, "shmem_long_atomic_add");
 }
 SHOAL_PROFILED(shmem_long_atomic_add);
 
 void pshmem_longlong_atomic_add(long long *dest, long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(long long), pe,
-                  0, "shmem_longlong_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(long long),
+                  pe, 0, "shmem_longlong_atomic_add");
 }
 SHOAL_PROFILED(shmem_longlong_atomic_add);
 
 void pshmem_uint_atomic_add(unsigned int *dest, unsigned int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(unsigned int),
-                  pe, 0, "shmem_uint_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL,
+                  sizeof(unsigned int), pe, 0, "shmem_uint_atomic_add");
 }
 SHOAL_PROFILED(shmem_uint_atomic_add);
 
 void pshmem_ulong_atomic_add(unsigned long *dest, unsigned long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(unsigned long),
-                  pe, 0, "shmem_ulong_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL,
+                  sizeof(unsigned long), pe, 0, "shmem_ulong_atomic_add");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_add);
 
 void pshmem_ulonglong_atomic_add(unsigned long long *dest, unsigned long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL,
                   sizeof(unsigned long long), pe, 0, "shmem_ulonglong_atomic_add");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_add);
 
 void pshmem_int32_atomic_add(int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(int32_t), pe,
-                  0, "shmem_int32_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(int32_t),
+                  pe, 0, "shmem_int32_atomic_add");
 }
 SHOAL_PROFILED(shmem_int32_atomic_add);
 
 void pshmem_int64_atomic_add(int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(int64_t), pe,
-                  0, "shmem_int64_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(int64_t),
+                  pe, 0, "shmem_int64_atomic_add");
 }
 SHOAL_PROFILED(shmem_int64_atomic_add);
 
 void pshmem_uint32_atomic_add(uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(uint32_t), pe,
-                  0, "shmem_uint32_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(uint32_t),
+                  pe, 0, "shmem_uint32_atomic_add");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_add);
 
 void pshmem_uint64_atomic_add(uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(uint64_t), pe,
-                  0, "shmem_uint64_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(uint64_t),
+                  pe, 0, "shmem_uint64_atomic_add");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_add);
 
 void pshmem_size_atomic_add(size_t *dest, size_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(size_t), pe, 0,
-                  "shmem_size_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(size_t),
+                  pe, 0, "shmem_size_atomic_add");
 }
 SHOAL_PROFILED(shmem_size_atomic_add);
 
 void pshmem_ptrdiff_atomic_add(ptrdiff_t *dest, ptrdiff_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(ptrdiff_t), pe,
-                  0, "shmem_ptrdiff_atomic_add");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, NULL, sizeof(ptrdiff_t),
+                  pe, 0, "shmem_ptrdiff_atomic_add");
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_add);
 
 void pshmem_int_atomic_compare_swap_nbi(int *fetch, int *dest, int cond, int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(int), pe,
-                  1, "shmem_int_atomic_compare_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(int),
+                  pe, 1, "shmem_int_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_int_atomic_compare_swap_nbi);
 
 void pshmem_long_atomic_compare_swap_nbi(long *fetch, long *dest, long cond, long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(long), pe,
-                  1, "shmem_long_atomic_compare_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(long),
+                  pe, 1, "shmem_long_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_long_atomic_compare_swap_nbi);
 
 void pshmem_longlong_atomic_compare_swap_nbi(long long *fetch, long long *dest, long long cond,
                                              long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(long long),
-                  pe, 1, "shmem_longlong_atomic_compare_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
+                  sizeof(long long), pe, 1, "shmem_longlong_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_longlong_atomic_compare_swap_nbi);
 
 void pshmem_uint_atomic_compare_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int cond,
                                          unsigned int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
                   sizeof(unsigned int), pe, 1, "shmem_uint_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_uint_atomic_compare_swap_nbi);
@@ -539,7 +539,7 @@ SHOAL_PROFILED(shmem_uint_atomic_compare_swap_nbi);
 void pshmem_ulong_atomic_compare_swap_nbi(unsigned long *fetch, unsigned long *dest,
                                           unsigned long cond, unsigned long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
                   sizeof(unsigned long), pe, 1, "shmem_ulong_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_compare_swap_nbi);
@@ -548,7 +548,7 @@ void pshmem_ulonglong_atomic_compare_swap_nbi(unsigned long long *fetch, unsigne
                                               unsigned long long cond, unsigned long long value,
                                               int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
                   sizeof(unsigned long long), pe, 1, "shmem_ulonglong_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_compare_swap_nbi);
@@ -556,82 +556,82 @@ SHOAL_PROFILED(shmem_ulonglong_atomic_compare_swap_nbi);
 void pshmem_int32_atomic_compare_swap_nbi(int32_t *fetch, int32_t *dest, int32_t cond,
                                           int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(int32_t),
-                  pe, 1, "shmem_int32_atomic_compare_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
+                  sizeof(int32_t), pe, 1, "shmem_int32_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_int32_atomic_compare_swap_nbi);
 
 void pshmem_int64_atomic_compare_swap_nbi(int64_t *fetch, int64_t *dest, int64_t cond,
                                           int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(int64_t),
-                  pe, 1, "shmem_int64_atomic_compare_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
+                  sizeof(int64_t), pe, 1, "shmem_int64_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_int64_atomic_compare_swap_nbi);
 
 void pshmem_uint32_atomic_compare_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t cond,
                                            uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(uint32_t),
-                  pe, 1, "shmem_uint32_atomic_compare_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
+                  sizeof(uint32_t), pe, 1, "shmem_uint32_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_compare_swap_nbi);
 
 void pshmem_uint64_atomic_compare_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t cond,
                                            uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(uint64_t),
-                  pe, 1, "shmem_uint64_atomic_compare_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
+                  sizeof(uint64_t), pe, 1, "shmem_uint64_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_compare_swap_nbi);
 
 void pshmem_size_atomic_compare_swap_nbi(size_t *fetch, size_t *dest, size_t cond, size_t value,
                                          int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(size_t),
-                  pe, 1, "shmem_size_atomic_compare_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
+                  sizeof(size_t), pe, 1, "shmem_size_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_size_atomic_compare_swap_nbi);
 
 void pshmem_ptrdiff_atomic_compare_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond,
                                             ptrdiff_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch, sizeof(ptrdiff_t),
-                  pe, 1, "shmem_ptrdiff_atomic_compare_swap_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_CSWAP, dest, &value, &cond, fetch,
+                  sizeof(ptrdiff_t), pe, 1, "shmem_ptrdiff_atomic_compare_swap_nbi");
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_compare_swap_nbi);
 
 void pshmem_int_atomic_fetch_inc_nbi(int *fetch, int *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int){1}, NULL, fetch, sizeof(int), pe,
-                  1, "shmem_int_atomic_fetch_inc_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int){1}, NULL, fetch, sizeof(int),
+                  pe, 1, "shmem_int_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_int_atomic_fetch_inc_nbi);
 
 void pshmem_long_atomic_fetch_inc_nbi(long *fetch, long *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long){1}, NULL, fetch, sizeof(long), pe,
-                  1, "shmem_long_atomic_fetch_inc_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long){1}, NULL, fetch, sizeof(long),
+                  pe, 1, "shmem_long_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_long_atomic_fetch_inc_nbi);
 
 void pshmem_longlong_atomic_fetch_inc_nbi(long long *fetch, long long *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long long){1}, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(long long){1}, NULL, fetch,
                   sizeof(long long), pe, 1, "shmem_longlong_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_longlong_atomic_fetch_inc_nbi);
 
 void pshmem_uint_atomic_fetch_inc_nbi(unsigned int *fetch, unsigned int *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned int){1}, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned int){1}, NULL, fetch,
                   sizeof(unsigned int), pe, 1, "shmem_uint_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_uint_atomic_fetch_inc_nbi);
 
 void pshmem_ulong_atomic_fetch_inc_nbi(unsigned long *fetch, unsigned long *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long){1}, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long){1}, NULL, fetch,
                   sizeof(unsigned long), pe, 1, "shmem_ulong_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_fetch_inc_nbi);
@@ -639,87 +639,87 @@ SHOAL_PROFILED(shmem_ulong_atomic_fetch_inc_nbi);
 void pshmem_ulonglong_atomic_fetch_inc_nbi(unsigned long long *fetch, unsigned long long *dest,
                                            int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long long){1}, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(unsigned long long){1}, NULL, fetch,
                   sizeof(unsigned long long), pe, 1, "shmem_ulonglong_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_inc_nbi);
 
 void pshmem_int32_atomic_fetch_inc_nbi(int32_t *fetch, int32_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int32_t){1}, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int32_t){1}, NULL, fetch,
                   sizeof(int32_t), pe, 1, "shmem_int32_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_int32_atomic_fetch_inc_nbi);
 
 void pshmem_int64_atomic_fetch_inc_nbi(int64_t *fetch, int64_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int64_t){1}, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(int64_t){1}, NULL, fetch,
                   sizeof(int64_t), pe, 1, "shmem_int64_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_int64_atomic_fetch_inc_nbi);
 
 void pshmem_uint32_atomic_fetch_inc_nbi(uint32_t *fetch, uint32_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint32_t){1}, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint32_t){1}, NULL, fetch,
                   sizeof(uint32_t), pe, 1, "shmem_uint32_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_fetch_inc_nbi);
 
 void pshmem_uint64_atomic_fetch_inc_nbi(uint64_t *fetch, uint64_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint64_t){1}, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(uint64_t){1}, NULL, fetch,
                   sizeof(uint64_t), pe, 1, "shmem_uint64_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_fetch_inc_nbi);
 
 void pshmem_size_atomic_fetch_inc_nbi(size_t *fetch, size_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(size_t){1}, NULL, fetch, sizeof(size_t),
-                  pe, 1, "shmem_size_atomic_fetch_inc_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(size_t){1}, NULL, fetch,
+                  sizeof(size_t), pe, 1, "shmem_size_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_size_atomic_fetch_inc_nbi);
 
 void pshmem_ptrdiff_atomic_fetch_inc_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(ptrdiff_t){1}, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &(ptrdiff_t){1}, NULL, fetch,
                   sizeof(ptrdiff_t), pe, 1, "shmem_ptrdiff_atomic_fetch_inc_nbi");
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_fetch_inc_nbi);
 
 void pshmem_int_atomic_fetch_add_nbi(int *fetch, int *dest, int value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(int), pe, 1,
-                  "shmem_int_atomic_fetch_add_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(int), pe,
+                  1, "shmem_int_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_int_atomic_fetch_add_nbi);
 
 void pshmem_long_atomic_fetch_add_nbi(long *fetch, long *dest, long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(long), pe, 1,
-                  "shmem_long_atomic_fetch_add_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(long), pe,
+                  1, "shmem_long_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_long_atomic_fetch_add_nbi);
 
 void pshmem_longlong_atomic_fetch_add_nbi(long long *fetch, long long *dest, long long value,
                                           int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(long long),
-                  pe, 1, "shmem_longlong_atomic_fetch_add_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch,
+                  sizeof(long long), pe, 1, "shmem_longlong_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_longlong_atomic_fetch_add_nbi);
 
 void pshmem_uint_atomic_fetch_add_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value,
                                       int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(unsigned int),
-                  pe, 1, "shmem_uint_atomic_fetch_add_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch,
+                  sizeof(unsigned int), pe, 1, "shmem_uint_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_uint_atomic_fetch_add_nbi);
 
 void pshmem_ulong_atomic_fetch_add_nbi(unsigned long *fetch, unsigned long *dest,
                                        unsigned long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch,
                   sizeof(unsigned long), pe, 1, "shmem_ulong_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_atomic_fetch_add_nbi);
@@ -727,49 +727,49 @@ SHOAL_PROFILED(shmem_ulong_atomic_fetch_add_nbi);
 void pshmem_ulonglong_atomic_fetch_add_nbi(unsigned long long *fetch, unsigned long long *dest,
                                            unsigned long long value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch,
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch,
                   sizeof(unsigned long long), pe, 1, "shmem_ulonglong_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_atomic_fetch_add_nbi);
 
 void pshmem_int32_atomic_fetch_add_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(int32_t), pe,
-                  1, "shmem_int32_atomic_fetch_add_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(int32_t),
+                  pe, 1, "shmem_int32_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_int32_atomic_fetch_add_nbi);
 
 void pshmem_int64_atomic_fetch_add_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(int64_t), pe,
-                  1, "shmem_int64_atomic_fetch_add_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(int64_t),
+                  pe, 1, "shmem_int64_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_int64_atomic_fetch_add_nbi);
 
 void pshmem_uint32_atomic_fetch_add_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(uint32_t), pe,
-                  1, "shmem_uint32_atomic_fetch_add_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(uint32_t),
+                  pe, 1, "shmem_uint32_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_atomic_fetch_add_nbi);
 
 void pshmem_uint64_atomic_fetch_add_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(uint64_t), pe,
-                  1, "shmem_uint64_atomic_fetch_add_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(uint64_t),
+                  pe, 1, "shmem_uint64_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_atomic_fetch_add_nbi);
 
 void pshmem_size_atomic_fetch_add_nbi(size_t *fetch, size_t *dest, size_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(size_t), pe,
-                  1, "shmem_size_atomic_fetch_add_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(size_t),
+                  pe, 1, "shmem_size_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_size_atomic_fetch_add_nbi);
 
 void pshmem_ptrdiff_atomic_fetch_add_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe)
 {
-    shoal_api_amo(SHMEM_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch, sizeof(ptrdiff_t),
-                  pe, 1, "shmem_ptrdiff_atomic_fetch_add_nbi");
+    shoal_api_amo(SHOAL_API_CTX_DEFAULT, SHOAL_AMO_ADD, dest, &value, NULL, fetch,
+                  sizeof(ptrdiff_t), pe, 1, "shmem_ptrdiff_atomic_fetch_add_nbi");
 }
 SHOAL_PROFILED(shmem_ptrdiff_atomic_fetch_add_nbi);

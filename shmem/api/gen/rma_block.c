@@ -10,8 +10,8 @@
 void pshmem_float_ibput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(float), pe,
-                    "shmem_float_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(float),
+                    pe, "shmem_float_ibput");
 }
 SHOAL_PROFILED(shmem_float_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_float_ibput, shmem_float_ibput);
@@ -19,8 +19,8 @@ SHOAL_PROFILED_ALIAS(shmemx_float_ibput, shmem_float_ibput);
 void pshmem_double_ibput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(double), pe,
-                    "shmem_double_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(double),
+                    pe, "shmem_double_ibput");
 }
 SHOAL_PROFILED(shmem_double_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_double_ibput, shmem_double_ibput);
@@ -28,8 +28,8 @@ SHOAL_PROFILED_ALIAS(shmemx_double_ibput, shmem_double_ibput);
 void pshmem_longdouble_ibput(long double *dest, const long double *source, ptrdiff_t dst,
                              ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(long double),
-                    pe, "shmem_longdouble_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+                    sizeof(long double), pe, "shmem_longdouble_ibput");
 }
 SHOAL_PROFILED(shmem_longdouble_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_longdouble_ibput, shmem_longdouble_ibput);
@@ -37,7 +37,7 @@ SHOAL_PROFILED_ALIAS(shmemx_longdouble_ibput, shmem_longdouble_ibput);
 void pshmem_char_ibput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                        size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(char), pe,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(char), pe,
                     "shmem_char_ibput");
 }
 SHOAL_PROFILED(shmem_char_ibput);
@@ -46,8 +46,8 @@ SHOAL_PROFILED_ALIAS(shmemx_char_ibput, shmem_char_ibput);
 void pshmem_schar_ibput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(signed char),
-                    pe, "shmem_schar_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+                    sizeof(signed char), pe, "shmem_schar_ibput");
 }
 SHOAL_PROFILED(shmem_schar_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_schar_ibput, shmem_schar_ibput);
@@ -55,8 +55,8 @@ SHOAL_PROFILED_ALIAS(shmemx_schar_ibput, shmem_schar_ibput);
 void pshmem_short_ibput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(short), pe,
-                    "shmem_short_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(short),
+                    pe, "shmem_short_ibput");
 }
 SHOAL_PROFILED(shmem_short_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_short_ibput, shmem_short_ibput);
@@ -64,7 +64,7 @@ SHOAL_PROFILED_ALIAS(shmemx_short_ibput, shmem_short_ibput);
 void pshmem_int_ibput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                       size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int), pe,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int), pe,
                     "shmem_int_ibput");
 }
 SHOAL_PROFILED(shmem_int_ibput);
@@ -73,7 +73,7 @@ SHOAL_PROFILED_ALIAS(shmemx_int_ibput, shmem_int_ibput);
 void pshmem_long_ibput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                        size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(long), pe,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(long), pe,
                     "shmem_long_ibput");
 }
 SHOAL_PROFILED(shmem_long_ibput);
@@ -82,8 +82,8 @@ SHOAL_PROFILED_ALIAS(shmemx_long_ibput, shmem_long_ibput);
 void pshmem_longlong_ibput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
                            size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(long long),
-                    pe, "shmem_longlong_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+                    sizeof(long long), pe, "shmem_longlong_ibput");
 }
 SHOAL_PROFILED(shmem_longlong_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_longlong_ibput, shmem_longlong_ibput);
@@ -91,7 +91,7 @@ SHOAL_PROFILED_ALIAS(shmemx_longlong_ibput, shmem_longlong_ibput);
 void pshmem_uchar_ibput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
                     sizeof(unsigned char), pe, "shmem_uchar_ibput");
 }
 SHOAL_PROFILED(shmem_uchar_ibput);
@@ -100,7 +100,7 @@ SHOAL_PROFILED_ALIAS(shmemx_uchar_ibput, shmem_uchar_ibput);
 void pshmem_ushort_ibput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
                     sizeof(unsigned short), pe, "shmem_ushort_ibput");
 }
 SHOAL_PROFILED(shmem_ushort_ibput);
@@ -109,8 +109,8 @@ SHOAL_PROFILED_ALIAS(shmemx_ushort_ibput, shmem_ushort_ibput);
 void pshmem_uint_ibput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(unsigned int),
-                    pe, "shmem_uint_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+                    sizeof(unsigned int), pe, "shmem_uint_ibput");
 }
 SHOAL_PROFILED(shmem_uint_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_uint_ibput, shmem_uint_ibput);
@@ -118,7 +118,7 @@ SHOAL_PROFILED_ALIAS(shmemx_uint_ibput, shmem_uint_ibput);
 void pshmem_ulong_ibput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
                     sizeof(unsigned long), pe, "shmem_ulong_ibput");
 }
 SHOAL_PROFILED(shmem_ulong_ibput);
@@ -127,7 +127,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ulong_ibput, shmem_ulong_ibput);
 void pshmem_ulonglong_ibput(unsigned long long *dest, const unsigned long long *source,
                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
                     sizeof(unsigned long long), pe, "shmem_ulonglong_ibput");
 }
 SHOAL_PROFILED(shmem_ulonglong_ibput);
@@ -136,8 +136,8 @@ SHOAL_PROFILED_ALIAS(shmemx_ulonglong_ibput, shmem_ulonglong_ibput);
 void pshmem_int8_ibput(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int8_t), pe,
-                    "shmem_int8_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int8_t),
+                    pe, "shmem_int8_ibput");
 }
 SHOAL_PROFILED(shmem_int8_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_int8_ibput, shmem_int8_ibput);
@@ -145,8 +145,8 @@ SHOAL_PROFILED_ALIAS(shmemx_int8_ibput, shmem_int8_ibput);
 void pshmem_int16_ibput(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int16_t), pe,
-                    "shmem_int16_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int16_t),
+                    pe, "shmem_int16_ibput");
 }
 SHOAL_PROFILED(shmem_int16_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_int16_ibput, shmem_int16_ibput);
@@ -154,8 +154,8 @@ SHOAL_PROFILED_ALIAS(shmemx_int16_ibput, shmem_int16_ibput);
 void pshmem_int32_ibput(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int32_t), pe,
-                    "shmem_int32_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int32_t),
+                    pe, "shmem_int32_ibput");
 }
 SHOAL_PROFILED(shmem_int32_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_int32_ibput, shmem_int32_ibput);
@@ -163,8 +163,8 @@ SHOAL_PROFILED_ALIAS(shmemx_int32_ibput, shmem_int32_ibput);
 void pshmem_int64_ibput(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int64_t), pe,
-                    "shmem_int64_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int64_t),
+                    pe, "shmem_int64_ibput");
 }
 SHOAL_PROFILED(shmem_int64_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_int64_ibput, shmem_int64_ibput);
@@ -172,8 +172,8 @@ SHOAL_PROFILED_ALIAS(shmemx_int64_ibput, shmem_int64_ibput);
 void pshmem_uint8_ibput(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint8_t), pe,
-                    "shmem_uint8_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint8_t),
+                    pe, "shmem_uint8_ibput");
 }
 SHOAL_PROFILED(shmem_uint8_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_uint8_ibput, shmem_uint8_ibput);
@@ -181,8 +181,8 @@ SHOAL_PROFILED_ALIAS(shmemx_uint8_ibput, shmem_uint8_ibput);
 void pshmem_uint16_ibput(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint16_t), pe,
-                    "shmem_uint16_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint16_t),
+                    pe, "shmem_uint16_ibput");
 }
 SHOAL_PROFILED(shmem_uint16_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_uint16_ibput, shmem_uint16_ibput);
@@ -190,8 +190,8 @@ SHOAL_PROFILED_ALIAS(shmemx_uint16_ibput, shmem_uint16_ibput);
 void pshmem_uint32_ibput(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint32_t), pe,
-                    "shmem_uint32_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint32_t),
+                    pe, "shmem_uint32_ibput");
 }
 SHOAL_PROFILED(shmem_uint32_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_uint32_ibput, shmem_uint32_ibput);
@@ -199,8 +199,8 @@ SHOAL_PROFILED_ALIAS(shmemx_uint32_ibput, shmem_uint32_ibput);
 void pshmem_uint64_ibput(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint64_t), pe,
-                    "shmem_uint64_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint64_t),
+                    pe, "shmem_uint64_ibput");
 }
 SHOAL_PROFILED(shmem_uint64_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_uint64_ibput, shmem_uint64_ibput);
@@ -208,8 +208,8 @@ SHOAL_PROFILED_ALIAS(shmemx_uint64_ibput, shmem_uint64_ibput);
 void pshmem_size_ibput(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(size_t), pe,
-                    "shmem_size_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(size_t),
+                    pe, "shmem_size_ibput");
 }
 SHOAL_PROFILED(shmem_size_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_size_ibput, shmem_size_ibput);
@@ -217,8 +217,8 @@ SHOAL_PROFILED_ALIAS(shmemx_size_ibput, shmem_size_ibput);
 void pshmem_ptrdiff_ibput(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
                           size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(ptrdiff_t),
-                    pe, "shmem_ptrdiff_ibput");
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+                    sizeof(ptrdiff_t), pe, "shmem_ptrdiff_ibput");
 }
 SHOAL_PROFILED(shmem_ptrdiff_ibput);
 SHOAL_PROFILED_ALIAS(shmemx_ptrdiff_ibput, shmem_ptrdiff_ibput);
@@ -226,7 +226,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ptrdiff_ibput, shmem_ptrdiff_ibput);
 void pshmem_ibput8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                    size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 1, pe,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 1, pe,
                     "shmem_ibput8");
 }
 SHOAL_PROFILED(shmem_ibput8);
@@ -235,7 +235,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ibput8, shmem_ibput8);
 void pshmem_ibput16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                     size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 2, pe,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 2, pe,
                     "shmem_ibput16");
 }
 SHOAL_PROFILED(shmem_ibput16);
@@ -244,7 +244,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ibput16, shmem_ibput16);
 void pshmem_ibput32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                     size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 4, pe,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 4, pe,
                     "shmem_ibput32");
 }
 SHOAL_PROFILED(shmem_ibput32);
@@ -253,7 +253,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ibput32, shmem_ibput32);
 void pshmem_ibput64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                     size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 8, pe,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 8, pe,
                     "shmem_ibput64");
 }
 SHOAL_PROFILED(shmem_ibput64);
@@ -262,7 +262,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ibput64, shmem_ibput64);
 void pshmem_ibput128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                      size_t nblocks, int pe)
 {
-    shoal_api_ibput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 16, pe,
+    shoal_api_ibput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 16, pe,
                     "shmem_ibput128");
 }
 SHOAL_PROFILED(shmem_ibput128);
@@ -271,8 +271,8 @@ SHOAL_PROFILED_ALIAS(shmemx_ibput128, shmem_ibput128);
 void pshmem_float_ibget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(float), pe,
-                    "shmem_float_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(float),
+                    pe, "shmem_float_ibget");
 }
 SHOAL_PROFILED(shmem_float_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_float_ibget, shmem_float_ibget);
@@ -280,8 +280,8 @@ SHOAL_PROFILED_ALIAS(shmemx_float_ibget, shmem_float_ibget);
 void pshmem_double_ibget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(double), pe,
-                    "shmem_double_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(double),
+                    pe, "shmem_double_ibget");
 }
 SHOAL_PROFILED(shmem_double_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_double_ibget, shmem_double_ibget);
@@ -289,8 +289,8 @@ SHOAL_PROFILED_ALIAS(shmemx_double_ibget, shmem_double_ibget);
 void pshmem_longdouble_ibget(long double *dest, const long double *source, ptrdiff_t dst,
                              ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(long double),
-                    pe, "shmem_longdouble_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+                    sizeof(long double), pe, "shmem_longdouble_ibget");
 }
 SHOAL_PROFILED(shmem_longdouble_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_longdouble_ibget, shmem_longdouble_ibget);
@@ -298,7 +298,7 @@ SHOAL_PROFILED_ALIAS(shmemx_longdouble_ibget, shmem_longdouble_ibget);
 void pshmem_char_ibget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                        size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(char), pe,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(char), pe,
                     "shmem_char_ibget");
 }
 SHOAL_PROFILED(shmem_char_ibget);
@@ -307,8 +307,8 @@ SHOAL_PROFILED_ALIAS(shmemx_char_ibget, shmem_char_ibget);
 void pshmem_schar_ibget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(signed char),
-                    pe, "shmem_schar_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+                    sizeof(signed char), pe, "shmem_schar_ibget");
 }
 SHOAL_PROFILED(shmem_schar_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_schar_ibget, shmem_schar_ibget);
@@ -316,8 +316,8 @@ SHOAL_PROFILED_ALIAS(shmemx_schar_ibget, shmem_schar_ibget);
 void pshmem_short_ibget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(short), pe,
-                    "shmem_short_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(short),
+                    pe, "shmem_short_ibget");
 }
 SHOAL_PROFILED(shmem_short_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_short_ibget, shmem_short_ibget);
@@ -325,7 +325,7 @@ SHOAL_PROFILED_ALIAS(shmemx_short_ibget, shmem_short_ibget);
 void pshmem_int_ibget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                       size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int), pe,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int), pe,
                     "shmem_int_ibget");
 }
 SHOAL_PROFILED(shmem_int_ibget);
@@ -334,7 +334,7 @@ SHOAL_PROFILED_ALIAS(shmemx_int_ibget, shmem_int_ibget);
 void pshmem_long_ibget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                        size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(long), pe,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(long), pe,
                     "shmem_long_ibget");
 }
 SHOAL_PROFILED(shmem_long_ibget);
@@ -343,8 +343,8 @@ SHOAL_PROFILED_ALIAS(shmemx_long_ibget, shmem_long_ibget);
 void pshmem_longlong_ibget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
                            size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(long long),
-                    pe, "shmem_longlong_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+                    sizeof(long long), pe, "shmem_longlong_ibget");
 }
 SHOAL_PROFILED(shmem_longlong_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_longlong_ibget, shmem_longlong_ibget);
@@ -352,7 +352,7 @@ SHOAL_PROFILED_ALIAS(shmemx_longlong_ibget, shmem_longlong_ibget);
 void pshmem_uchar_ibget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
                     sizeof(unsigned char), pe, "shmem_uchar_ibget");
 }
 SHOAL_PROFILED(shmem_uchar_ibget);
@@ -361,7 +361,7 @@ SHOAL_PROFILED_ALIAS(shmemx_uchar_ibget, shmem_uchar_ibget);
 void pshmem_ushort_ibget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
                     sizeof(unsigned short), pe, "shmem_ushort_ibget");
 }
 SHOAL_PROFILED(shmem_ushort_ibget);
@@ -370,8 +370,8 @@ SHOAL_PROFILED_ALIAS(shmemx_ushort_ibget, shmem_ushort_ibget);
 void pshmem_uint_ibget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(unsigned int),
-                    pe, "shmem_uint_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+                    sizeof(unsigned int), pe, "shmem_uint_ibget");
 }
 SHOAL_PROFILED(shmem_uint_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_uint_ibget, shmem_uint_ibget);
@@ -379,7 +379,7 @@ SHOAL_PROFILED_ALIAS(shmemx_uint_ibget, shmem_uint_ibget);
 void pshmem_ulong_ibget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
                     sizeof(unsigned long), pe, "shmem_ulong_ibget");
 }
 SHOAL_PROFILED(shmem_ulong_ibget);
@@ -388,7 +388,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ulong_ibget, shmem_ulong_ibget);
 void pshmem_ulonglong_ibget(unsigned long long *dest, const unsigned long long *source,
                             ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
                     sizeof(unsigned long long), pe, "shmem_ulonglong_ibget");
 }
 SHOAL_PROFILED(shmem_ulonglong_ibget);
@@ -397,8 +397,8 @@ SHOAL_PROFILED_ALIAS(shmemx_ulonglong_ibget, shmem_ulonglong_ibget);
 void pshmem_int8_ibget(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int8_t), pe,
-                    "shmem_int8_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int8_t),
+                    pe, "shmem_int8_ibget");
 }
 SHOAL_PROFILED(shmem_int8_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_int8_ibget, shmem_int8_ibget);
@@ -406,8 +406,8 @@ SHOAL_PROFILED_ALIAS(shmemx_int8_ibget, shmem_int8_ibget);
 void pshmem_int16_ibget(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int16_t), pe,
-                    "shmem_int16_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int16_t),
+                    pe, "shmem_int16_ibget");
 }
 SHOAL_PROFILED(shmem_int16_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_int16_ibget, shmem_int16_ibget);
@@ -415,8 +415,8 @@ SHOAL_PROFILED_ALIAS(shmemx_int16_ibget, shmem_int16_ibget);
 void pshmem_int32_ibget(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int32_t), pe,
-                    "shmem_int32_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int32_t),
+                    pe, "shmem_int32_ibget");
 }
 SHOAL_PROFILED(shmem_int32_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_int32_ibget, shmem_int32_ibget);
@@ -424,8 +424,8 @@ SHOAL_PROFILED_ALIAS(shmemx_int32_ibget, shmem_int32_ibget);
 void pshmem_int64_ibget(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int64_t), pe,
-                    "shmem_int64_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(int64_t),
+                    pe, "shmem_int64_ibget");
 }
 SHOAL_PROFILED(shmem_int64_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_int64_ibget, shmem_int64_ibget);
@@ -433,8 +433,8 @@ SHOAL_PROFILED_ALIAS(shmemx_int64_ibget, shmem_int64_ibget);
 void pshmem_uint8_ibget(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint8_t), pe,
-                    "shmem_uint8_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint8_t),
+                    pe, "shmem_uint8_ibget");
 }
 SHOAL_PROFILED(shmem_uint8_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_uint8_ibget, shmem_uint8_ibget);
@@ -442,8 +442,8 @@ SHOAL_PROFILED_ALIAS(shmemx_uint8_ibget, shmem_uint8_ibget);
 void pshmem_uint16_ibget(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint16_t), pe,
-                    "shmem_uint16_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint16_t),
+                    pe, "shmem_uint16_ibget");
 }
 SHOAL_PROFILED(shmem_uint16_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_uint16_ibget, shmem_uint16_ibget);
@@ -451,8 +451,8 @@ SHOAL_PROFILED_ALIAS(shmemx_uint16_ibget, shmem_uint16_ibget);
 void pshmem_uint32_ibget(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint32_t), pe,
-                    "shmem_uint32_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint32_t),
+                    pe, "shmem_uint32_ibget");
 }
 SHOAL_PROFILED(shmem_uint32_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_uint32_ibget, shmem_uint32_ibget);
@@ -460,8 +460,8 @@ SHOAL_PROFILED_ALIAS(shmemx_uint32_ibget, shmem_uint32_ibget);
 void pshmem_uint64_ibget(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint64_t), pe,
-                    "shmem_uint64_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(uint64_t),
+                    pe, "shmem_uint64_ibget");
 }
 SHOAL_PROFILED(shmem_uint64_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_uint64_ibget, shmem_uint64_ibget);
@@ -469,8 +469,8 @@ SHOAL_PROFILED_ALIAS(shmemx_uint64_ibget, shmem_uint64_ibget);
 void pshmem_size_ibget(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(size_t), pe,
-                    "shmem_size_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(size_t),
+                    pe, "shmem_size_ibget");
 }
 SHOAL_PROFILED(shmem_size_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_size_ibget, shmem_size_ibget);
@@ -478,8 +478,8 @@ SHOAL_PROFILED_ALIAS(shmemx_size_ibget, shmem_size_ibget);
 void pshmem_ptrdiff_ibget(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
                           size_t bsize, size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, sizeof(ptrdiff_t),
-                    pe, "shmem_ptrdiff_ibget");
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks,
+                    sizeof(ptrdiff_t), pe, "shmem_ptrdiff_ibget");
 }
 SHOAL_PROFILED(shmem_ptrdiff_ibget);
 SHOAL_PROFILED_ALIAS(shmemx_ptrdiff_ibget, shmem_ptrdiff_ibget);
@@ -487,7 +487,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ptrdiff_ibget, shmem_ptrdiff_ibget);
 void pshmem_ibget8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                    size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 1, pe,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 1, pe,
                     "shmem_ibget8");
 }
 SHOAL_PROFILED(shmem_ibget8);
@@ -496,7 +496,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ibget8, shmem_ibget8);
 void pshmem_ibget16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                     size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 2, pe,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 2, pe,
                     "shmem_ibget16");
 }
 SHOAL_PROFILED(shmem_ibget16);
@@ -505,7 +505,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ibget16, shmem_ibget16);
 void pshmem_ibget32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                     size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 4, pe,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 4, pe,
                     "shmem_ibget32");
 }
 SHOAL_PROFILED(shmem_ibget32);
@@ -514,7 +514,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ibget32, shmem_ibget32);
 void pshmem_ibget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                     size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 8, pe,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 8, pe,
                     "shmem_ibget64");
 }
 SHOAL_PROFILED(shmem_ibget64);
@@ -523,7 +523,7 @@ SHOAL_PROFILED_ALIAS(shmemx_ibget64, shmem_ibget64);
 void pshmem_ibget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
                      size_t nblocks, int pe)
 {
-    shoal_api_ibget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 16, pe,
+    shoal_api_ibget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, 16, pe,
                     "shmem_ibget128");
 }
 SHOAL_PROFILED(shmem_ibget128);

@@ -9,85 +9,88 @@
 
 void pshmem_float_get(float *dest, const float *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(float), pe, "shmem_float_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(float), pe,
+                  "shmem_float_get");
 }
 SHOAL_PROFILED(shmem_float_get);
 
 void pshmem_double_get(double *dest, const double *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(double), pe, "shmem_double_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(double), pe,
+                  "shmem_double_get");
 }
 SHOAL_PROFILED(shmem_double_get);
 
 void pshmem_longdouble_get(long double *dest, const long double *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long double), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long double), pe,
                   "shmem_longdouble_get");
 }
 SHOAL_PROFILED(shmem_longdouble_get);
 
 void pshmem_char_get(char *dest, const char *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(char), pe, "shmem_char_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(char), pe, "shmem_char_get");
 }
 SHOAL_PROFILED(shmem_char_get);
 
 void pshmem_schar_get(signed char *dest, const signed char *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), pe,
                   "shmem_schar_get");
 }
 SHOAL_PROFILED(shmem_schar_get);
 
 void pshmem_short_get(short *dest, const short *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(short), pe, "shmem_short_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(short), pe,
+                  "shmem_short_get");
 }
 SHOAL_PROFILED(shmem_short_get);
 
 void pshmem_int_get(int *dest, const int *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int), pe, "shmem_int_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int), pe, "shmem_int_get");
 }
 SHOAL_PROFILED(shmem_int_get);
 
 void pshmem_long_get(long *dest, const long *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long), pe, "shmem_long_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long), pe, "shmem_long_get");
 }
 SHOAL_PROFILED(shmem_long_get);
 
 void pshmem_longlong_get(long long *dest, const long long *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long long), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long long), pe,
                   "shmem_longlong_get");
 }
 SHOAL_PROFILED(shmem_longlong_get);
 
 void pshmem_uchar_get(unsigned char *dest, const unsigned char *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char), pe,
                   "shmem_uchar_get");
 }
 SHOAL_PROFILED(shmem_uchar_get);
 
 void pshmem_ushort_get(unsigned short *dest, const unsigned short *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short), pe,
                   "shmem_ushort_get");
 }
 SHOAL_PROFILED(shmem_ushort_get);
 
 void pshmem_uint_get(unsigned int *dest, const unsigned int *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int), pe,
                   "shmem_uint_get");
 }
 SHOAL_PROFILED(shmem_uint_get);
 
 void pshmem_ulong_get(unsigned long *dest, const unsigned long *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long), pe,
                   "shmem_ulong_get");
 }
 SHOAL_PROFILED(shmem_ulong_get);
@@ -95,115 +98,121 @@ SHOAL_PROFILED(shmem_ulong_get);
 void pshmem_ulonglong_get(unsigned long long *dest, const unsigned long long *source, size_t nelems,
                           int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long), pe,
                   "shmem_ulonglong_get");
 }
 SHOAL_PROFILED(shmem_ulonglong_get);
 
 void pshmem_int8_get(int8_t *dest, const int8_t *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), pe, "shmem_int8_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), pe,
+                  "shmem_int8_get");
 }
 SHOAL_PROFILED(shmem_int8_get);
 
 void pshmem_int16_get(int16_t *dest, const int16_t *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), pe, "shmem_int16_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), pe,
+                  "shmem_int16_get");
 }
 SHOAL_PROFILED(shmem_int16_get);
 
 void pshmem_int32_get(int32_t *dest, const int32_t *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), pe, "shmem_int32_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), pe,
+                  "shmem_int32_get");
 }
 SHOAL_PROFILED(shmem_int32_get);
 
 void pshmem_int64_get(int64_t *dest, const int64_t *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), pe, "shmem_int64_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), pe,
+                  "shmem_int64_get");
 }
 SHOAL_PROFILED(shmem_int64_get);
 
 void pshmem_uint8_get(uint8_t *dest, const uint8_t *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), pe, "shmem_uint8_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), pe,
+                  "shmem_uint8_get");
 }
 SHOAL_PROFILED(shmem_uint8_get);
 
 void pshmem_uint16_get(uint16_t *dest, const uint16_t *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), pe,
                   "shmem_uint16_get");
 }
 SHOAL_PROFILED(shmem_uint16_get);
 
 void pshmem_uint32_get(uint32_t *dest, const uint32_t *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), pe,
                   "shmem_uint32_get");
 }
 SHOAL_PROFILED(shmem_uint32_get);
 
 void pshmem_uint64_get(uint64_t *dest, const uint64_t *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), pe,
                   "shmem_uint64_get");
 }
 SHOAL_PROFILED(shmem_uint64_get);
 
 void pshmem_size_get(size_t *dest, const size_t *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), pe, "shmem_size_get");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), pe,
+                  "shmem_size_get");
 }
 SHOAL_PROFILED(shmem_size_get);
 
 void pshmem_ptrdiff_get(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), pe,
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), pe,
                   "shmem_ptrdiff_get");
 }
 SHOAL_PROFILED(shmem_ptrdiff_get);
 
 void pshmem_get8(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_get8");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_get8");
 }
 SHOAL_PROFILED(shmem_get8);
 
 void pshmem_get16(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, 2, pe, "shmem_get16");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 2, pe, "shmem_get16");
 }
 SHOAL_PROFILED(shmem_get16);
 
 void pshmem_get32(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, 4, pe, "shmem_get32");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 4, pe, "shmem_get32");
 }
 SHOAL_PROFILED(shmem_get32);
 
 void pshmem_get64(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, 8, pe, "shmem_get64");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 8, pe, "shmem_get64");
 }
 SHOAL_PROFILED(shmem_get64);
 
 void pshmem_get128(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, 16, pe, "shmem_get128");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 16, pe, "shmem_get128");
 }
 SHOAL_PROFILED(shmem_get128);
 
 void pshmem_getmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_getmem");
+    shoal_api_get(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_getmem");
 }
 SHOAL_PROFILED(shmem_getmem);
 
 float pshmem_float_g(const float *source, int pe)
 {
     float val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(float), pe, "shmem_float_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(float), pe, "shmem_float_g");
     return val;
 }
 SHOAL_PROFILED(shmem_float_g);
@@ -211,7 +220,7 @@ SHOAL_PROFILED(shmem_float_g);
 double pshmem_double_g(const double *source, int pe)
 {
     double val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(double), pe, "shmem_double_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(double), pe, "shmem_double_g");
     return val;
 }
 SHOAL_PROFILED(shmem_double_g);
@@ -219,7 +228,7 @@ SHOAL_PROFILED(shmem_double_g);
 long double pshmem_longdouble_g(const long double *source, int pe)
 {
     long double val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(long double), pe, "shmem_longdouble_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(long double), pe, "shmem_longdouble_g");
     return val;
 }
 SHOAL_PROFILED(shmem_longdouble_g);
@@ -227,7 +236,7 @@ SHOAL_PROFILED(shmem_longdouble_g);
 char pshmem_char_g(const char *source, int pe)
 {
     char val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(char), pe, "shmem_char_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(char), pe, "shmem_char_g");
     return val;
 }
 SHOAL_PROFILED(shmem_char_g);
@@ -235,7 +244,7 @@ SHOAL_PROFILED(shmem_char_g);
 signed char pshmem_schar_g(const signed char *source, int pe)
 {
     signed char val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(signed char), pe, "shmem_schar_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(signed char), pe, "shmem_schar_g");
     return val;
 }
 SHOAL_PROFILED(shmem_schar_g);
@@ -243,7 +252,7 @@ SHOAL_PROFILED(shmem_schar_g);
 short pshmem_short_g(const short *source, int pe)
 {
     short val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(short), pe, "shmem_short_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(short), pe, "shmem_short_g");
     return val;
 }
 SHOAL_PROFILED(shmem_short_g);
@@ -251,7 +260,7 @@ SHOAL_PROFILED(shmem_short_g);
 int pshmem_int_g(const int *source, int pe)
 {
     int val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(int), pe, "shmem_int_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(int), pe, "shmem_int_g");
     return val;
 }
 SHOAL_PROFILED(shmem_int_g);
@@ -259,7 +268,7 @@ SHOAL_PROFILED(shmem_int_g);
 long pshmem_long_g(const long *source, int pe)
 {
     long val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(long), pe, "shmem_long_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(long), pe, "shmem_long_g");
     return val;
 }
 SHOAL_PROFILED(shmem_long_g);
@@ -267,7 +276,7 @@ SHOAL_PROFILED(shmem_long_g);
 long long pshmem_longlong_g(const long long *source, int pe)
 {
     long long val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(long long), pe, "shmem_longlong_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(long long), pe, "shmem_longlong_g");
     return val;
 }
 SHOAL_PROFILED(shmem_longlong_g);
@@ -275,7 +284,7 @@ SHOAL_PROFILED(shmem_longlong_g);
 unsigned char pshmem_uchar_g(const unsigned char *source, int pe)
 {
     unsigned char val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(unsigned char), pe, "shmem_uchar_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(unsigned char), pe, "shmem_uchar_g");
     return val;
 }
 SHOAL_PROFILED(shmem_uchar_g);
@@ -283,7 +292,7 @@ SHOAL_PROFILED(shmem_uchar_g);
 unsigned short pshmem_ushort_g(const unsigned short *source, int pe)
 {
     unsigned short val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(unsigned short), pe, "shmem_ushort_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(unsigned short), pe, "shmem_ushort_g");
     return val;
 }
 SHOAL_PROFILED(shmem_ushort_g);
@@ -291,7 +300,7 @@ SHOAL_PROFILED(shmem_ushort_g);
 unsigned int pshmem_uint_g(const unsigned int *source, int pe)
 {
     unsigned int val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(unsigned int), pe, "shmem_uint_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(unsigned int), pe, "shmem_uint_g");
     return val;
 }
 SHOAL_PROFILED(shmem_uint_g);
@@ -299,7 +308,7 @@ SHOAL_PROFILED(shmem_uint_g);
 unsigned long pshmem_ulong_g(const unsigned long *source, int pe)
 {
     unsigned long val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(unsigned long), pe, "shmem_ulong_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(unsigned long), pe, "shmem_ulong_g");
     return val;
 }
 SHOAL_PROFILED(shmem_ulong_g);
@@ -307,7 +316,7 @@ SHOAL_PROFILED(shmem_ulong_g);
 unsigned long long pshmem_ulonglong_g(const unsigned long long *source, int pe)
 {
     unsigned long long val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(unsigned long long), pe,
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(unsigned long long), pe,
                 "shmem_ulonglong_g");
     return val;
 }
@@ -316,7 +325,7 @@ SHOAL_PROFILED(shmem_ulonglong_g);
 int8_t pshmem_int8_g(const int8_t *source, int pe)
 {
     int8_t val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(int8_t), pe, "shmem_int8_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(int8_t), pe, "shmem_int8_g");
     return val;
 }
 SHOAL_PROFILED(shmem_int8_g);
@@ -324,7 +333,7 @@ SHOAL_PROFILED(shmem_int8_g);
 int16_t pshmem_int16_g(const int16_t *source, int pe)
 {
     int16_t val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(int16_t), pe, "shmem_int16_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(int16_t), pe, "shmem_int16_g");
     return val;
 }
 SHOAL_PROFILED(shmem_int16_g);
@@ -332,7 +341,7 @@ SHOAL_PROFILED(shmem_int16_g);
 int32_t pshmem_int32_g(const int32_t *source, int pe)
 {
     int32_t val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(int32_t), pe, "shmem_int32_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(int32_t), pe, "shmem_int32_g");
     return val;
 }
 SHOAL_PROFILED(shmem_int32_g);
@@ -340,7 +349,7 @@ SHOAL_PROFILED(shmem_int32_g);
 int64_t pshmem_int64_g(const int64_t *source, int pe)
 {
     int64_t val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(int64_t), pe, "shmem_int64_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(int64_t), pe, "shmem_int64_g");
     return val;
 }
 SHOAL_PROFILED(shmem_int64_g);
@@ -348,7 +357,7 @@ SHOAL_PROFILED(shmem_int64_g);
 uint8_t pshmem_uint8_g(const uint8_t *source, int pe)
 {
     uint8_t val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(uint8_t), pe, "shmem_uint8_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(uint8_t), pe, "shmem_uint8_g");
     return val;
 }
 SHOAL_PROFILED(shmem_uint8_g);
@@ -356,7 +365,7 @@ SHOAL_PROFILED(shmem_uint8_g);
 uint16_t pshmem_uint16_g(const uint16_t *source, int pe)
 {
     uint16_t val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(uint16_t), pe, "shmem_uint16_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(uint16_t), pe, "shmem_uint16_g");
     return val;
 }
 SHOAL_PROFILED(shmem_uint16_g);
@@ -364,7 +373,7 @@ SHOAL_PROFILED(shmem_uint16_g);
 uint32_t pshmem_uint32_g(const uint32_t *source, int pe)
 {
     uint32_t val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(uint32_t), pe, "shmem_uint32_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(uint32_t), pe, "shmem_uint32_g");
     return val;
 }
 SHOAL_PROFILED(shmem_uint32_g);
@@ -372,7 +381,7 @@ SHOAL_PROFILED(shmem_uint32_g);
 uint64_t pshmem_uint64_g(const uint64_t *source, int pe)
 {
     uint64_t val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(uint64_t), pe, "shmem_uint64_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(uint64_t), pe, "shmem_uint64_g");
     return val;
 }
 SHOAL_PROFILED(shmem_uint64_g);
@@ -380,7 +389,7 @@ SHOAL_PROFILED(shmem_uint64_g);
 size_t pshmem_size_g(const size_t *source, int pe)
 {
     size_t val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(size_t), pe, "shmem_size_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(size_t), pe, "shmem_size_g");
     return val;
 }
 SHOAL_PROFILED(shmem_size_g);
@@ -388,7 +397,7 @@ SHOAL_PROFILED(shmem_size_g);
 ptrdiff_t pshmem_ptrdiff_g(const ptrdiff_t *source, int pe)
 {
     ptrdiff_t val;
-    shoal_api_g(SHMEM_CTX_DEFAULT, &val, source, sizeof(ptrdiff_t), pe, "shmem_ptrdiff_g");
+    shoal_api_g(SHOAL_API_CTX_DEFAULT, &val, source, sizeof(ptrdiff_t), pe, "shmem_ptrdiff_g");
     return val;
 }
 SHOAL_PROFILED(shmem_ptrdiff_g);
@@ -396,7 +405,7 @@ SHOAL_PROFILED(shmem_ptrdiff_g);
 void pshmem_float_iget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(float), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(float), pe,
                    "shmem_float_iget");
 }
 SHOAL_PROFILED(shmem_float_iget);
@@ -404,7 +413,7 @@ SHOAL_PROFILED(shmem_float_iget);
 void pshmem_double_iget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(double), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(double), pe,
                    "shmem_double_iget");
 }
 SHOAL_PROFILED(shmem_double_iget);
@@ -412,7 +421,7 @@ SHOAL_PROFILED(shmem_double_iget);
 void pshmem_longdouble_iget(long double *dest, const long double *source, ptrdiff_t dst,
                             ptrdiff_t sst, size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long double), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long double), pe,
                    "shmem_longdouble_iget");
 }
 SHOAL_PROFILED(shmem_longdouble_iget);
@@ -420,7 +429,7 @@ SHOAL_PROFILED(shmem_longdouble_iget);
 void pshmem_char_iget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                       int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(char), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(char), pe,
                    "shmem_char_iget");
 }
 SHOAL_PROFILED(shmem_char_iget);
@@ -428,7 +437,7 @@ SHOAL_PROFILED(shmem_char_iget);
 void pshmem_schar_iget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(signed char), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(signed char), pe,
                    "shmem_schar_iget");
 }
 SHOAL_PROFILED(shmem_schar_iget);
@@ -436,7 +445,7 @@ SHOAL_PROFILED(shmem_schar_iget);
 void pshmem_short_iget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(short), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(short), pe,
                    "shmem_short_iget");
 }
 SHOAL_PROFILED(shmem_short_iget);
@@ -444,7 +453,7 @@ SHOAL_PROFILED(shmem_short_iget);
 void pshmem_int_iget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                      int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int), pe,
                    "shmem_int_iget");
 }
 SHOAL_PROFILED(shmem_int_iget);
@@ -452,7 +461,7 @@ SHOAL_PROFILED(shmem_int_iget);
 void pshmem_long_iget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                       int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long), pe,
                    "shmem_long_iget");
 }
 SHOAL_PROFILED(shmem_long_iget);
@@ -460,7 +469,7 @@ SHOAL_PROFILED(shmem_long_iget);
 void pshmem_longlong_iget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
                           size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long long), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long long), pe,
                    "shmem_longlong_iget");
 }
 SHOAL_PROFILED(shmem_longlong_iget);
@@ -468,7 +477,7 @@ SHOAL_PROFILED(shmem_longlong_iget);
 void pshmem_uchar_iget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned char), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned char), pe,
                    "shmem_uchar_iget");
 }
 SHOAL_PROFILED(shmem_uchar_iget);
@@ -476,15 +485,15 @@ SHOAL_PROFILED(shmem_uchar_iget);
 void pshmem_ushort_iget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned short), pe,
-                   "shmem_ushort_iget");
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned short),
+                   pe, "shmem_ushort_iget");
 }
 SHOAL_PROFILED(shmem_ushort_iget);
 
 void pshmem_uint_iget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned int), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned int), pe,
                    "shmem_uint_iget");
 }
 SHOAL_PROFILED(shmem_uint_iget);
@@ -492,7 +501,7 @@ SHOAL_PROFILED(shmem_uint_iget);
 void pshmem_ulong_iget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned long), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned long), pe,
                    "shmem_ulong_iget");
 }
 SHOAL_PROFILED(shmem_ulong_iget);
@@ -500,15 +509,15 @@ SHOAL_PROFILED(shmem_ulong_iget);
 void pshmem_ulonglong_iget(unsigned long long *dest, const unsigned long long *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned long long),
-                   pe, "shmem_ulonglong_iget");
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems,
+                   sizeof(unsigned long long), pe, "shmem_ulonglong_iget");
 }
 SHOAL_PROFILED(shmem_ulonglong_iget);
 
 void pshmem_int8_iget(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int8_t), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int8_t), pe,
                    "shmem_int8_iget");
 }
 SHOAL_PROFILED(shmem_int8_iget);
@@ -516,7 +525,7 @@ SHOAL_PROFILED(shmem_int8_iget);
 void pshmem_int16_iget(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int16_t), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int16_t), pe,
                    "shmem_int16_iget");
 }
 SHOAL_PROFILED(shmem_int16_iget);
@@ -524,7 +533,7 @@ SHOAL_PROFILED(shmem_int16_iget);
 void pshmem_int32_iget(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int32_t), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int32_t), pe,
                    "shmem_int32_iget");
 }
 SHOAL_PROFILED(shmem_int32_iget);
@@ -532,7 +541,7 @@ SHOAL_PROFILED(shmem_int32_iget);
 void pshmem_int64_iget(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int64_t), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int64_t), pe,
                    "shmem_int64_iget");
 }
 SHOAL_PROFILED(shmem_int64_iget);
@@ -540,7 +549,7 @@ SHOAL_PROFILED(shmem_int64_iget);
 void pshmem_uint8_iget(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint8_t), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint8_t), pe,
                    "shmem_uint8_iget");
 }
 SHOAL_PROFILED(shmem_uint8_iget);
@@ -548,7 +557,7 @@ SHOAL_PROFILED(shmem_uint8_iget);
 void pshmem_uint16_iget(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint16_t), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint16_t), pe,
                    "shmem_uint16_iget");
 }
 SHOAL_PROFILED(shmem_uint16_iget);
@@ -556,7 +565,7 @@ SHOAL_PROFILED(shmem_uint16_iget);
 void pshmem_uint32_iget(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint32_t), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint32_t), pe,
                    "shmem_uint32_iget");
 }
 SHOAL_PROFILED(shmem_uint32_iget);
@@ -564,7 +573,7 @@ SHOAL_PROFILED(shmem_uint32_iget);
 void pshmem_uint64_iget(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint64_t), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint64_t), pe,
                    "shmem_uint64_iget");
 }
 SHOAL_PROFILED(shmem_uint64_iget);
@@ -572,7 +581,7 @@ SHOAL_PROFILED(shmem_uint64_iget);
 void pshmem_size_iget(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(size_t), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(size_t), pe,
                    "shmem_size_iget");
 }
 SHOAL_PROFILED(shmem_size_iget);
@@ -580,7 +589,7 @@ SHOAL_PROFILED(shmem_size_iget);
 void pshmem_ptrdiff_iget(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t nelems, int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(ptrdiff_t), pe,
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(ptrdiff_t), pe,
                    "shmem_ptrdiff_iget");
 }
 SHOAL_PROFILED(shmem_ptrdiff_iget);
@@ -588,104 +597,104 @@ SHOAL_PROFILED(shmem_ptrdiff_iget);
 void pshmem_iget8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                   int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, 1, pe, "shmem_iget8");
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, 1, pe, "shmem_iget8");
 }
 SHOAL_PROFILED(shmem_iget8);
 
 void pshmem_iget16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, 2, pe, "shmem_iget16");
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, 2, pe, "shmem_iget16");
 }
 SHOAL_PROFILED(shmem_iget16);
 
 void pshmem_iget32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, 4, pe, "shmem_iget32");
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, 4, pe, "shmem_iget32");
 }
 SHOAL_PROFILED(shmem_iget32);
 
 void pshmem_iget64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, 8, pe, "shmem_iget64");
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, 8, pe, "shmem_iget64");
 }
 SHOAL_PROFILED(shmem_iget64);
 
 void pshmem_iget128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                     int pe)
 {
-    shoal_api_iget(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, 16, pe, "shmem_iget128");
+    shoal_api_iget(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, 16, pe, "shmem_iget128");
 }
 SHOAL_PROFILED(shmem_iget128);
 
 void pshmem_float_get_nbi(float *dest, const float *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(float), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(float), pe,
                       "shmem_float_get_nbi");
 }
 SHOAL_PROFILED(shmem_float_get_nbi);
 
 void pshmem_double_get_nbi(double *dest, const double *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(double), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(double), pe,
                       "shmem_double_get_nbi");
 }
 SHOAL_PROFILED(shmem_double_get_nbi);
 
 void pshmem_longdouble_get_nbi(long double *dest, const long double *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long double), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long double), pe,
                       "shmem_longdouble_get_nbi");
 }
 SHOAL_PROFILED(shmem_longdouble_get_nbi);
 
 void pshmem_char_get_nbi(char *dest, const char *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(char), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(char), pe,
                       "shmem_char_get_nbi");
 }
 SHOAL_PROFILED(shmem_char_get_nbi);
 
 void pshmem_schar_get_nbi(signed char *dest, const signed char *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), pe,
                       "shmem_schar_get_nbi");
 }
 SHOAL_PROFILED(shmem_schar_get_nbi);
 
 void pshmem_short_get_nbi(short *dest, const short *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(short), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(short), pe,
                       "shmem_short_get_nbi");
 }
 SHOAL_PROFILED(shmem_short_get_nbi);
 
 void pshmem_int_get_nbi(int *dest, const int *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int), pe,
                       "shmem_int_get_nbi");
 }
 SHOAL_PROFILED(shmem_int_get_nbi);
 
 void pshmem_long_get_nbi(long *dest, const long *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long), pe,
                       "shmem_long_get_nbi");
 }
 SHOAL_PROFILED(shmem_long_get_nbi);
 
 void pshmem_longlong_get_nbi(long long *dest, const long long *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long long), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long long), pe,
                       "shmem_longlong_get_nbi");
 }
 SHOAL_PROFILED(shmem_longlong_get_nbi);
 
 void pshmem_uchar_get_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char), pe,
                       "shmem_uchar_get_nbi");
 }
 SHOAL_PROFILED(shmem_uchar_get_nbi);
@@ -693,21 +702,21 @@ SHOAL_PROFILED(shmem_uchar_get_nbi);
 void pshmem_ushort_get_nbi(unsigned short *dest, const unsigned short *source, size_t nelems,
                            int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short), pe,
                       "shmem_ushort_get_nbi");
 }
 SHOAL_PROFILED(shmem_ushort_get_nbi);
 
 void pshmem_uint_get_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int), pe,
                       "shmem_uint_get_nbi");
 }
 SHOAL_PROFILED(shmem_uint_get_nbi);
 
 void pshmem_ulong_get_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long), pe,
                       "shmem_ulong_get_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_get_nbi);
@@ -715,113 +724,113 @@ SHOAL_PROFILED(shmem_ulong_get_nbi);
 void pshmem_ulonglong_get_nbi(unsigned long long *dest, const unsigned long long *source,
                               size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long), pe,
                       "shmem_ulonglong_get_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_get_nbi);
 
 void pshmem_int8_get_nbi(int8_t *dest, const int8_t *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), pe,
                       "shmem_int8_get_nbi");
 }
 SHOAL_PROFILED(shmem_int8_get_nbi);
 
 void pshmem_int16_get_nbi(int16_t *dest, const int16_t *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), pe,
                       "shmem_int16_get_nbi");
 }
 SHOAL_PROFILED(shmem_int16_get_nbi);
 
 void pshmem_int32_get_nbi(int32_t *dest, const int32_t *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), pe,
                       "shmem_int32_get_nbi");
 }
 SHOAL_PROFILED(shmem_int32_get_nbi);
 
 void pshmem_int64_get_nbi(int64_t *dest, const int64_t *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), pe,
                       "shmem_int64_get_nbi");
 }
 SHOAL_PROFILED(shmem_int64_get_nbi);
 
 void pshmem_uint8_get_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), pe,
                       "shmem_uint8_get_nbi");
 }
 SHOAL_PROFILED(shmem_uint8_get_nbi);
 
 void pshmem_uint16_get_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), pe,
                       "shmem_uint16_get_nbi");
 }
 SHOAL_PROFILED(shmem_uint16_get_nbi);
 
 void pshmem_uint32_get_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), pe,
                       "shmem_uint32_get_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_get_nbi);
 
 void pshmem_uint64_get_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), pe,
                       "shmem_uint64_get_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_get_nbi);
 
 void pshmem_size_get_nbi(size_t *dest, const size_t *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), pe,
                       "shmem_size_get_nbi");
 }
 SHOAL_PROFILED(shmem_size_get_nbi);
 
 void pshmem_ptrdiff_get_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), pe,
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), pe,
                       "shmem_ptrdiff_get_nbi");
 }
 SHOAL_PROFILED(shmem_ptrdiff_get_nbi);
 
 void pshmem_get8_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_get8_nbi");
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_get8_nbi");
 }
 SHOAL_PROFILED(shmem_get8_nbi);
 
 void pshmem_get16_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 2, pe, "shmem_get16_nbi");
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 2, pe, "shmem_get16_nbi");
 }
 SHOAL_PROFILED(shmem_get16_nbi);
 
 void pshmem_get32_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 4, pe, "shmem_get32_nbi");
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 4, pe, "shmem_get32_nbi");
 }
 SHOAL_PROFILED(shmem_get32_nbi);
 
 void pshmem_get64_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 8, pe, "shmem_get64_nbi");
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 8, pe, "shmem_get64_nbi");
 }
 SHOAL_PROFILED(shmem_get64_nbi);
 
 void pshmem_get128_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 16, pe, "shmem_get128_nbi");
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 16, pe, "shmem_get128_nbi");
 }
 SHOAL_PROFILED(shmem_get128_nbi);
 
 void pshmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_get_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_getmem_nbi");
+    shoal_api_get_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_getmem_nbi");
 }
 SHOAL_PROFILED(shmem_getmem_nbi);

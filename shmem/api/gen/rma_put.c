@@ -9,85 +9,88 @@
 
 void pshmem_float_put(float *dest, const float *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(float), pe, "shmem_float_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(float), pe,
+                  "shmem_float_put");
 }
 SHOAL_PROFILED(shmem_float_put);
 
 void pshmem_double_put(double *dest, const double *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(double), pe, "shmem_double_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(double), pe,
+                  "shmem_double_put");
 }
 SHOAL_PROFILED(shmem_double_put);
 
 void pshmem_longdouble_put(long double *dest, const long double *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long double), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long double), pe,
                   "shmem_longdouble_put");
 }
 SHOAL_PROFILED(shmem_longdouble_put);
 
 void pshmem_char_put(char *dest, const char *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(char), pe, "shmem_char_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(char), pe, "shmem_char_put");
 }
 SHOAL_PROFILED(shmem_char_put);
 
 void pshmem_schar_put(signed char *dest, const signed char *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), pe,
                   "shmem_schar_put");
 }
 SHOAL_PROFILED(shmem_schar_put);
 
 void pshmem_short_put(short *dest, const short *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(short), pe, "shmem_short_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(short), pe,
+                  "shmem_short_put");
 }
 SHOAL_PROFILED(shmem_short_put);
 
 void pshmem_int_put(int *dest, const int *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int), pe, "shmem_int_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int), pe, "shmem_int_put");
 }
 SHOAL_PROFILED(shmem_int_put);
 
 void pshmem_long_put(long *dest, const long *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long), pe, "shmem_long_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long), pe, "shmem_long_put");
 }
 SHOAL_PROFILED(shmem_long_put);
 
 void pshmem_longlong_put(long long *dest, const long long *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long long), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long long), pe,
                   "shmem_longlong_put");
 }
 SHOAL_PROFILED(shmem_longlong_put);
 
 void pshmem_uchar_put(unsigned char *dest, const unsigned char *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char), pe,
                   "shmem_uchar_put");
 }
 SHOAL_PROFILED(shmem_uchar_put);
 
 void pshmem_ushort_put(unsigned short *dest, const unsigned short *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short), pe,
                   "shmem_ushort_put");
 }
 SHOAL_PROFILED(shmem_ushort_put);
 
 void pshmem_uint_put(unsigned int *dest, const unsigned int *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int), pe,
                   "shmem_uint_put");
 }
 SHOAL_PROFILED(shmem_uint_put);
 
 void pshmem_ulong_put(unsigned long *dest, const unsigned long *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long), pe,
                   "shmem_ulong_put");
 }
 SHOAL_PROFILED(shmem_ulong_put);
@@ -95,260 +98,266 @@ SHOAL_PROFILED(shmem_ulong_put);
 void pshmem_ulonglong_put(unsigned long long *dest, const unsigned long long *source, size_t nelems,
                           int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long), pe,
                   "shmem_ulonglong_put");
 }
 SHOAL_PROFILED(shmem_ulonglong_put);
 
 void pshmem_int8_put(int8_t *dest, const int8_t *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), pe, "shmem_int8_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), pe,
+                  "shmem_int8_put");
 }
 SHOAL_PROFILED(shmem_int8_put);
 
 void pshmem_int16_put(int16_t *dest, const int16_t *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), pe, "shmem_int16_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), pe,
+                  "shmem_int16_put");
 }
 SHOAL_PROFILED(shmem_int16_put);
 
 void pshmem_int32_put(int32_t *dest, const int32_t *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), pe, "shmem_int32_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), pe,
+                  "shmem_int32_put");
 }
 SHOAL_PROFILED(shmem_int32_put);
 
 void pshmem_int64_put(int64_t *dest, const int64_t *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), pe, "shmem_int64_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), pe,
+                  "shmem_int64_put");
 }
 SHOAL_PROFILED(shmem_int64_put);
 
 void pshmem_uint8_put(uint8_t *dest, const uint8_t *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), pe, "shmem_uint8_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), pe,
+                  "shmem_uint8_put");
 }
 SHOAL_PROFILED(shmem_uint8_put);
 
 void pshmem_uint16_put(uint16_t *dest, const uint16_t *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), pe,
                   "shmem_uint16_put");
 }
 SHOAL_PROFILED(shmem_uint16_put);
 
 void pshmem_uint32_put(uint32_t *dest, const uint32_t *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), pe,
                   "shmem_uint32_put");
 }
 SHOAL_PROFILED(shmem_uint32_put);
 
 void pshmem_uint64_put(uint64_t *dest, const uint64_t *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), pe,
                   "shmem_uint64_put");
 }
 SHOAL_PROFILED(shmem_uint64_put);
 
 void pshmem_size_put(size_t *dest, const size_t *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), pe, "shmem_size_put");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), pe,
+                  "shmem_size_put");
 }
 SHOAL_PROFILED(shmem_size_put);
 
 void pshmem_ptrdiff_put(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), pe,
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), pe,
                   "shmem_ptrdiff_put");
 }
 SHOAL_PROFILED(shmem_ptrdiff_put);
 
 void pshmem_put8(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_put8");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_put8");
 }
 SHOAL_PROFILED(shmem_put8);
 
 void pshmem_put16(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, 2, pe, "shmem_put16");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 2, pe, "shmem_put16");
 }
 SHOAL_PROFILED(shmem_put16);
 
 void pshmem_put32(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, 4, pe, "shmem_put32");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 4, pe, "shmem_put32");
 }
 SHOAL_PROFILED(shmem_put32);
 
 void pshmem_put64(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, 8, pe, "shmem_put64");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 8, pe, "shmem_put64");
 }
 SHOAL_PROFILED(shmem_put64);
 
 void pshmem_put128(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, 16, pe, "shmem_put128");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 16, pe, "shmem_put128");
 }
 SHOAL_PROFILED(shmem_put128);
 
 void pshmem_putmem(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_putmem");
+    shoal_api_put(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_putmem");
 }
 SHOAL_PROFILED(shmem_putmem);
 
 void pshmem_float_p(float *dest, float value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(float), pe, "shmem_float_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(float), pe, "shmem_float_p");
 }
 SHOAL_PROFILED(shmem_float_p);
 
 void pshmem_double_p(double *dest, double value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(double), pe, "shmem_double_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(double), pe, "shmem_double_p");
 }
 SHOAL_PROFILED(shmem_double_p);
 
 void pshmem_longdouble_p(long double *dest, long double value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(long double), pe, "shmem_longdouble_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(long double), pe, "shmem_longdouble_p");
 }
 SHOAL_PROFILED(shmem_longdouble_p);
 
 void pshmem_char_p(char *dest, char value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(char), pe, "shmem_char_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(char), pe, "shmem_char_p");
 }
 SHOAL_PROFILED(shmem_char_p);
 
 void pshmem_schar_p(signed char *dest, signed char value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(signed char), pe, "shmem_schar_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(signed char), pe, "shmem_schar_p");
 }
 SHOAL_PROFILED(shmem_schar_p);
 
 void pshmem_short_p(short *dest, short value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(short), pe, "shmem_short_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(short), pe, "shmem_short_p");
 }
 SHOAL_PROFILED(shmem_short_p);
 
 void pshmem_int_p(int *dest, int value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(int), pe, "shmem_int_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(int), pe, "shmem_int_p");
 }
 SHOAL_PROFILED(shmem_int_p);
 
 void pshmem_long_p(long *dest, long value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(long), pe, "shmem_long_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(long), pe, "shmem_long_p");
 }
 SHOAL_PROFILED(shmem_long_p);
 
 void pshmem_longlong_p(long long *dest, long long value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(long long), pe, "shmem_longlong_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(long long), pe, "shmem_longlong_p");
 }
 SHOAL_PROFILED(shmem_longlong_p);
 
 void pshmem_uchar_p(unsigned char *dest, unsigned char value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(unsigned char), pe, "shmem_uchar_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(unsigned char), pe, "shmem_uchar_p");
 }
 SHOAL_PROFILED(shmem_uchar_p);
 
 void pshmem_ushort_p(unsigned short *dest, unsigned short value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(unsigned short), pe, "shmem_ushort_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(unsigned short), pe, "shmem_ushort_p");
 }
 SHOAL_PROFILED(shmem_ushort_p);
 
 void pshmem_uint_p(unsigned int *dest, unsigned int value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(unsigned int), pe, "shmem_uint_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(unsigned int), pe, "shmem_uint_p");
 }
 SHOAL_PROFILED(shmem_uint_p);
 
 void pshmem_ulong_p(unsigned long *dest, unsigned long value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(unsigned long), pe, "shmem_ulong_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(unsigned long), pe, "shmem_ulong_p");
 }
 SHOAL_PROFILED(shmem_ulong_p);
 
 void pshmem_ulonglong_p(unsigned long long *dest, unsigned long long value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(unsigned long long), pe,
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(unsigned long long), pe,
                 "shmem_ulonglong_p");
 }
 SHOAL_PROFILED(shmem_ulonglong_p);
 
 void pshmem_int8_p(int8_t *dest, int8_t value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(int8_t), pe, "shmem_int8_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(int8_t), pe, "shmem_int8_p");
 }
 SHOAL_PROFILED(shmem_int8_p);
 
 void pshmem_int16_p(int16_t *dest, int16_t value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(int16_t), pe, "shmem_int16_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(int16_t), pe, "shmem_int16_p");
 }
 SHOAL_PROFILED(shmem_int16_p);
 
 void pshmem_int32_p(int32_t *dest, int32_t value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(int32_t), pe, "shmem_int32_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(int32_t), pe, "shmem_int32_p");
 }
 SHOAL_PROFILED(shmem_int32_p);
 
 void pshmem_int64_p(int64_t *dest, int64_t value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(int64_t), pe, "shmem_int64_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(int64_t), pe, "shmem_int64_p");
 }
 SHOAL_PROFILED(shmem_int64_p);
 
 void pshmem_uint8_p(uint8_t *dest, uint8_t value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(uint8_t), pe, "shmem_uint8_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(uint8_t), pe, "shmem_uint8_p");
 }
 SHOAL_PROFILED(shmem_uint8_p);
 
 void pshmem_uint16_p(uint16_t *dest, uint16_t value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(uint16_t), pe, "shmem_uint16_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(uint16_t), pe, "shmem_uint16_p");
 }
 SHOAL_PROFILED(shmem_uint16_p);
 
 void pshmem_uint32_p(uint32_t *dest, uint32_t value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(uint32_t), pe, "shmem_uint32_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(uint32_t), pe, "shmem_uint32_p");
 }
 SHOAL_PROFILED(shmem_uint32_p);
 
 void pshmem_uint64_p(uint64_t *dest, uint64_t value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(uint64_t), pe, "shmem_uint64_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(uint64_t), pe, "shmem_uint64_p");
 }
 SHOAL_PROFILED(shmem_uint64_p);
 
 void pshmem_size_p(size_t *dest, size_t value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(size_t), pe, "shmem_size_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(size_t), pe, "shmem_size_p");
 }
 SHOAL_PROFILED(shmem_size_p);
 
 void pshmem_ptrdiff_p(ptrdiff_t *dest, ptrdiff_t value, int pe)
 {
-    shoal_api_p(SHMEM_CTX_DEFAULT, dest, &value, sizeof(ptrdiff_t), pe, "shmem_ptrdiff_p");
+    shoal_api_p(SHOAL_API_CTX_DEFAULT, dest, &value, sizeof(ptrdiff_t), pe, "shmem_ptrdiff_p");
 }
 SHOAL_PROFILED(shmem_ptrdiff_p);
 
 void pshmem_float_iput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(float), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(float), pe,
                    "shmem_float_iput");
 }
 SHOAL_PROFILED(shmem_float_iput);
@@ -356,7 +365,7 @@ SHOAL_PROFILED(shmem_float_iput);
 void pshmem_double_iput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(double), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(double), pe,
                    "shmem_double_iput");
 }
 SHOAL_PROFILED(shmem_double_iput);
@@ -364,7 +373,7 @@ SHOAL_PROFILED(shmem_double_iput);
 void pshmem_longdouble_iput(long double *dest, const long double *source, ptrdiff_t dst,
                             ptrdiff_t sst, size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long double), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long double), pe,
                    "shmem_longdouble_iput");
 }
 SHOAL_PROFILED(shmem_longdouble_iput);
@@ -372,7 +381,7 @@ SHOAL_PROFILED(shmem_longdouble_iput);
 void pshmem_char_iput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                       int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(char), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(char), pe,
                    "shmem_char_iput");
 }
 SHOAL_PROFILED(shmem_char_iput);
@@ -380,7 +389,7 @@ SHOAL_PROFILED(shmem_char_iput);
 void pshmem_schar_iput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(signed char), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(signed char), pe,
                    "shmem_schar_iput");
 }
 SHOAL_PROFILED(shmem_schar_iput);
@@ -388,7 +397,7 @@ SHOAL_PROFILED(shmem_schar_iput);
 void pshmem_short_iput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(short), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(short), pe,
                    "shmem_short_iput");
 }
 SHOAL_PROFILED(shmem_short_iput);
@@ -396,7 +405,7 @@ SHOAL_PROFILED(shmem_short_iput);
 void pshmem_int_iput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                      int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int), pe,
                    "shmem_int_iput");
 }
 SHOAL_PROFILED(shmem_int_iput);
@@ -404,7 +413,7 @@ SHOAL_PROFILED(shmem_int_iput);
 void pshmem_long_iput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                       int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long), pe,
                    "shmem_long_iput");
 }
 SHOAL_PROFILED(shmem_long_iput);
@@ -412,7 +421,7 @@ SHOAL_PROFILED(shmem_long_iput);
 void pshmem_longlong_iput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
                           size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long long), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(long long), pe,
                    "shmem_longlong_iput");
 }
 SHOAL_PROFILED(shmem_longlong_iput);
@@ -420,7 +429,7 @@ SHOAL_PROFILED(shmem_longlong_iput);
 void pshmem_uchar_iput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned char), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned char), pe,
                    "shmem_uchar_iput");
 }
 SHOAL_PROFILED(shmem_uchar_iput);
@@ -428,15 +437,15 @@ SHOAL_PROFILED(shmem_uchar_iput);
 void pshmem_ushort_iput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned short), pe,
-                   "shmem_ushort_iput");
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned short),
+                   pe, "shmem_ushort_iput");
 }
 SHOAL_PROFILED(shmem_ushort_iput);
 
 void pshmem_uint_iput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned int), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned int), pe,
                    "shmem_uint_iput");
 }
 SHOAL_PROFILED(shmem_uint_iput);
@@ -444,7 +453,7 @@ SHOAL_PROFILED(shmem_uint_iput);
 void pshmem_ulong_iput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned long), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned long), pe,
                    "shmem_ulong_iput");
 }
 SHOAL_PROFILED(shmem_ulong_iput);
@@ -452,15 +461,15 @@ SHOAL_PROFILED(shmem_ulong_iput);
 void pshmem_ulonglong_iput(unsigned long long *dest, const unsigned long long *source,
                            ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(unsigned long long),
-                   pe, "shmem_ulonglong_iput");
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems,
+                   sizeof(unsigned long long), pe, "shmem_ulonglong_iput");
 }
 SHOAL_PROFILED(shmem_ulonglong_iput);
 
 void pshmem_int8_iput(int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int8_t), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int8_t), pe,
                    "shmem_int8_iput");
 }
 SHOAL_PROFILED(shmem_int8_iput);
@@ -468,7 +477,7 @@ SHOAL_PROFILED(shmem_int8_iput);
 void pshmem_int16_iput(int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int16_t), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int16_t), pe,
                    "shmem_int16_iput");
 }
 SHOAL_PROFILED(shmem_int16_iput);
@@ -476,7 +485,7 @@ SHOAL_PROFILED(shmem_int16_iput);
 void pshmem_int32_iput(int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int32_t), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int32_t), pe,
                    "shmem_int32_iput");
 }
 SHOAL_PROFILED(shmem_int32_iput);
@@ -484,7 +493,7 @@ SHOAL_PROFILED(shmem_int32_iput);
 void pshmem_int64_iput(int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int64_t), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(int64_t), pe,
                    "shmem_int64_iput");
 }
 SHOAL_PROFILED(shmem_int64_iput);
@@ -492,7 +501,7 @@ SHOAL_PROFILED(shmem_int64_iput);
 void pshmem_uint8_iput(uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint8_t), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint8_t), pe,
                    "shmem_uint8_iput");
 }
 SHOAL_PROFILED(shmem_uint8_iput);
@@ -500,7 +509,7 @@ SHOAL_PROFILED(shmem_uint8_iput);
 void pshmem_uint16_iput(uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint16_t), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint16_t), pe,
                    "shmem_uint16_iput");
 }
 SHOAL_PROFILED(shmem_uint16_iput);
@@ -508,7 +517,7 @@ SHOAL_PROFILED(shmem_uint16_iput);
 void pshmem_uint32_iput(uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint32_t), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint32_t), pe,
                    "shmem_uint32_iput");
 }
 SHOAL_PROFILED(shmem_uint32_iput);
@@ -516,7 +525,7 @@ SHOAL_PROFILED(shmem_uint32_iput);
 void pshmem_uint64_iput(uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst,
                         size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint64_t), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(uint64_t), pe,
                    "shmem_uint64_iput");
 }
 SHOAL_PROFILED(shmem_uint64_iput);
@@ -524,7 +533,7 @@ SHOAL_PROFILED(shmem_uint64_iput);
 void pshmem_size_iput(size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst,
                       size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(size_t), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(size_t), pe,
                    "shmem_size_iput");
 }
 SHOAL_PROFILED(shmem_size_iput);
@@ -532,7 +541,7 @@ SHOAL_PROFILED(shmem_size_iput);
 void pshmem_ptrdiff_iput(ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst,
                          size_t nelems, int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(ptrdiff_t), pe,
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(ptrdiff_t), pe,
                    "shmem_ptrdiff_iput");
 }
 SHOAL_PROFILED(shmem_ptrdiff_iput);
@@ -540,104 +549,104 @@ SHOAL_PROFILED(shmem_ptrdiff_iput);
 void pshmem_iput8(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                   int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, 1, pe, "shmem_iput8");
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, 1, pe, "shmem_iput8");
 }
 SHOAL_PROFILED(shmem_iput8);
 
 void pshmem_iput16(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, 2, pe, "shmem_iput16");
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, 2, pe, "shmem_iput16");
 }
 SHOAL_PROFILED(shmem_iput16);
 
 void pshmem_iput32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, 4, pe, "shmem_iput32");
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, 4, pe, "shmem_iput32");
 }
 SHOAL_PROFILED(shmem_iput32);
 
 void pshmem_iput64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, 8, pe, "shmem_iput64");
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, 8, pe, "shmem_iput64");
 }
 SHOAL_PROFILED(shmem_iput64);
 
 void pshmem_iput128(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                     int pe)
 {
-    shoal_api_iput(SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, 16, pe, "shmem_iput128");
+    shoal_api_iput(SHOAL_API_CTX_DEFAULT, dest, source, dst, sst, nelems, 16, pe, "shmem_iput128");
 }
 SHOAL_PROFILED(shmem_iput128);
 
 void pshmem_float_put_nbi(float *dest, const float *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(float), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(float), pe,
                       "shmem_float_put_nbi");
 }
 SHOAL_PROFILED(shmem_float_put_nbi);
 
 void pshmem_double_put_nbi(double *dest, const double *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(double), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(double), pe,
                       "shmem_double_put_nbi");
 }
 SHOAL_PROFILED(shmem_double_put_nbi);
 
 void pshmem_longdouble_put_nbi(long double *dest, const long double *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long double), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long double), pe,
                       "shmem_longdouble_put_nbi");
 }
 SHOAL_PROFILED(shmem_longdouble_put_nbi);
 
 void pshmem_char_put_nbi(char *dest, const char *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(char), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(char), pe,
                       "shmem_char_put_nbi");
 }
 SHOAL_PROFILED(shmem_char_put_nbi);
 
 void pshmem_schar_put_nbi(signed char *dest, const signed char *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), pe,
                       "shmem_schar_put_nbi");
 }
 SHOAL_PROFILED(shmem_schar_put_nbi);
 
 void pshmem_short_put_nbi(short *dest, const short *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(short), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(short), pe,
                       "shmem_short_put_nbi");
 }
 SHOAL_PROFILED(shmem_short_put_nbi);
 
 void pshmem_int_put_nbi(int *dest, const int *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int), pe,
                       "shmem_int_put_nbi");
 }
 SHOAL_PROFILED(shmem_int_put_nbi);
 
 void pshmem_long_put_nbi(long *dest, const long *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long), pe,
                       "shmem_long_put_nbi");
 }
 SHOAL_PROFILED(shmem_long_put_nbi);
 
 void pshmem_longlong_put_nbi(long long *dest, const long long *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long long), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long long), pe,
                       "shmem_longlong_put_nbi");
 }
 SHOAL_PROFILED(shmem_longlong_put_nbi);
 
 void pshmem_uchar_put_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char), pe,
                       "shmem_uchar_put_nbi");
 }
 SHOAL_PROFILED(shmem_uchar_put_nbi);
@@ -645,21 +654,21 @@ SHOAL_PROFILED(shmem_uchar_put_nbi);
 void pshmem_ushort_put_nbi(unsigned short *dest, const unsigned short *source, size_t nelems,
                            int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short), pe,
                       "shmem_ushort_put_nbi");
 }
 SHOAL_PROFILED(shmem_ushort_put_nbi);
 
 void pshmem_uint_put_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int), pe,
                       "shmem_uint_put_nbi");
 }
 SHOAL_PROFILED(shmem_uint_put_nbi);
 
 void pshmem_ulong_put_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long), pe,
                       "shmem_ulong_put_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_put_nbi);
@@ -667,113 +676,113 @@ SHOAL_PROFILED(shmem_ulong_put_nbi);
 void pshmem_ulonglong_put_nbi(unsigned long long *dest, const unsigned long long *source,
                               size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long), pe,
                       "shmem_ulonglong_put_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_put_nbi);
 
 void pshmem_int8_put_nbi(int8_t *dest, const int8_t *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), pe,
                       "shmem_int8_put_nbi");
 }
 SHOAL_PROFILED(shmem_int8_put_nbi);
 
 void pshmem_int16_put_nbi(int16_t *dest, const int16_t *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), pe,
                       "shmem_int16_put_nbi");
 }
 SHOAL_PROFILED(shmem_int16_put_nbi);
 
 void pshmem_int32_put_nbi(int32_t *dest, const int32_t *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), pe,
                       "shmem_int32_put_nbi");
 }
 SHOAL_PROFILED(shmem_int32_put_nbi);
 
 void pshmem_int64_put_nbi(int64_t *dest, const int64_t *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), pe,
                       "shmem_int64_put_nbi");
 }
 SHOAL_PROFILED(shmem_int64_put_nbi);
 
 void pshmem_uint8_put_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), pe,
                       "shmem_uint8_put_nbi");
 }
 SHOAL_PROFILED(shmem_uint8_put_nbi);
 
 void pshmem_uint16_put_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), pe,
                       "shmem_uint16_put_nbi");
 }
 SHOAL_PROFILED(shmem_uint16_put_nbi);
 
 void pshmem_uint32_put_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), pe,
                       "shmem_uint32_put_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_put_nbi);
 
 void pshmem_uint64_put_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), pe,
                       "shmem_uint64_put_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_put_nbi);
 
 void pshmem_size_put_nbi(size_t *dest, const size_t *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), pe,
                       "shmem_size_put_nbi");
 }
 SHOAL_PROFILED(shmem_size_put_nbi);
 
 void pshmem_ptrdiff_put_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), pe,
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), pe,
                       "shmem_ptrdiff_put_nbi");
 }
 SHOAL_PROFILED(shmem_ptrdiff_put_nbi);
 
 void pshmem_put8_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_put8_nbi");
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_put8_nbi");
 }
 SHOAL_PROFILED(shmem_put8_nbi);
 
 void pshmem_put16_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 2, pe, "shmem_put16_nbi");
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 2, pe, "shmem_put16_nbi");
 }
 SHOAL_PROFILED(shmem_put16_nbi);
 
 void pshmem_put32_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 4, pe, "shmem_put32_nbi");
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 4, pe, "shmem_put32_nbi");
 }
 SHOAL_PROFILED(shmem_put32_nbi);
 
 void pshmem_put64_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 8, pe, "shmem_put64_nbi");
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 8, pe, "shmem_put64_nbi");
 }
 SHOAL_PROFILED(shmem_put64_nbi);
 
 void pshmem_put128_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 16, pe, "shmem_put128_nbi");
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 16, pe, "shmem_put128_nbi");
 }
 SHOAL_PROFILED(shmem_put128_nbi);
 
 void pshmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
-    shoal_api_put_nbi(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_putmem_nbi");
+    shoal_api_put_nbi(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, pe, "shmem_putmem_nbi");
 }
 SHOAL_PROFILED(shmem_putmem_nbi);

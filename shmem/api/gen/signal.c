@@ -10,23 +10,23 @@
 void pshmem_float_put_signal(float *dest, const float *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(float), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_float_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(float), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_float_put_signal");
 }
 SHOAL_PROFILED(shmem_float_put_signal);
 
 void pshmem_double_put_signal(double *dest, const double *source, size_t nelems, uint64_t *sig_addr,
                               uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(double), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_double_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(double), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_double_put_signal");
 }
 SHOAL_PROFILED(shmem_double_put_signal);
 
 void pshmem_longdouble_put_signal(long double *dest, const long double *source, size_t nelems,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long double), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long double), sig_addr,
                          signal, sig_op, pe, 0, "shmem_longdouble_put_signal");
 }
 SHOAL_PROFILED(shmem_longdouble_put_signal);
@@ -34,15 +34,15 @@ SHOAL_PROFILED(shmem_longdouble_put_signal);
 void pshmem_char_put_signal(char *dest, const char *source, size_t nelems, uint64_t *sig_addr,
                             uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(char), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_char_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(char), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_char_put_signal");
 }
 SHOAL_PROFILED(shmem_char_put_signal);
 
 void pshmem_schar_put_signal(signed char *dest, const signed char *source, size_t nelems,
                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), sig_addr,
                          signal, sig_op, pe, 0, "shmem_schar_put_signal");
 }
 SHOAL_PROFILED(shmem_schar_put_signal);
@@ -50,15 +50,15 @@ SHOAL_PROFILED(shmem_schar_put_signal);
 void pshmem_short_put_signal(short *dest, const short *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(short), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_short_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(short), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_short_put_signal");
 }
 SHOAL_PROFILED(shmem_short_put_signal);
 
 void pshmem_int_put_signal(int *dest, const int *source, size_t nelems, uint64_t *sig_addr,
                            uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int), sig_addr, signal,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int), sig_addr, signal,
                          sig_op, pe, 0, "shmem_int_put_signal");
 }
 SHOAL_PROFILED(shmem_int_put_signal);
@@ -66,15 +66,15 @@ SHOAL_PROFILED(shmem_int_put_signal);
 void pshmem_long_put_signal(long *dest, const long *source, size_t nelems, uint64_t *sig_addr,
                             uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_long_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_long_put_signal");
 }
 SHOAL_PROFILED(shmem_long_put_signal);
 
 void pshmem_longlong_put_signal(long long *dest, const long long *source, size_t nelems,
                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long long), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long long), sig_addr,
                          signal, sig_op, pe, 0, "shmem_longlong_put_signal");
 }
 SHOAL_PROFILED(shmem_longlong_put_signal);
@@ -82,32 +82,32 @@ SHOAL_PROFILED(shmem_longlong_put_signal);
 void pshmem_uchar_put_signal(unsigned char *dest, const unsigned char *source, size_t nelems,
                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char), sig_addr,
-                         signal, sig_op, pe, 0, "shmem_uchar_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char),
+                         sig_addr, signal, sig_op, pe, 0, "shmem_uchar_put_signal");
 }
 SHOAL_PROFILED(shmem_uchar_put_signal);
 
 void pshmem_ushort_put_signal(unsigned short *dest, const unsigned short *source, size_t nelems,
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short), sig_addr,
-                         signal, sig_op, pe, 0, "shmem_ushort_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short),
+                         sig_addr, signal, sig_op, pe, 0, "shmem_ushort_put_signal");
 }
 SHOAL_PROFILED(shmem_ushort_put_signal);
 
 void pshmem_uint_put_signal(unsigned int *dest, const unsigned int *source, size_t nelems,
                             uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int), sig_addr,
-                         signal, sig_op, pe, 0, "shmem_uint_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int),
+                         sig_addr, signal, sig_op, pe, 0, "shmem_uint_put_signal");
 }
 SHOAL_PROFILED(shmem_uint_put_signal);
 
 void pshmem_ulong_put_signal(unsigned long *dest, const unsigned long *source, size_t nelems,
                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long), sig_addr,
-                         signal, sig_op, pe, 0, "shmem_ulong_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long),
+                         sig_addr, signal, sig_op, pe, 0, "shmem_ulong_put_signal");
 }
 SHOAL_PROFILED(shmem_ulong_put_signal);
 
@@ -115,7 +115,7 @@ void pshmem_ulonglong_put_signal(unsigned long long *dest, const unsigned long l
                                  size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                  int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long),
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long),
                          sig_addr, signal, sig_op, pe, 0, "shmem_ulonglong_put_signal");
 }
 SHOAL_PROFILED(shmem_ulonglong_put_signal);
@@ -123,47 +123,47 @@ SHOAL_PROFILED(shmem_ulonglong_put_signal);
 void pshmem_int8_put_signal(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr,
                             uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_int8_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_int8_put_signal");
 }
 SHOAL_PROFILED(shmem_int8_put_signal);
 
 void pshmem_int16_put_signal(int16_t *dest, const int16_t *source, size_t nelems,
                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_int16_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_int16_put_signal");
 }
 SHOAL_PROFILED(shmem_int16_put_signal);
 
 void pshmem_int32_put_signal(int32_t *dest, const int32_t *source, size_t nelems,
                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_int32_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_int32_put_signal");
 }
 SHOAL_PROFILED(shmem_int32_put_signal);
 
 void pshmem_int64_put_signal(int64_t *dest, const int64_t *source, size_t nelems,
                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_int64_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_int64_put_signal");
 }
 SHOAL_PROFILED(shmem_int64_put_signal);
 
 void pshmem_uint8_put_signal(uint8_t *dest, const uint8_t *source, size_t nelems,
                              uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_uint8_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_uint8_put_signal");
 }
 SHOAL_PROFILED(shmem_uint8_put_signal);
 
 void pshmem_uint16_put_signal(uint16_t *dest, const uint16_t *source, size_t nelems,
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), sig_addr,
                          signal, sig_op, pe, 0, "shmem_uint16_put_signal");
 }
 SHOAL_PROFILED(shmem_uint16_put_signal);
@@ -171,7 +171,7 @@ SHOAL_PROFILED(shmem_uint16_put_signal);
 void pshmem_uint32_put_signal(uint32_t *dest, const uint32_t *source, size_t nelems,
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), sig_addr,
                          signal, sig_op, pe, 0, "shmem_uint32_put_signal");
 }
 SHOAL_PROFILED(shmem_uint32_put_signal);
@@ -179,7 +179,7 @@ SHOAL_PROFILED(shmem_uint32_put_signal);
 void pshmem_uint64_put_signal(uint64_t *dest, const uint64_t *source, size_t nelems,
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), sig_addr,
                          signal, sig_op, pe, 0, "shmem_uint64_put_signal");
 }
 SHOAL_PROFILED(shmem_uint64_put_signal);
@@ -187,15 +187,15 @@ SHOAL_PROFILED(shmem_uint64_put_signal);
 void pshmem_size_put_signal(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr,
                             uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), sig_addr, signal,
-                         sig_op, pe, 0, "shmem_size_put_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), sig_addr,
+                         signal, sig_op, pe, 0, "shmem_size_put_signal");
 }
 SHOAL_PROFILED(shmem_size_put_signal);
 
 void pshmem_ptrdiff_put_signal(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), sig_addr,
                          signal, sig_op, pe, 0, "shmem_ptrdiff_put_signal");
 }
 SHOAL_PROFILED(shmem_ptrdiff_put_signal);
@@ -203,71 +203,71 @@ SHOAL_PROFILED(shmem_ptrdiff_put_signal);
 void pshmem_put8_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                         uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, sig_addr, signal, sig_op, pe,
-                         0, "shmem_put8_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, sig_addr, signal, sig_op,
+                         pe, 0, "shmem_put8_signal");
 }
 SHOAL_PROFILED(shmem_put8_signal);
 
 void pshmem_put16_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                          uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 2, sig_addr, signal, sig_op, pe,
-                         0, "shmem_put16_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 2, sig_addr, signal, sig_op,
+                         pe, 0, "shmem_put16_signal");
 }
 SHOAL_PROFILED(shmem_put16_signal);
 
 void pshmem_put32_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                          uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 4, sig_addr, signal, sig_op, pe,
-                         0, "shmem_put32_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 4, sig_addr, signal, sig_op,
+                         pe, 0, "shmem_put32_signal");
 }
 SHOAL_PROFILED(shmem_put32_signal);
 
 void pshmem_put64_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                          uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 8, sig_addr, signal, sig_op, pe,
-                         0, "shmem_put64_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 8, sig_addr, signal, sig_op,
+                         pe, 0, "shmem_put64_signal");
 }
 SHOAL_PROFILED(shmem_put64_signal);
 
 void pshmem_put128_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                           uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 16, sig_addr, signal, sig_op, pe,
-                         0, "shmem_put128_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 16, sig_addr, signal, sig_op,
+                         pe, 0, "shmem_put128_signal");
 }
 SHOAL_PROFILED(shmem_put128_signal);
 
 void pshmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                           uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, sig_addr, signal, sig_op, pe,
-                         0, "shmem_putmem_signal");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, sig_addr, signal, sig_op,
+                         pe, 0, "shmem_putmem_signal");
 }
 SHOAL_PROFILED(shmem_putmem_signal);
 
 void pshmem_float_put_signal_nbi(float *dest, const float *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(float), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_float_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(float), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_float_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_float_put_signal_nbi);
 
 void pshmem_double_put_signal_nbi(double *dest, const double *source, size_t nelems,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(double), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_double_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(double), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_double_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_double_put_signal_nbi);
 
 void pshmem_longdouble_put_signal_nbi(long double *dest, const long double *source, size_t nelems,
                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long double), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long double), sig_addr,
                          signal, sig_op, pe, 1, "shmem_longdouble_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_longdouble_put_signal_nbi);
@@ -275,15 +275,15 @@ SHOAL_PROFILED(shmem_longdouble_put_signal_nbi);
 void pshmem_char_put_signal_nbi(char *dest, const char *source, size_t nelems, uint64_t *sig_addr,
                                 uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(char), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_char_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(char), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_char_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_char_put_signal_nbi);
 
 void pshmem_schar_put_signal_nbi(signed char *dest, const signed char *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(signed char), sig_addr,
                          signal, sig_op, pe, 1, "shmem_schar_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_schar_put_signal_nbi);
@@ -291,15 +291,15 @@ SHOAL_PROFILED(shmem_schar_put_signal_nbi);
 void pshmem_short_put_signal_nbi(short *dest, const short *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(short), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_short_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(short), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_short_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_short_put_signal_nbi);
 
 void pshmem_int_put_signal_nbi(int *dest, const int *source, size_t nelems, uint64_t *sig_addr,
                                uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int), sig_addr, signal,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int), sig_addr, signal,
                          sig_op, pe, 1, "shmem_int_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_int_put_signal_nbi);
@@ -307,15 +307,15 @@ SHOAL_PROFILED(shmem_int_put_signal_nbi);
 void pshmem_long_put_signal_nbi(long *dest, const long *source, size_t nelems, uint64_t *sig_addr,
                                 uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_long_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_long_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_long_put_signal_nbi);
 
 void pshmem_longlong_put_signal_nbi(long long *dest, const long long *source, size_t nelems,
                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(long long), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(long long), sig_addr,
                          signal, sig_op, pe, 1, "shmem_longlong_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_longlong_put_signal_nbi);
@@ -323,32 +323,32 @@ SHOAL_PROFILED(shmem_longlong_put_signal_nbi);
 void pshmem_uchar_put_signal_nbi(unsigned char *dest, const unsigned char *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char), sig_addr,
-                         signal, sig_op, pe, 1, "shmem_uchar_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned char),
+                         sig_addr, signal, sig_op, pe, 1, "shmem_uchar_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_uchar_put_signal_nbi);
 
 void pshmem_ushort_put_signal_nbi(unsigned short *dest, const unsigned short *source, size_t nelems,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short), sig_addr,
-                         signal, sig_op, pe, 1, "shmem_ushort_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned short),
+                         sig_addr, signal, sig_op, pe, 1, "shmem_ushort_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_ushort_put_signal_nbi);
 
 void pshmem_uint_put_signal_nbi(unsigned int *dest, const unsigned int *source, size_t nelems,
                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int), sig_addr,
-                         signal, sig_op, pe, 1, "shmem_uint_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned int),
+                         sig_addr, signal, sig_op, pe, 1, "shmem_uint_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_uint_put_signal_nbi);
 
 void pshmem_ulong_put_signal_nbi(unsigned long *dest, const unsigned long *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long), sig_addr,
-                         signal, sig_op, pe, 1, "shmem_ulong_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long),
+                         sig_addr, signal, sig_op, pe, 1, "shmem_ulong_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_ulong_put_signal_nbi);
 
@@ -356,7 +356,7 @@ void pshmem_ulonglong_put_signal_nbi(unsigned long long *dest, const unsigned lo
                                      size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                      int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long),
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(unsigned long long),
                          sig_addr, signal, sig_op, pe, 1, "shmem_ulonglong_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_ulonglong_put_signal_nbi);
@@ -364,47 +364,47 @@ SHOAL_PROFILED(shmem_ulonglong_put_signal_nbi);
 void pshmem_int8_put_signal_nbi(int8_t *dest, const int8_t *source, size_t nelems,
                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_int8_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int8_t), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_int8_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_int8_put_signal_nbi);
 
 void pshmem_int16_put_signal_nbi(int16_t *dest, const int16_t *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_int16_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int16_t), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_int16_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_int16_put_signal_nbi);
 
 void pshmem_int32_put_signal_nbi(int32_t *dest, const int32_t *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_int32_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int32_t), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_int32_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_int32_put_signal_nbi);
 
 void pshmem_int64_put_signal_nbi(int64_t *dest, const int64_t *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_int64_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(int64_t), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_int64_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_int64_put_signal_nbi);
 
 void pshmem_uint8_put_signal_nbi(uint8_t *dest, const uint8_t *source, size_t nelems,
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_uint8_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint8_t), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_uint8_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_uint8_put_signal_nbi);
 
 void pshmem_uint16_put_signal_nbi(uint16_t *dest, const uint16_t *source, size_t nelems,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint16_t), sig_addr,
                          signal, sig_op, pe, 1, "shmem_uint16_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_uint16_put_signal_nbi);
@@ -412,7 +412,7 @@ SHOAL_PROFILED(shmem_uint16_put_signal_nbi);
 void pshmem_uint32_put_signal_nbi(uint32_t *dest, const uint32_t *source, size_t nelems,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint32_t), sig_addr,
                          signal, sig_op, pe, 1, "shmem_uint32_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_uint32_put_signal_nbi);
@@ -420,7 +420,7 @@ SHOAL_PROFILED(shmem_uint32_put_signal_nbi);
 void pshmem_uint64_put_signal_nbi(uint64_t *dest, const uint64_t *source, size_t nelems,
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(uint64_t), sig_addr,
                          signal, sig_op, pe, 1, "shmem_uint64_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_uint64_put_signal_nbi);
@@ -428,15 +428,15 @@ SHOAL_PROFILED(shmem_uint64_put_signal_nbi);
 void pshmem_size_put_signal_nbi(size_t *dest, const size_t *source, size_t nelems,
                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), sig_addr, signal,
-                         sig_op, pe, 1, "shmem_size_put_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(size_t), sig_addr,
+                         signal, sig_op, pe, 1, "shmem_size_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_size_put_signal_nbi);
 
 void pshmem_ptrdiff_put_signal_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems,
                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), sig_addr,
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, sizeof(ptrdiff_t), sig_addr,
                          signal, sig_op, pe, 1, "shmem_ptrdiff_put_signal_nbi");
 }
 SHOAL_PROFILED(shmem_ptrdiff_put_signal_nbi);
@@ -444,47 +444,47 @@ SHOAL_PROFILED(shmem_ptrdiff_put_signal_nbi);
 void pshmem_put8_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                             uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, sig_addr, signal, sig_op, pe,
-                         1, "shmem_put8_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, sig_addr, signal, sig_op,
+                         pe, 1, "shmem_put8_signal_nbi");
 }
 SHOAL_PROFILED(shmem_put8_signal_nbi);
 
 void pshmem_put16_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 2, sig_addr, signal, sig_op, pe,
-                         1, "shmem_put16_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 2, sig_addr, signal, sig_op,
+                         pe, 1, "shmem_put16_signal_nbi");
 }
 SHOAL_PROFILED(shmem_put16_signal_nbi);
 
 void pshmem_put32_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 4, sig_addr, signal, sig_op, pe,
-                         1, "shmem_put32_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 4, sig_addr, signal, sig_op,
+                         pe, 1, "shmem_put32_signal_nbi");
 }
 SHOAL_PROFILED(shmem_put32_signal_nbi);
 
 void pshmem_put64_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                              uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 8, sig_addr, signal, sig_op, pe,
-                         1, "shmem_put64_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 8, sig_addr, signal, sig_op,
+                         pe, 1, "shmem_put64_signal_nbi");
 }
 SHOAL_PROFILED(shmem_put64_signal_nbi);
 
 void pshmem_put128_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                               uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 16, sig_addr, signal, sig_op, pe,
-                         1, "shmem_put128_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 16, sig_addr, signal, sig_op,
+                         pe, 1, "shmem_put128_signal_nbi");
 }
 SHOAL_PROFILED(shmem_put128_signal_nbi);
 
 void pshmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                               uint64_t signal, int sig_op, int pe)
 {
-    shoal_api_put_signal(SHMEM_CTX_DEFAULT, dest, source, nelems, 1, sig_addr, signal, sig_op, pe,
-                         1, "shmem_putmem_signal_nbi");
+    shoal_api_put_signal(SHOAL_API_CTX_DEFAULT, dest, source, nelems, 1, sig_addr, signal, sig_op,
+                         pe, 1, "shmem_putmem_signal_nbi");
 }
 SHOAL_PROFILED(shmem_putmem_signal_nbi);
