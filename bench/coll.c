@@ -18,6 +18,7 @@ typedef struct coll_arg {
     int npes;
     int active_set;
     int fixed; /* -F (1) or -C (2): root 0 and a barrier after every call */
+    int root0; /* broadcast_root0: root 0 on every call, no barrier between calls */
     double t0; /* -C: when the call began */
 } coll_arg_t;
 
@@ -65,7 +66,7 @@ static void do_broadcast(void *arg, long n)
     static long turn;
 
     for (long i = 0; i < n; i++) {
-        int root = a->fixed ? 0 : (int)(turn++ % a->npes);
+        int root = a->fixed || a->root0 ? 0 : (int)(turn++ % a->npes);
 #if BENCH_SHMEM_15
         if (!a->active_set) {
             before_call(a);
@@ -78,6 +79,17 @@ static void do_broadcast(void *arg, long n)
         shmem_broadcast64(a->dest, a->src, a->size / 8, root, 0, 0, a->npes, next_psync(a));
         after_call(a);
     }
+}
+
+/* Back to back from root 0, timed on PE 0, the root: how many broadcasts a root can
+ * start one after another, which is how soon it may reuse what carries the last one. */
+static void do_broadcast_root0(void *arg, long n)
+{
+    coll_arg_t *a = arg;
+
+    a->root0 = 1;
+    do_broadcast(arg, n);
+    a->root0 = 0;
 }
 
 static void do_fcollect(void *arg, long n)
@@ -152,6 +164,7 @@ int main(int argc, char **argv)
     } rows[] = {
         {"barrier_all", NULL, NULL, 0, do_barrier},
         {"broadcast", "broadcast_fixed", "broadcast_call", 8, do_broadcast},
+        {"broadcast_root0", NULL, NULL, 8, do_broadcast_root0},
         {"fcollect", "fcollect_fixed", "fcollect_call", 8, do_fcollect},
         {"alltoall", "alltoall_fixed", "alltoall_call", 8, do_alltoall},
         {"sum_reduce", "sum_reduce_fixed", "sum_reduce_call", 4, do_sum_reduce},
@@ -188,7 +201,8 @@ int main(int argc, char **argv)
                        "bytes reduced per second"
         : o.fixed    ? "-F: root PE 0 and a barrier after every call (included in the time), the "
                        "time averaged over all PEs; sum_reduce's MB/s is bytes reduced per second"
-                  : "time per call on PE 0; the broadcast root moves to the next PE on every call; "
+                  : "time per call on PE 0; the broadcast root moves to the next PE on every call "
+                    "(broadcast_root0: root PE 0 on every call, back to back); "
                     "sum_reduce's MB/s is bytes reduced per second",
         NULL,
     };

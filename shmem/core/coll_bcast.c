@@ -86,38 +86,78 @@ static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
 }
 
 /* Pushed broadcast (a team that spans nodes, small data): the root puts its
- * source into its region of each reader's staging area (shoal_coll_regions_fit),
- * numbered and hashed (shoal_coll_slot_put: no token); the reader waits for it,
- * copies it into its dest and answers on STAGE_DONE, which the root takes
- * before it pushes again (as the staged root drains). One one-way trip where direct
- * needed a barrier, a get's round trip and a second barrier, and nothing is
- * written into a dest outside its own PE's call. */
+ * source into a slot of its region of each reader's staging area
+ * (shoal_coll_regions_fit), numbered and hashed (shoal_coll_slot_put: no token);
+ * the reader waits for it, copies it into its dest and adds one to its
+ * acknowledgement word at the root. Before its push number k to a reader the
+ * root waits for that reader's acknowledgement of push k - 2, which used the
+ * same slot: a root that broadcasts back to back waits for the answer to the
+ * push before last, which is on its way while the last one travels, instead of
+ * a round trip per broadcast. One one-way trip where direct needed a barrier, a
+ * get's round trip and a second barrier, and nothing is written into a dest
+ * outside its own PE's call. */
 static int region_target(const shoal_pset_t *ps, const int *to, int k)
 {
     return to != NULL ? to[k] : k < ps->me ? k : k + 1;
 }
 
+typedef struct region_acked_arg {
+    const uint64_t *ack;
+    unsigned need;
+} region_acked_arg_t;
+
+/* Numbers count in unsigned (they wrap), and a reader is at most two behind. */
+static uint64_t region_acked(void *arg)
+{
+    const region_acked_arg_t *a = arg;
+
+    return (int)((unsigned)__atomic_load_n(a->ack, __ATOMIC_ACQUIRE) - a->need) >= 0;
+}
+
+/* Waits until member t has taken this PE's pushes up to number need. */
+static void region_wait_acked(const shoal_pset_t *ps, int t, unsigned need, const char *routine)
+{
+    region_acked_arg_t a = {
+        shoal_coll_local(ps->sync_seg, shoal_coll_region_ack_off(ps, ps->me, t)), need};
+    shoal_coll_ready_t ready = {region_acked, &a};
+
+    if (!region_acked(&a))
+        shoal_coll_wait(ps, t, &ready, NULL, routine);
+}
+
 void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t bytes, const int *to,
                             int nto, const char *routine)
 {
-    size_t region = shoal_coll_region_off(ps, ps->me);
     int n = to != NULL ? nto : ps->size - 1, k;
 
-    shoal_coll_stage_drain(ps, routine);
     for (k = 0; k < n; k++) {
         int t = region_target(ps, to, k);
+        unsigned number = ++ps->region_sent[t];
 
-        shoal_coll_slot_put(ps, t, region, src, bytes, ++ps->region_sent[t], routine);
+        if (number > 2)
+            region_wait_acked(ps, t, number - 2, routine);
+        shoal_coll_slot_put(ps, t, shoal_coll_region_slot_off(ps, ps->me, number), src, bytes,
+                            number, routine);
     }
-    *ps->stage_pending = n;
 }
 
 void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t bytes,
                             const char *routine)
 {
-    shoal_coll_slot_take(ps, from, shoal_coll_region_off(ps, from), dst, bytes,
-                         ++ps->region_got[from], routine);
-    shoal_coll_token_send(ps, from, STAGE_DONE, routine);
+    unsigned number = ++ps->region_got[from];
+
+    shoal_coll_slot_take(ps, from, shoal_coll_region_slot_off(ps, from, number), dst, bytes, number,
+                         routine);
+    shoal_coll_counter_send(ps, from, shoal_coll_region_ack_off(ps, from, ps->me), routine);
+}
+
+void shoal_coll_region_drain(const shoal_pset_t *ps, const char *routine)
+{
+    int t;
+
+    for (t = 0; t < ps->size; t++)
+        if (t != ps->me && ps->region_sent[t] != 0)
+            region_wait_acked(ps, t, ps->region_sent[t], routine);
 }
 
 static void bcast_regions(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,

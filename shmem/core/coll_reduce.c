@@ -218,7 +218,7 @@ static void reduce_hier(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg,
                         int sseg, size_t soff, size_t count, shoal_red_op_t op, shoal_dt_t dt,
                         size_t elem_size, char *acc, char *in, const char *routine)
 {
-    _Alignas(64) char mine[SHOAL_STAGE_AREA / 2]; /* regions_fit: a region at most */
+    _Alignas(64) char mine[SHOAL_SLOT_MAX]; /* regions_fit: a slot at most */
     size_t bytes = count * elem_size;
     unsigned turn;
     int k;

@@ -1,8 +1,8 @@
 /* Slots: the regions of the staging area and the slots of the exchange area
  * (shoal_coll_impl.h). In an exchange every member of a group pushes into its
  * slot of every other member and takes every other's from its own area, and
- * slots alternate so that no push needs an answer; a region push is answered
- * (coll_bcast.c). A push is one put: the data, then a trailer of its number
+ * slots alternate so that no push needs an answer; a region push is
+ * acknowledged (coll_bcast.c). A push is one put: the data, then a trailer of its number
  * and a hash of both, so the receiver needs no token. Where the receiver is
  * mapped, the pusher copies the data and the hash, then stores the number with
  * release order, and the receiver's acquire load of the number sees the data.
@@ -21,9 +21,9 @@ typedef struct xchg_trailer {
 } xchg_trailer_t;
 _Static_assert(sizeof(xchg_trailer_t) == SHOAL_SLOT_TRAILER,
                "the trailer shoal_coll_impl.h counts");
-_Static_assert(SHOAL_XCHG_BYTES / 2 == SHOAL_STAGE_AREA,
-               "an exchange slot is a region's size: the small reductions, which regions_fit "
-               "admits, always fit an exchange");
+_Static_assert(SHOAL_XCHG_BYTES == SHOAL_STAGE_AREA,
+               "an exchange slot is at least a region slot's size: the small reductions, which "
+               "regions_fit admits, always fit an exchange");
 
 static size_t data_room(size_t bytes)
 {
@@ -53,7 +53,7 @@ static uint64_t xchg_hash(const char *data, size_t room, uint64_t number)
 void shoal_coll_slot_put(const shoal_pset_t *ps, int t, size_t off, const void *src, size_t bytes,
                          uint64_t number, const char *routine)
 {
-    _Alignas(64) char msg[SHOAL_STAGE_AREA / 2]; /* a region or a slot at most */
+    _Alignas(64) char msg[SHOAL_SLOT_MAX];
     size_t room = data_room(bytes);
     xchg_trailer_t tr = {number, 0};
     int pe = shoal_pset_pe(ps, t);
@@ -71,7 +71,7 @@ void shoal_coll_slot_put(const shoal_pset_t *ps, int t, size_t off, const void *
         return;
     }
     memcpy(msg + room, &tr, sizeof(tr));
-    /* Blocking, of at most SHOAL_STAGE_AREA / 2: UCX sends it from a copy, so it
+    /* Blocking, of at most SHOAL_SLOT_MAX: UCX sends it from a copy, so it
      * does not wait for the other node. Untracked: the receiver's wait completes
      * it, so the program's next quiet need not. */
     shoal_core_untracked(1);

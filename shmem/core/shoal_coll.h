@@ -41,8 +41,9 @@ typedef enum shoal_dt {
 #define SHOAL_STAGE_BYTES 4096
 /* The staging area's size: a team on one node stages up to SHOAL_STAGE_BYTES at
  * its start; a team that spans nodes divides all of it into regions (coll_bcast.c),
- * 2 KiB a member at 4 PEs, so that 1 KiB and its trailer fit. */
-#define SHOAL_STAGE_AREA 8192
+ * 4 KiB a member at 4 PEs, each two slots used in turn, so that 1 KiB and its
+ * trailer fit a slot. */
+#define SHOAL_STAGE_AREA 16384
 /* Then an exchange area, where members that all push to each other (a small
  * reduction across nodes) each own two slots, used in turn (coll_xchg.c). */
 #define SHOAL_XCHG_BYTES 16384
@@ -174,6 +175,10 @@ void shoal_coll_alltoalls(const shoal_pset_t *ps, int dseg, size_t doff, int sse
 /* Waits until every reader of this PE's last staged broadcast on ps is done, so
  * that its counters and staging area may be reused (a team being destroyed). */
 void shoal_coll_stage_drain(const shoal_pset_t *ps, const char *routine);
+/* The same for the regions (a team that spans nodes): waits until every member
+ * has acknowledged every push of this PE, so that no acknowledgement lands in the
+ * slot after the team's end. */
+void shoal_coll_region_drain(const shoal_pset_t *ps, const char *routine);
 /* Zeroes this PE's staging and exchange areas of a team's slot (coll_xchg.c),
  * at the team's end: the next team in the slot numbers its pushes from 1 again. */
 void shoal_coll_slots_clear(const shoal_pset_t *ps);

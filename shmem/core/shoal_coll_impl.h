@@ -169,7 +169,7 @@ static inline void shoal_coll_push(const shoal_pset_t *ps, int i, int seg, size_
 }
 
 /* Counter of a team member's staging hand-offs at each other member: the staged
- * broadcast's on one node, the regions' otherwise. Only that member adds to it. */
+ * broadcast's on one node. Only that member adds to it. */
 static inline size_t shoal_coll_stage_counter(const shoal_pset_t *ps, int member)
 {
     return ps->stage_off + (size_t)member * ps->sync_stride;
@@ -177,12 +177,13 @@ static inline size_t shoal_coll_stage_counter(const shoal_pset_t *ps, int member
 
 /* Regions (coll_bcast.c): on a team that is not flat, and so never stages, each
  * member owns a region of every other member's staging area, the same size for
- * all and a multiple of a cache line. A member pushes its data into its region
- * of each other member (after taking their answers to its last push, as the
- * staged root drains) and gives each a token on its stage counter; each takes
- * the token, copies the region out and answers on STAGE_DONE. One one-way trip
- * a hand-off, and the receiver's dest is written only in its own call. The
- * small broadcast and the small reduction across nodes are built from these. */
+ * all and a multiple of a cache line. A member pushes its data, numbered and
+ * hashed (shoal_coll_slot_put: no token), into a slot of its region at each
+ * other member; each takes it into its dest and acknowledges it in a word at
+ * the pusher. One one-way trip a hand-off, the receiver's dest is written only
+ * in its own call, and a pusher that pushes again (a broadcast from a fixed
+ * root, back to back) waits for the push before last, not the last. The small
+ * broadcast across nodes is built from these. */
 static inline size_t shoal_coll_region_bytes(const shoal_pset_t *ps)
 {
     return (SHOAL_STAGE_AREA / (size_t)ps->size) & ~(size_t)63;
@@ -194,15 +195,43 @@ static inline size_t shoal_coll_region_off(const shoal_pset_t *ps, int owner)
            (size_t)owner * shoal_coll_region_bytes(ps);
 }
 
+/* A region is two slots: the owner's push number k (from 1) to a member goes into
+ * slot k % 2 of its region there, so the owner may push again before the member
+ * has taken its last push; it waits only until the member has taken push k - 2,
+ * from the same slot. */
+static inline size_t shoal_coll_region_slot_bytes(const shoal_pset_t *ps)
+{
+    return (shoal_coll_region_bytes(ps) / 2) & ~(size_t)63;
+}
+
+static inline size_t shoal_coll_region_slot_off(const shoal_pset_t *ps, int owner, unsigned number)
+{
+    return shoal_coll_region_off(ps, owner) +
+           (size_t)(number & 1) * shoal_coll_region_slot_bytes(ps);
+}
+
+/* How many of owner's pushes member reader has taken: a word of the owner's own
+ * region at the owner, which nobody pushes into (an owner pushes only to others),
+ * that the reader adds one to after each take. */
+static inline size_t shoal_coll_region_ack_off(const shoal_pset_t *ps, int owner, int reader)
+{
+    return shoal_coll_region_off(ps, owner) + (size_t)reader * sizeof(uint64_t);
+}
+_Static_assert(SHOAL_STAGE_ROOTS * sizeof(uint64_t) <= SHOAL_STAGE_AREA / SHOAL_STAGE_ROOTS,
+               "a region holds one acknowledgement word per member");
+
 /* Bytes of the trailer after a region's or a slot's data, which is rounded up to
  * 8 bytes (coll_xchg.c). */
 #define SHOAL_SLOT_TRAILER 16
+/* A slot's bytes at most: an exchange slot of a team of 2 (a region slot is no
+ * larger), the room a push is built in. */
+#define SHOAL_SLOT_MAX (SHOAL_XCHG_BYTES / 4)
 
 static inline int shoal_coll_regions_fit(const shoal_pset_t *ps, size_t bytes)
 {
     return ps->stage_pending != NULL && !shoal_coll_flat_fits(ps->size) && ps->size > 1 &&
            ps->size <= SHOAL_STAGE_ROOTS &&
-           ((bytes + 7) & ~(size_t)7) + SHOAL_SLOT_TRAILER <= shoal_coll_region_bytes(ps) &&
+           ((bytes + 7) & ~(size_t)7) + SHOAL_SLOT_TRAILER <= shoal_coll_region_slot_bytes(ps) &&
            bytes <= shoal_core_state.settings.coll_small;
 }
 
@@ -259,7 +288,7 @@ void shoal_coll_xchg_take(const shoal_pset_t *ps, int from, unsigned turn, void 
 /* Pushes to the nto members to[] (to NULL: every other member). */
 void shoal_coll_region_push(const shoal_pset_t *ps, const void *src, size_t bytes, const int *to,
                             int nto, const char *routine);
-/* Takes member from's push into dst and answers it. */
+/* Takes member from's push into dst and acknowledges it. */
 void shoal_coll_region_take(const shoal_pset_t *ps, int from, void *dst, size_t bytes,
                             const char *routine);
 

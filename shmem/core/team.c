@@ -14,7 +14,7 @@
 #define SLOT_STAGE (SHOAL_SYNC_FLAGS * SLOT_STRIDE + SHOAL_SYNC_SCRATCH * 8)
 /* A slot's bytes: on one node its staging area is only what a staged broadcast
  * uses; a job that spans nodes adds the regions' room and the exchange area
- * (about 30 KiB a slot, 1.9 MiB for 64 teams, where one node needs 656 KiB, and
+ * (about 38 KiB a slot, 2.4 MiB for 64 teams, where one node needs 656 KiB, and
  * a 1 MiB heap still starts). */
 #define SLOT_BYTES_ONE_NODE (SLOT_STAGE + SHOAL_STAGE_ROOTS * SLOT_STRIDE + SHOAL_STAGE_BYTES)
 #define SLOT_BYTES_NODES                                                                           \
@@ -231,8 +231,10 @@ int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const i
 
 void shoal_team_destroy(shoal_team_t *team)
 {
-    if (team->pset.me >= 0)
+    if (team->pset.me >= 0) {
         shoal_coll_stage_drain(&team->pset, "shmem_team_destroy");
+        shoal_coll_region_drain(&team->pset, "shmem_team_destroy");
+    }
     shoal_coll_slots_clear(&team->pset);
     slots_free |= (uint64_t)1 << team->slot;
     shoal_handle_remove(&handles, team->handle);

@@ -1,12 +1,14 @@
 /* Small collectives back to back, with nothing between them: sum and max
  * reductions of 1 to 8 elements, broadcasts from a root that moves, fcollects
- * and alltoalls of 1 to 8 elements a PE, and barriers now and then, on WORLD and on the halves at
- * the same time, with the inputs changed before every call and some PEs held back a few
- * microseconds at random (the same sequence on every PE, so every PE makes the same calls). A PE
- * that runs one or two collectives ahead of the others must not overwrite what they have not read
- * yet: across nodes the small reductions, fcollects and alltoalls push into slots of the other
+ * and alltoalls of 1 to 8 elements a PE, runs of 2 to 5 broadcasts from one root (which may then
+ * be two broadcasts ahead of a reader that is held back), and barriers now and then, on WORLD and
+ * on the halves at the same time, with the inputs changed before every call and some PEs held back
+ * a few microseconds at random (the same sequence on every PE, so every PE makes the same calls). A
+ * PE that runs one or two collectives ahead of the others must not overwrite what they have not
+ * read yet: across nodes the small reductions, fcollects and alltoalls push into slots of the other
  * members that are used again two exchanges later, with no answer (coll_bcast.c's exchanges), and
- * the broadcasts into regions that are answered. Every result is checked against what this PE
+ * the broadcasts into two slots of regions, the slot of a push used again only once the push
+ * before last is acknowledged. Every result is checked against what this PE
  * computes itself. fcollect and alltoall write into the other PEs' dests, which the spec says must
  * be ready before any PE calls: they alternate between two (a PE two calls ahead has passed a
  * synchronisation with every other in between). After the first
@@ -44,16 +46,17 @@ static void rounds(const char *layout)
 
     for (round = 0; round < ROUNDS; round++) {
         uint64_t r = next(&seed);
-        int n = 1 + (int)(r % MAXN), what = (int)((r >> 8) % 6), all = n * T.size;
+        int n = 1 + (int)(r % MAXN), what = (int)((r >> 8) % 7), all = n * T.size;
         int late = (int)((r >> 16) % (uint64_t)T.size), root = (int)((r >> 24) % (uint64_t)T.size);
+        int collect = what == 4 || what == 5;
 
         if (T.me == late && (r >> 32) % 4 == 0)
             usleep((useconds_t)((r >> 40) % 50));
-        long *d = what >= 4 ? cdst[collects++ % 2] : dst;
+        long *d = collect ? cdst[collects++ % 2] : dst;
 
         for (i = 0; i < all; i++)
             src[i] = input(T.me, round, i);
-        d[what >= 4 ? all : n] = -7;
+        d[collect ? all : n] = -7;
         if (what == 0 || what == 1) {
             long want, got;
 
@@ -79,6 +82,22 @@ static void rounds(const char *layout)
                          "%s, round %d: broadcast of %d from %d, element %d: expected %ld, "
                          "found %ld",
                          layout, round, n, root, i, input(root, round, i), dst[i]);
+        } else if (what == 6) {
+            int runs = 2 + (int)((r >> 44) % 4), j;
+
+            for (j = 0; j < runs; j++) {
+                for (i = 0; i < n; i++)
+                    src[i] = input(T.me, round * 8 + j, i);
+                if (T.me == late && j % 2 == 1)
+                    usleep((useconds_t)((r >> 40) % 50));
+                shmem_broadcastmem(T.team, dst, src, (size_t)n * sizeof(long), root);
+                for (i = 0; i < n && pe_test_failures == 0; i++)
+                    PE_CHECK(dst[i] == input(root, round * 8 + j, i),
+                             "%s, round %d: broadcast %d of a run of %d from %d, element %d: "
+                             "expected %ld, found %ld",
+                             layout, round, j, runs, root, i, input(root, round * 8 + j, i),
+                             dst[i]);
+            }
         } else if (what == 4 || what == 5) {
             if (what == 4)
                 shmem_long_fcollect(T.team, d, src, (size_t)n);
@@ -99,7 +118,7 @@ static void rounds(const char *layout)
         } else if ((r >> 48) % 4 == 0) {
             shmem_team_sync(T.team);
         }
-        PE_CHECK(pe_test_failures > 0 || d[what >= 4 ? all : n] == -7,
+        PE_CHECK(pe_test_failures > 0 || d[collect ? all : n] == -7,
                  "%s, round %d: the element after dest was written", layout, round);
     }
 }
