@@ -43,18 +43,16 @@ static void *heap_alloc(size_t size, size_t align, const char *routine)
     int status;
 
     shoal_check_init(routine);
+    if (size == 0) /* OpenSHMEM 1.6: no action, so no barrier either */
+        return NULL;
     if (shoal_core_state.settings.check_coll) /* a size that differs would break symmetry */
         shoal_coll_check(&shoal_team_world.pset, routine, (const uint64_t[]){size, align},
                          (const char *const[]){"size", "alignment"}, 2);
-    if (size == 0)
-        status = SHOAL_ERR_INVALID_ARG;
-    else if (align > SHOAL_HEAP_BASE_ALIGN) /* the same on every PE: the bases are equal */
+    if (align > SHOAL_HEAP_BASE_ALIGN) /* the same on every PE: the bases are equal */
         status = SHOAL_ERR_NO_MEMORY;
     else
         status = shoal_heap_alloc(&shoal_core_state.heap, size, align, &off);
     shoal_coll_barrier(&shoal_team_world.pset, 1, routine);
-    if (size == 0)
-        return NULL;
     if (status != SHOAL_OK) {
         warn_failed(size, align, routine);
         return NULL;
@@ -104,6 +102,8 @@ void *pshmem_calloc(size_t count, size_t size)
                    count, size);
         return NULL;
     }
+    if (bytes == 0) /* no action, as shmem_malloc(0) */
+        return heap_alloc(0, SHOAL_HEAP_MIN_ALIGN, "shmem_calloc");
     ptr = heap_alloc(bytes, SHOAL_HEAP_MIN_ALIGN, "shmem_calloc");
 
     if (ptr != NULL)
@@ -128,9 +128,9 @@ void pshmem_free(void *ptr)
     size_t off;
 
     shoal_check_init("shmem_free");
-    shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_free");
-    if (ptr == NULL)
+    if (ptr == NULL) /* OpenSHMEM 1.6: no action, so no barrier either */
         return;
+    shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_free");
     off = heap_block(ptr, "shmem_free");
     shoal_heap_free(&shoal_core_state.heap, off);
 }

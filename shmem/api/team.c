@@ -4,6 +4,7 @@
 #include "shoal_check.h"
 #include "shoal_profile.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,14 +39,32 @@ int pshmem_team_n_pes(shmem_team_t team)
 }
 SHOAL_PROFILED(shmem_team_n_pes);
 
+/* The contexts team may have at once now (OpenSHMEM 1.6: get_config reports the
+ * values in force, not those the team was made with): its own limit, cut to
+ * SHOAL_CTX_MAX, which bounds every team, or SHOAL_CTX_MAX alone for a team made
+ * without SHMEM_TEAM_NUM_CONTEXTS and for the predefined teams. */
+static int contexts_now(const shoal_team_t *t)
+{
+    size_t max = shoal_core_state.settings.ctx_max;
+    int cap = max > INT_MAX ? INT_MAX : (int)max;
+
+    return t->num_contexts == SHOAL_TEAM_CTX_ANY || t->num_contexts > cap ? cap : t->num_contexts;
+}
+
 int pshmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
 {
     shoal_team_t *t = query_team(team, "shmem_team_get_config", "team");
 
-    if (t == NULL || config == NULL)
+    if (t == NULL)
         return -1;
+    if (config_mask == 0) /* 1.6: no action, and config may be NULL */
+        return 0;
+    if (config == NULL)
+        shoal_log_fatal("shmem_team_get_config: argument config is NULL and config_mask is %#lx; "
+                        "pass the address of a shmem_team_config_t, or a config_mask of 0",
+                        (unsigned long)config_mask);
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
-        config->num_contexts = t->num_contexts == SHOAL_TEAM_CTX_ANY ? 0 : t->num_contexts;
+        config->num_contexts = contexts_now(t);
     return 0;
 }
 SHOAL_PROFILED(shmem_team_get_config);

@@ -60,6 +60,10 @@ static void exit_hook(int status)
         finalize(1);
         return;
     }
+    /* exit(3) flushes stdio only after its handlers, and this one never returns:
+     * flush here, or what the program printed to a file or pipe is lost. */
+    fflush(stdout);
+    fflush(stderr);
     snprintf(msg, sizeof(msg), "exit status %d before shmem_finalize; ending the job", status);
     shoal_log_error("%s", msg);
     abort_job(status, msg);

@@ -48,7 +48,7 @@ static void check_malloc_calloc(void)
     PE_CHECK(shmem_malloc(0) == NULL, "%s", "shmem_malloc(0) is not NULL");
     PE_CHECK(shmem_calloc(0, 8) == NULL, "%s", "shmem_calloc(0, 8) is not NULL");
     PE_CHECK(shmem_calloc(8, 0) == NULL, "%s", "shmem_calloc(8, 0) is not NULL");
-    shmem_free(NULL); /* a no-op, but still collective */
+    shmem_free(NULL); /* no action */
 
     m = shmem_malloc(100 * sizeof(long));
     PE_CHECK(m != NULL && (uintptr_t)m % sizeof(long) == 0, "shmem_malloc(800) is %p",
@@ -78,6 +78,32 @@ static void check_malloc_calloc(void)
     }
     shmem_free(c);
     shmem_free(m);
+}
+
+/* OpenSHMEM 1.6: a zero size, or shmem_free of NULL, performs no action, so one
+ * PE may make these calls alone. The others wait for PE 0's word meanwhile: were
+ * any of the calls a barrier, PE 0 would wait for them and the watchdog would end
+ * the test. */
+static void check_no_action(void)
+{
+    static long done;
+    int pe, npes = shmem_n_pes();
+
+    if (shmem_my_pe() == 0) {
+        PE_CHECK(shmem_malloc(0) == NULL, "%s", "shmem_malloc(0) alone is not NULL");
+        PE_CHECK(shmem_align(64, 0) == NULL, "%s", "shmem_align(64, 0) alone is not NULL");
+        PE_CHECK(shmem_calloc(0, 4) == NULL, "%s", "shmem_calloc(0, 4) alone is not NULL");
+        PE_CHECK(shmem_calloc(4, 0) == NULL, "%s", "shmem_calloc(4, 0) alone is not NULL");
+        PE_CHECK(shmem_malloc_with_hints(0, SHMEM_MALLOC_ATOMICS_REMOTE) == NULL, "%s",
+                 "shmem_malloc_with_hints(0) alone is not NULL");
+        PE_CHECK(shmem_realloc(NULL, 0) == NULL, "%s", "shmem_realloc(NULL, 0) alone is not NULL");
+        shmem_free(NULL);
+        for (pe = 1; pe < npes; pe++)
+            shmem_long_atomic_set(&done, 1, pe);
+    } else {
+        shmem_long_wait_until(&done, SHMEM_CMP_EQ, 1);
+    }
+    shmem_barrier_all();
 }
 
 static void check_align(void)
@@ -297,6 +323,7 @@ int main(void)
     if (ref == NULL)
         return pe_test_finish("pe_heap");
     check_malloc_calloc();
+    check_no_action();
     check_align();
     check_impossible();
     check_realloc();

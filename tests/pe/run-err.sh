@@ -172,6 +172,9 @@ err_exit_zero)
 err_finalize_early)
     pattern="shmem_long_broadcast: PE $last called shmem_finalize, so it cannot join this collective, which waits for it; every PE must call the same collectives before shmem_finalize"
     who="any" ;;
+err_team_config_null)
+    pattern="shmem_team_get_config: argument config is NULL and config_mask is 0x1; pass the address of a shmem_team_config_t, or a config_mask of 0"
+    who="$last 1" ;;
 err_query_null)
     pattern="shmem_query_initialized: argument initialized is NULL; pass the address of an int"
     who="$last 1" ;;
