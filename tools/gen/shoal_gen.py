@@ -672,7 +672,7 @@ def synopsis_rows(api, rows, label):
     head = (lambda s: [".SS %s" % s]) if not label else (lambda s: [".PP", label + s + ":"])
     gens = [(row, rs) for row, rs in rows if row["generic"]]
     if gens:
-        out += head("C11 type-generic") + [".nf"]
+        out += head("C11 and C++ type-generic") + [".nf"]
         for row, rs in gens:
             out.append(c_decl(row["ret"], row["generic"], row["params"]) + ";")
         out += [".fi", ".PP"]
@@ -680,6 +680,11 @@ def synopsis_rows(api, rows, label):
         for fam in fams:
             names = ", ".join(ty.ctype for ty in api.family(fam))
             out.append("TYPE is one of the %s: %s." % (t.FAMILIES[fam].split(" (")[0], names))
+        out.append("In C11 each name is a macro, in C++ a set of overloaded functions; both "
+                   "take these types.")
+        if any(not ty.c11 for fam in fams for ty in api.family(fam)):
+            out[-1] += (" A typedef such as int64_t reaches the typed routine of the type it "
+                        "names.")
     typed = [(row, rs) for row, rs in rows if row["over"] != "sized"]
     if typed:
         out += head("C/C++ typed") + [".nf"]
