@@ -224,7 +224,7 @@ int shmem_test_lock(long *lock);
 #endif
 
 /* C11: shmem_sync(team) is shmem_team_sync; with four arguments it is the
- * active-set form. (shmem_sync)(...) names the function itself. Likewise
+ * active-set form (C++: overloads, below). (shmem_sync)(...) names the function itself. Likewise
  * shmem_signal_add(ctx, sig_addr, signal, pe) is the context form, as the
  * spec's C11 synopsis has it; with three arguments it is the default-context one. */
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -235,6 +235,25 @@ int shmem_test_lock(long *lock);
     SHOAL_SYNC_PICK(__VA_ARGS__, shmem_ctx_signal_add, (shmem_signal_add), _, _, _)(__VA_ARGS__)
 #define shmem_signal_set(...)                                                                      \
     SHOAL_SYNC_PICK(__VA_ARGS__, shmem_ctx_signal_set, (shmem_signal_set), _, _, _)(__VA_ARGS__)
+#endif
+
+/* C++: the same forms as overloads. shmem_sync(team) is shmem_team_sync, and
+ * shmem_signal_add(ctx, sig_addr, signal, pe) the context form. */
+#ifdef __cplusplus
+extern "C++" {
+inline int shmem_sync(shmem_team_t team)
+{
+    return shmem_team_sync(team);
+}
+inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmem_ctx_signal_add(ctx, sig_addr, signal, pe);
+}
+inline void shmem_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmem_ctx_signal_set(ctx, sig_addr, signal, pe);
+}
+} /* extern "C++" */
 #endif
 
 #include "shoal_typed.h"

@@ -45,6 +45,20 @@ double shmemx_wtime(void);
 #define shmemx_signal_set(...) shmem_signal_set(__VA_ARGS__)
 #endif
 
+/* C++: the context forms as overloads of the same names. */
+#ifdef __cplusplus
+extern "C++" {
+inline void shmemx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmemx_ctx_signal_add(ctx, sig_addr, signal, pe);
+}
+inline void shmemx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmemx_ctx_signal_set(ctx, sig_addr, signal, pe);
+}
+} /* extern "C++" */
+#endif
+
 #include "shmemx_typed.h"
 
 #endif /* SHMEMX_H */

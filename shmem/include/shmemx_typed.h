@@ -370,4 +370,460 @@ SHOAL_COMPLEX_EXT int shmemx_complexf_sum_exscan(shmem_team_t team, float _Compl
 #define shmemx_sum_inscan(...) shmem_sum_inscan(__VA_ARGS__)
 #endif /* C11 */
 
+/* C++: each type-generic name is a set of overloads, one for each type its
+ * C11 selection above lists (made from the same table rows), each calling the
+ * typed routine. extern "C++" keeps them C++ functions when the header is
+ * included inside an extern "C" block. */
+#ifdef __cplusplus
+extern "C++" {
+
+/* shmemx_ibput */
+inline void shmemx_ibput(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_float_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_double_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_longdouble_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                         size_t nblocks, int pe)
+{
+    shmemx_char_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_schar_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_short_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                         size_t nblocks, int pe)
+{
+    shmemx_int_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                         size_t nblocks, int pe)
+{
+    shmemx_long_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_longlong_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_uchar_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ushort_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(unsigned int *dest, const unsigned int *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_uint_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ulong_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ulonglong_ibput(dest, source, dst, sst, bsize, nblocks, pe);
+}
+
+/* shmemx_ibput, with a context */
+inline void shmemx_ibput(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_float_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_double_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, long double *dest, const long double *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_longdouble_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_char_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_schar_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_short_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_int_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_long_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_longlong_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_uchar_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_ushort_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_uint_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_ulong_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibput(shmem_ctx_t ctx, unsigned long long *dest,
+                         const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_ulonglong_ibput(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+
+/* shmemx_ibget */
+inline void shmemx_ibget(float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_float_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_double_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_longdouble_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                         size_t nblocks, int pe)
+{
+    shmemx_char_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_schar_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_short_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                         size_t nblocks, int pe)
+{
+    shmemx_int_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                         size_t nblocks, int pe)
+{
+    shmemx_long_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_longlong_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(unsigned char *dest, const unsigned char *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_uchar_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(unsigned short *dest, const unsigned short *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ushort_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(unsigned int *dest, const unsigned int *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_uint_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(unsigned long *dest, const unsigned long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ulong_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ulonglong_ibget(dest, source, dst, sst, bsize, nblocks, pe);
+}
+
+/* shmemx_ibget, with a context */
+inline void shmemx_ibget(shmem_ctx_t ctx, float *dest, const float *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_float_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, double *dest, const double *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_double_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, long double *dest, const long double *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_longdouble_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, char *dest, const char *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_char_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, signed char *dest, const signed char *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_schar_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, short *dest, const short *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_short_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, int *dest, const int *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_int_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, long *dest, const long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_long_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, long long *dest, const long long *source, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_longlong_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_uchar_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_ushort_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_uint_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_ulong_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+inline void shmemx_ibget(shmem_ctx_t ctx, unsigned long long *dest,
+                         const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t bsize, size_t nblocks, int pe)
+{
+    shmemx_ctx_ulonglong_ibget(ctx, dest, source, dst, sst, bsize, nblocks, pe);
+}
+
+/* shmemx_sum_inscan */
+inline int shmemx_sum_inscan(shmem_team_t team, float *dest, const float *source, size_t nelems)
+{
+    return shmemx_float_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, double *dest, const double *source, size_t nelems)
+{
+    return shmemx_double_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, long double *dest, const long double *source,
+                             size_t nelems)
+{
+    return shmemx_longdouble_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, char *dest, const char *source, size_t nelems)
+{
+    return shmemx_char_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, signed char *dest, const signed char *source,
+                             size_t nelems)
+{
+    return shmemx_schar_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, short *dest, const short *source, size_t nelems)
+{
+    return shmemx_short_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, int *dest, const int *source, size_t nelems)
+{
+    return shmemx_int_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, long *dest, const long *source, size_t nelems)
+{
+    return shmemx_long_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, long long *dest, const long long *source,
+                             size_t nelems)
+{
+    return shmemx_longlong_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                             size_t nelems)
+{
+    return shmemx_uchar_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                             size_t nelems)
+{
+    return shmemx_ushort_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                             size_t nelems)
+{
+    return shmemx_uint_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                             size_t nelems)
+{
+    return shmemx_ulong_sum_inscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_inscan(shmem_team_t team, unsigned long long *dest,
+                             const unsigned long long *source, size_t nelems)
+{
+    return shmemx_ulonglong_sum_inscan(team, dest, source, nelems);
+}
+#if !defined(__cplusplus) || defined(__GNUC__) /* _Complex: C, or C++ with GNU extensions */
+SHOAL_COMPLEX_EXT inline int shmemx_sum_inscan(shmem_team_t team, double _Complex *dest,
+                                               const double _Complex *source, size_t nelems)
+{
+    return shmemx_complexd_sum_inscan(team, dest, source, nelems);
+}
+SHOAL_COMPLEX_EXT inline int shmemx_sum_inscan(shmem_team_t team, float _Complex *dest,
+                                               const float _Complex *source, size_t nelems)
+{
+    return shmemx_complexf_sum_inscan(team, dest, source, nelems);
+}
+#endif
+
+/* shmemx_sum_exscan */
+inline int shmemx_sum_exscan(shmem_team_t team, float *dest, const float *source, size_t nelems)
+{
+    return shmemx_float_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, double *dest, const double *source, size_t nelems)
+{
+    return shmemx_double_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, long double *dest, const long double *source,
+                             size_t nelems)
+{
+    return shmemx_longdouble_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, char *dest, const char *source, size_t nelems)
+{
+    return shmemx_char_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, signed char *dest, const signed char *source,
+                             size_t nelems)
+{
+    return shmemx_schar_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, short *dest, const short *source, size_t nelems)
+{
+    return shmemx_short_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, int *dest, const int *source, size_t nelems)
+{
+    return shmemx_int_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, long *dest, const long *source, size_t nelems)
+{
+    return shmemx_long_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, long long *dest, const long long *source,
+                             size_t nelems)
+{
+    return shmemx_longlong_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, unsigned char *dest, const unsigned char *source,
+                             size_t nelems)
+{
+    return shmemx_uchar_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, unsigned short *dest, const unsigned short *source,
+                             size_t nelems)
+{
+    return shmemx_ushort_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, unsigned int *dest, const unsigned int *source,
+                             size_t nelems)
+{
+    return shmemx_uint_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, unsigned long *dest, const unsigned long *source,
+                             size_t nelems)
+{
+    return shmemx_ulong_sum_exscan(team, dest, source, nelems);
+}
+inline int shmemx_sum_exscan(shmem_team_t team, unsigned long long *dest,
+                             const unsigned long long *source, size_t nelems)
+{
+    return shmemx_ulonglong_sum_exscan(team, dest, source, nelems);
+}
+#if !defined(__cplusplus) || defined(__GNUC__) /* _Complex: C, or C++ with GNU extensions */
+SHOAL_COMPLEX_EXT inline int shmemx_sum_exscan(shmem_team_t team, double _Complex *dest,
+                                               const double _Complex *source, size_t nelems)
+{
+    return shmemx_complexd_sum_exscan(team, dest, source, nelems);
+}
+SHOAL_COMPLEX_EXT inline int shmemx_sum_exscan(shmem_team_t team, float _Complex *dest,
+                                               const float _Complex *source, size_t nelems)
+{
+    return shmemx_complexf_sum_exscan(team, dest, source, nelems);
+}
+#endif
+
+} /* extern "C++" */
+#endif /* __cplusplus */
+
 #endif /* SHMEMX_TYPED_H */

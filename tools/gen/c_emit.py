@@ -15,6 +15,18 @@ WIDTH = 100
 DT = {"i": "SHOAL_DT_INT", "u": "SHOAL_DT_UINT", "f": "SHOAL_DT_FLOAT", "c": "SHOAL_DT_COMPLEX",
       "char": "SHOAL_DT_CHAR"}
 
+# The complex routines take _Complex, which ISO C++ lacks: they are declared for
+# C and for the C++ compilers that take it as an extension (g++, clang++, nvcc:
+# all define __GNUC__), where __extension__ keeps -pedantic quiet.
+COMPLEX_GUARD = ("#if !defined(__cplusplus) || defined(__GNUC__)"
+                 " /* _Complex: C, or C++ with GNU extensions */")
+COMPLEX_EXT = "SHOAL_COMPLEX_EXT"
+COMPLEX_EXT_DEF = ["/* _Complex is a GNU extension in C++: say so, for -pedantic. */",
+                   "#ifndef %s" % COMPLEX_EXT,
+                   "#if defined(__cplusplus) && defined(__GNUC__)",
+                   "#define %s __extension__" % COMPLEX_EXT, "#else",
+                   "#define %s" % COMPLEX_EXT, "#endif", "#endif"]
+
 
 def subst_type(text, ctype):
     """text with each whole-word TYPE, the table's placeholder, made ctype
@@ -91,4 +103,17 @@ def xmacro(name, items, comment):
     out = ["/* %s */" % comment, "#define %s(X) \\" % name]
     for i, it in enumerate(items):
         out.append("    X(%s)%s" % (it, " \\" if i + 1 < len(items) else ""))
+    return out
+
+
+def complex_guarded(rs, line_of):
+    """The lines of rs, with runs of complex routines under COMPLEX_GUARD."""
+    out, inside = [], False
+    for r in rs:
+        if r.complex != inside:
+            out.append(COMPLEX_GUARD if r.complex else "#endif")
+            inside = r.complex
+        out.extend(line_of(r))
+    if inside:
+        out.append("#endif")
     return out

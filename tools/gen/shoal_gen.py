@@ -25,8 +25,10 @@ import sys
 import tempfile
 
 import api_table
+import shoal_gen_cxx
 import shoal_gen_gpu
-from c_emit import BANNER, c_decl, subst_type, wrap, wrapper, xmacro
+from c_emit import (BANNER, COMPLEX_EXT, COMPLEX_EXT_DEF, c_decl, complex_guarded, subst_type,
+                    wrap, wrapper, xmacro)
 
 SRCDIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # roff pages stay ASCII: groff without preconv rejects UTF-8 even in comments.
@@ -43,17 +45,6 @@ PROFILE_H = "shmem/include/pshmem.h"
 PROFILE_INCLUDE = "shoal_profile.h"
 C11_GUARD = ("#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L"
              " && !defined(__cplusplus)")
-# The complex routines take _Complex, which ISO C++ lacks: they are declared for
-# C and for the C++ compilers that take it as an extension (g++, clang++, nvcc:
-# all define __GNUC__), where __extension__ keeps -pedantic quiet.
-COMPLEX_GUARD = ("#if !defined(__cplusplus) || defined(__GNUC__)"
-                 " /* _Complex: C, or C++ with GNU extensions */")
-COMPLEX_EXT = "SHOAL_COMPLEX_EXT"
-COMPLEX_EXT_DEF = ["/* _Complex is a GNU extension in C++: say so, for -pedantic. */",
-                   "#ifndef %s" % COMPLEX_EXT,
-                   "#if defined(__cplusplus) && defined(__GNUC__)",
-                   "#define %s __extension__" % COMPLEX_EXT, "#else",
-                   "#define %s" % COMPLEX_EXT, "#endif", "#endif"]
 FLOATING = ("float", "double", "long double")
 # The KIND the test lists give for each kind of arithmetic (c_emit.DT: what a
 # reduction passes).
@@ -267,18 +258,44 @@ def listed_typedefs(tys):
     return out
 
 
-def generic_assoc(api, row, rs):
-    """The associations of one selection, (pointer type, function): the
-    distinct base types, then the typedefs that reach none of them."""
+def assoc_routines(api, row, rs):
+    """The routines one selection lists: those of the distinct base types, then
+    those of the typedefs that reach none of them."""
     by_key = {r.key: r for r in rs}
     tys = [ty for ty in api.family(row["over"]) if ty.typename in by_key]
+    return [by_key[ty.typename] for ty in [ty for ty in tys if ty.c11] + listed_typedefs(tys)]
+
+
+def generic_assoc(api, row, rs):
+    """The associations of one selection, (pointer type, function)."""
     assoc = []
-    for ty in [ty for ty in tys if ty.c11] + listed_typedefs(tys):
-        fn = by_key[ty.typename].name
-        assoc.append(("%s *" % ty.ctype, fn))
+    for r in assoc_routines(api, row, rs):
+        assoc.append(("%s *" % r.ctype, r.name))
         if row["const_ok"]:
-            assoc.append(("const %s *" % ty.ctype, fn))
+            assoc.append(("const %s *" % r.ctype, r.name))
     return assoc
+
+
+def overload_sets(api):
+    """The C++ overloads of each C11 selection (shoal_gen_cxx.py writes them):
+    the same rows and routines, so C++ takes the types C11 takes. The shmemx_
+    name of an x_alias row gets a set of its own, calling the aliases. Where a C
+    function has the generic's own name (the deprecated shmem_wait_until on
+    long), the overload with its parameters is that function."""
+    c_funcs = {(r.name, r.params) for r in api.routines}
+    sets = []
+    for row, rs in api.generic_rows():
+        routines = assoc_routines(api, row, rs)
+        fam = [ty for ty in api.family(row["over"]) if ty.typename in {r.key for r in rs}]
+        callee = {r.name: row["generic"] if (row["generic"], r.params) in c_funcs else r.name
+                  for r in routines}
+        sets.append(shoal_gen_cxx.OverloadSet(row["generic"], row, routines, callee,
+                                              row["header"], fam))
+        if row.get("x_alias"):
+            sets.append(shoal_gen_cxx.OverloadSet(
+                x_name(row["generic"]), row, routines, {r.name: r.alias for r in routines},
+                "shmem/include/shmemx_typed.h", fam))
+    return sets
 
 
 def generic_body(api, row, rs):
@@ -294,19 +311,6 @@ def generic_body(api, row, rs):
 def select_macro(row):
     """SHOAL_SELECT_<op>: the selection of one row, ctx rows' with ctx_ in front."""
     return "SHOAL_SELECT_" + ("ctx_" if row["ctx"] else "") + short_name(row["generic"])
-
-
-def complex_guarded(rs, line_of):
-    """The lines of rs, with runs of complex routines under COMPLEX_GUARD."""
-    out, inside = [], False
-    for r in rs:
-        if r.complex != inside:
-            out.append(COMPLEX_GUARD if r.complex else "#endif")
-            inside = r.complex
-        out.extend(line_of(r))
-    if inside:
-        out.append("#endif")
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -371,7 +375,9 @@ def gen_header(api, path, info):
                 % (select_macro(forms["ctx"]), any_t),
                 "             default: %s(SHOAL_PICK_PLAIN(%s, __VA_ARGS__)))(__VA_ARGS__)"
                 % (select_macro(plain), any_t)]
-    out += ["", "#endif /* C11 */", "", "#endif /* %s */" % g, ""]
+    out += ["", "#endif /* C11 */"]
+    out += shoal_gen_cxx.header([s for s in overload_sets(api) if s.header == path])
+    out += ["", "#endif /* %s */" % g, ""]
     return "\n".join(out)
 
 
@@ -390,7 +396,9 @@ def gen_alias_header(api, path, info):
     out += ["", "#ifdef __cplusplus", "}", "#endif", "", C11_GUARD]
     for name in sorted({row["generic"] for row, _ in rows if row["generic"]}):
         out.append("#define %s(...) %s(__VA_ARGS__)" % (x_name(name), name))
-    out += ["#endif /* C11 */", "", "#endif /* %s */" % g, ""]
+    out += ["#endif /* C11 */"]
+    out += shoal_gen_cxx.header([s for s in overload_sets(api) if s.header == path])
+    out += ["", "#endif /* %s */" % g, ""]
     return "\n".join(out)
 
 
@@ -664,7 +672,7 @@ def synopsis_rows(api, rows, label):
     head = (lambda s: [".SS %s" % s]) if not label else (lambda s: [".PP", label + s + ":"])
     gens = [(row, rs) for row, rs in rows if row["generic"]]
     if gens:
-        out += head("C11 type-generic") + [".nf"]
+        out += head("C11 and C++ type-generic") + [".nf"]
         for row, rs in gens:
             out.append(c_decl(row["ret"], row["generic"], row["params"]) + ";")
         out += [".fi", ".PP"]
@@ -672,6 +680,11 @@ def synopsis_rows(api, rows, label):
         for fam in fams:
             names = ", ".join(ty.ctype for ty in api.family(fam))
             out.append("TYPE is one of the %s: %s." % (t.FAMILIES[fam].split(" (")[0], names))
+        out.append("In C11 each name is a macro, in C++ a set of overloaded functions; both "
+                   "take these types.")
+        if any(not ty.c11 for fam in fams for ty in api.family(fam)):
+            out[-1] += (" A typedef such as int64_t reaches the typed routine of the type it "
+                        "names.")
     typed = [(row, rs) for row, rs in rows if row["over"] != "sized"]
     if typed:
         out += head("C/C++ typed") + [".nf"]
@@ -761,6 +774,7 @@ def generate():
         files[path] = gen_source(api, path, info)
     files[TEST_TYPES_H] = gen_test_types(api)
     files[TEST_TABLES_H] = gen_test_tables(api)
+    files[shoal_gen_cxx.TEST_H] = shoal_gen_cxx.test_header(api, overload_sets(api))
     files.update(shoal_gen_gpu.generate(api))
     gen_man(api, files)
     return files
