@@ -31,10 +31,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd) || exit 1
 [ $# -gt 0 ] && shift
-# pe_global_exit and pe_sleep are driven by their scripts (global-exit.sh,
-# pe_sleep-agree.sh), with arguments and settings of their own.
+# pe_global_exit, pe_exit_flush and pe_sleep are driven by their scripts
+# (global-exit.sh, exit-flush.sh, pe_sleep-agree.sh; the first two end the job
+# with status 3 on purpose), with arguments and settings of their own; the
+# scenarios run the first two across nodes.
 tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//' |
-    grep -vx 'pe_global_exit\|pe_sleep') pe_rma_nopie}
+    grep -vx 'pe_global_exit\|pe_exit_flush\|pe_sleep') pe_rma_nopie}
 : "${MN_TIMEOUT:=180}"
 : "${MN_LAYOUTS:=2:4:node:mpirun 3:5:slot:oshrun 2:4:block:srun 3:5:cyclic:srun}"
 : "${MN_COLL_LAYOUTS:=2:2:node:mpirun 2:6:node:mpirun}"

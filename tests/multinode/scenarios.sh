@@ -56,6 +56,29 @@ for t in ${MN_GPU_TESTS:-gpu_proxy gpu_barrier gpu_stream dev_routines}; do
 done
 MN_ENV_SET=$saved_set MN_ENV_NAMES=$saved_names
 
+# A PE that ends the job across nodes loses nothing it printed (exit-flush.sh
+# on one node): the last PE, on the other node, prints a line, then exit(3) or
+# shmem_global_exit(3); the job must end with status 3 and the line be in its
+# output, under mpirun and under oshrun.
+for how in exit global; do
+    for launcher in mpirun oshrun; do
+        echo "== scenario: exit flush ($how, $launcher), 4 PEs on 2 nodes"
+        start=$(date +%s)
+        mn_run 2 4 node $launcher ./pe_exit_flush 3 $how
+        rc=$?
+        if [ $rc -ne 3 ]; then
+            echo "== the job ended with status $rc, expected 3"
+            rc=1
+        elif ! grep -q "^pe_exit_flush: PE 3 printed this before" "$out"; then
+            echo "== PE 3's line is not in the job's output"
+            rc=1
+        else
+            rc=0
+        fi
+        record "scenario:exit-flush-$how-$launcher" $rc $(( $(date +%s) - start ))
+    done
+done
+
 # A node that drops off the network (issue 24). 4 PEs on 2 nodes run barriers
 # (barrier_loop); node 2's link goes down. Every PE must be gone within a bound
 # (SHOAL_PEER_TIMEOUT=10 here, and 20 s to spare), and a PE must have said which
