@@ -47,14 +47,22 @@ void shoal_coll_flat_release(const shoal_pset_t *ps, const char *routine)
 
 static const uint64_t one = 1;
 
-/* A barrier on one node: every PE adds one to index 0's counter 0, and the PE that
- * brings it to n resets it and releases every other PE. No PE waits for one
- * particular PE to get a core back, as a gather at a root would. */
-static int barrier_count(const shoal_pset_t *ps, const char *routine)
+/* Counting serves a flat set of more than 2 PEs without SHOAL_CHECK_COLL (whose
+ * gather at a root can name a PE that never comes). */
+static int count_fits(const shoal_pset_t *ps)
+{
+    return ps->size > 2 && shoal_coll_flat_fits(ps->size) && !shoal_core_state.settings.check_coll;
+}
+
+/* Every PE adds one to index 0's counter 0. The PE that brings it to n returns 1
+ * holding every other PE, and must call count_release; the others return 0 once
+ * it has. No PE waits for one particular PE to get a core back, as a gather at a
+ * root would. */
+static int count_arrive(const shoal_pset_t *ps, const char *routine)
 {
     size_t off = shoal_pset_flag(ps, 0);
     int pe0 = shoal_pset_pe(ps, 0);
-    uint64_t old, zero = 0;
+    uint64_t old;
 
     shoal_coll_flag_amo(ps, pe0, off, SHOAL_AMO_ADD, &one, &old, routine);
     if (__builtin_expect(old >= (uint64_t)ps->size, 0)) /* at most size - 1 arrived before */
@@ -63,9 +71,30 @@ static int barrier_count(const shoal_pset_t *ps, const char *routine)
         shoal_coll_token_take(ps, -1, FLAT_RELEASE, routine); /* from the last to arrive */
         return 0;
     }
-    shoal_coll_flag_amo(ps, pe0, off, SHOAL_AMO_SET, &zero, NULL, routine);
-    shoal_coll_flat_release(ps, routine);
     return 1;
+}
+
+/* The last to arrive resets the count, then releases every other PE. */
+static void count_release(const shoal_pset_t *ps, const char *routine)
+{
+    uint64_t zero = 0;
+
+    shoal_coll_flag_amo(ps, shoal_pset_pe(ps, 0), shoal_pset_flag(ps, 0), SHOAL_AMO_SET, &zero,
+                        NULL, routine);
+    shoal_coll_flat_release(ps, routine);
+}
+
+int shoal_coll_flat_enter(const shoal_pset_t *ps, int root, const char *routine)
+{
+    return count_fits(ps) ? count_arrive(ps, routine) : shoal_coll_flat_gather(ps, root, routine);
+}
+
+void shoal_coll_flat_leave(const shoal_pset_t *ps, const char *routine)
+{
+    if (count_fits(ps))
+        count_release(ps, routine);
+    else
+        shoal_coll_flat_release(ps, routine);
 }
 
 /* The barrier: on one node, by count (or, with SHOAL_CHECK_COLL, by a gather that
@@ -80,12 +109,11 @@ static int barrier(const shoal_pset_t *ps, int complete_puts, const char *routin
 
     if (complete_puts)
         shoal_core_quiet_all();
-    if (n > 2 && shoal_coll_flat_fits(n) && !shoal_core_state.settings.check_coll)
-        return barrier_count(ps, routine);
     if (n > 2 && shoal_coll_flat_fits(n)) {
-        if (shoal_coll_flat_gather(ps, 0, routine))
-            shoal_coll_flat_release(ps, routine);
-        return 0;
+        if (!shoal_coll_flat_enter(ps, 0, routine))
+            return 0;
+        shoal_coll_flat_leave(ps, routine);
+        return count_fits(ps); /* released by count: the last to arrive */
     }
     h = shoal_coll_hier(ps, routine);
     if (h != NULL) {

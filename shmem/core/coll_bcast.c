@@ -225,12 +225,18 @@ static void broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, s
         return;
     }
     if (algo == SHOAL_ALGO_FLAT) {
-        /* The root pushes into each dest once that PE has arrived (it is ready). */
-        if (shoal_coll_flat_gather(ps, root, routine)) {
+        /* Once every PE has arrived (every dest is ready), one PE (the last to
+         * arrive, or the root) copies the root's source into each dest: its own
+         * first, from the root, where it is not the root. */
+        if (shoal_coll_flat_enter(ps, root, routine)) {
+            const void *from = shoal_coll_local(rel == 0 ? sseg : dseg, rel == 0 ? soff : doff);
+
+            if (rel != 0 && bytes > 0)
+                shoal_coll_get(ps, root, sseg, soff, shoal_coll_local(dseg, doff), bytes, routine);
             for (i = 0; i < n && bytes > 0; i++)
-                if (i != ps->me)
-                    shoal_coll_put(ps, i, dseg, doff, shoal_coll_local(sseg, soff), bytes, routine);
-            shoal_coll_flat_release(ps, routine);
+                if (i != ps->me && i != root)
+                    shoal_coll_put(ps, i, dseg, doff, from, bytes, routine);
+            shoal_coll_flat_leave(ps, routine);
         }
         return;
     }

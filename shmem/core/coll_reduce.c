@@ -324,7 +324,7 @@ static void reduce_direct_or_ring(const shoal_pset_t *ps, int dseg, size_t doff,
     }
 }
 
-/* Flat (one node, small arrays): index 0 combines and writes every dest. Doubling:
+/* Flat (one node, small arrays): one PE combines and writes every dest. Doubling:
  * log2 of the PE count exchanges of the whole array. Direct and ring: above. */
 void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                        size_t count, shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
@@ -341,12 +341,13 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
     scratch_get(bytes, &acc, &in, routine);
     shoal_coll_enter(ps);
     if (algo == SHOAL_ALGO_FLAT) {
-        /* Index 0 combines once every source is ready, and writes every dest. */
-        if (shoal_coll_flat_gather(ps, 0, routine)) {
+        /* One PE (the last to arrive) combines once every source is ready, in
+         * index order, and writes every dest. */
+        if (shoal_coll_flat_enter(ps, 0, routine)) {
             reduce_block(ps, sseg, soff, 0, count, op, dt, elem_size, acc, in, routine);
             for (i = 0; i < n && bytes > 0; i++)
                 shoal_coll_put(ps, i, dseg, doff, acc, bytes, routine);
-            shoal_coll_flat_release(ps, routine);
+            shoal_coll_flat_leave(ps, routine);
         }
     } else if (algo == SHOAL_ALGO_DOUBLING &&
                shoal_core_state.settings.reduce_algo == SHOAL_ALGO_AUTO &&

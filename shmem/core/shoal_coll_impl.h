@@ -126,6 +126,13 @@ void shoal_coll_counter_bad(const shoal_pset_t *ps, int pe, size_t off, uint64_t
 /* coll_barrier.c */
 int shoal_coll_flat_gather(const shoal_pset_t *ps, int root, const char *routine);
 void shoal_coll_flat_release(const shoal_pset_t *ps, const char *routine);
+/* A flat step where one PE does the work for all: returns 1 on the PE that holds
+ * every other one and must do the work, then call shoal_coll_flat_leave; the
+ * others return 0 once it has. By count where that applies (the last PE to
+ * arrive does the work: no PE waits for one that has no core), else by a gather
+ * at root. */
+int shoal_coll_flat_enter(const shoal_pset_t *ps, int root, const char *routine);
+void shoal_coll_flat_leave(const shoal_pset_t *ps, const char *routine);
 
 /* Copies to and from set index i's segments: the direct path where it reaches. */
 static inline void shoal_coll_put(const shoal_pset_t *ps, int i, int seg, size_t off,
