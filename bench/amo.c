@@ -1,11 +1,16 @@
 /* amo.c: atomic latency from PE 0 on one word of the target PE, 32-bit (int) and 64-bit (long):
- * fetch_add, add + quiet, compare_swap (always succeeding), swap, fetch. Rows are named
+ * fetch_add, add + quiet, compare_swap (always succeeding), swap, fetch; and the rate of the
+ * specification's session example, with and without a batch session. Rows are named
  * OP32/OP64 so that -o can run one that crashes a runtime (cswap32) on its own. */
 #include "bench.h"
+
+#define XOR_WORDS 1024 /* the table of the specification's session example */
 
 typedef struct amo_arg {
     int *x32; /* symmetric */
     long *x64;
+    uint64_t *table; /* symmetric, XOR_WORDS */
+    int npes;
     int pe;
     int me;
 } amo_arg_t;
@@ -154,10 +159,53 @@ static void fetch64(void *arg, long n)
     sink = s;
 }
 
+/* The specification's session example (shmem_ctx_session_start): PE 0 xors a random value into
+ * a random word of a 1024-word table on a random PE, n times, then one quiet; xor_session does
+ * the same inside a SHMEM_CTX_SESSION_BATCH session, where the runtime has sessions. */
+static unsigned long xor_seed = 1;
+
+static unsigned long xor_rand(void)
+{
+    xor_seed = xor_seed * 6364136223846793005UL + 1442695040888963407UL;
+    return xor_seed >> 33;
+}
+
+static void xor_updates(const amo_arg_t *a, long n)
+{
+    for (long i = 0; i < n; i++) {
+        uint64_t v = xor_rand();
+        size_t w = xor_rand() % XOR_WORDS;
+
+        shmem_uint64_atomic_xor(&a->table[w], v, (int)(xor_rand() % (unsigned long)a->npes));
+    }
+    shmem_quiet();
+}
+
+static void xor_random(void *arg, long n)
+{
+    if (((amo_arg_t *)arg)->me == 0) {
+        xor_updates(arg, n);
+    }
+}
+
+#ifdef SHMEM_CTX_SESSION_BATCH
+static void xor_session(void *arg, long n)
+{
+    if (((amo_arg_t *)arg)->me == 0) {
+        shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL, 0);
+        xor_updates(arg, n);
+        shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
+    }
+}
+#endif
+
 static const char *const notes[] = {
     "fetch_add, compare_swap, swap, fetch: one blocking AMO per iteration",
     "add = shmem_*_atomic_add + shmem_quiet; compare_swap always succeeds",
     "32 = int, 64 = long; PE 0 on one word of the target PE",
+    "xor_random: uint64 xor into a random word of 1024 on a random PE, one quiet per batch;",
+    "xor_session: the same in a SHMEM_CTX_SESSION_BATCH session (the spec's session example;",
+    "-n 20000 or more gives a batch the example's scale, where updates to one word combine)",
     NULL,
 };
 
@@ -169,10 +217,20 @@ int main(int argc, char **argv)
         size_t size;
         bench_fn_t fn;
     } rows[] = {
-        {"fetch_add32", 4, fadd32}, {"fetch_add64", 8, fadd64}, {"add32", 4, add32},
-        {"add64", 8, add64},        {"cswap32", 4, cswap32},    {"cswap64", 8, cswap64},
-        {"swap32", 4, swap32},      {"swap64", 8, swap64},      {"fetch32", 4, fetch32},
+        {"fetch_add32", 4, fadd32},
+        {"fetch_add64", 8, fadd64},
+        {"add32", 4, add32},
+        {"add64", 8, add64},
+        {"cswap32", 4, cswap32},
+        {"cswap64", 8, cswap64},
+        {"swap32", 4, swap32},
+        {"swap64", 8, swap64},
+        {"fetch32", 4, fetch32},
         {"fetch64", 8, fetch64},
+        {"xor_random", 8, xor_random},
+#ifdef SHMEM_CTX_SESSION_BATCH
+        {"xor_session", 8, xor_session},
+#endif
     };
 
     shmem_init();
@@ -182,7 +240,9 @@ int main(int argc, char **argv)
     a.pe = o.pe >= 0 ? o.pe : (shmem_n_pes() > 1 ? 1 : 0);
     a.x32 = shmem_malloc(sizeof(int));
     a.x64 = shmem_malloc(sizeof(long));
-    if (a.x32 == NULL || a.x64 == NULL) {
+    a.table = shmem_calloc(XOR_WORDS, sizeof(uint64_t));
+    a.npes = shmem_n_pes();
+    if (a.x32 == NULL || a.x64 == NULL || a.table == NULL) {
         fprintf(stderr, "amo: shmem_malloc failed\n");
         shmem_global_exit(1);
     }
@@ -208,6 +268,7 @@ int main(int argc, char **argv)
     shmem_barrier_all();
     shmem_free(a.x32);
     shmem_free(a.x64);
+    shmem_free(a.table);
     shmem_finalize();
     return 0;
 }

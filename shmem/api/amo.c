@@ -16,5 +16,5 @@ void shoal_api_amo_checked(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest,
     c = shoal_check_ctx_pe(ctx, &pe, routine);
     seg = shoal_check_symmetric(dest, elem_size, routine, arg, &off);
     shoal_check_aligned(dest, elem_size, routine, arg);
-    shoal_core_amo(c, pe, seg, off, op, elem_size, operand, compare, fetch, nbi, routine);
+    shoal_core_amo_program(c, pe, seg, off, op, elem_size, operand, compare, fetch, nbi, routine);
 }

@@ -5,6 +5,7 @@
 #include "shoal_check.h"
 #include "shoal_status.h"
 #include "shoal_profile.h"
+#include "shoal_session.h"
 
 #define CTX_OPTIONS (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE)
 
@@ -109,18 +110,21 @@ void pshmem_ctx_quiet(shmem_ctx_t ctx)
 }
 SHOAL_PROFILED(shmem_ctx_quiet);
 
-/* Sessions (shmem_ctx_session_start/_stop) are hints that change no semantics;
- * Shoal takes none yet, so both check their arguments and return. */
+/* Sessions (shmem_ctx_session_start/_stop) are hints that change no semantics. A
+ * SHMEM_CTX_SESSION_BATCH session holds the context's non-fetching AMOs to PEs
+ * reached through UCX, one combined value per word, until the context's fence or
+ * quiet, the session's end or a wait (shmem/core/session.c); other options
+ * change nothing. */
 void pshmem_ctx_session_start(shmem_ctx_t ctx, long options,
                               const shmem_ctx_session_config_t *config, long config_mask)
 {
     static const char routine[] = "shmem_ctx_session_start";
+    shoal_ctx_t *c;
 
-    (void)options; /* no combination of options is wrong (the spec's words) */
     shoal_check_init(routine);
     if (ctx == SHMEM_CTX_INVALID)
         return;
-    shoal_check_ctx(ctx, routine);
+    c = shoal_check_ctx(ctx, routine);
     if (config_mask & ~SHMEM_CTX_SESSION_TOTAL_OPS)
         shoal_log_fatal("%s: argument config_mask is %#lx, expected SHMEM_CTX_SESSION_TOTAL_OPS "
                         "or 0",
@@ -129,6 +133,11 @@ void pshmem_ctx_session_start(shmem_ctx_t ctx, long options,
         shoal_log_fatal("%s: argument config is NULL, but config_mask is %#lx; pass the "
                     "configuration it names",
                     routine, config_mask);
+    /* No combination of options is wrong (the spec's words); a session that
+     * cannot get its table is a hint not taken. */
+    if ((options & SHMEM_CTX_SESSION_BATCH) && shoal_core_state.ucx != NULL)
+        (void)shoal_session_start(
+            c, config_mask & SHMEM_CTX_SESSION_TOTAL_OPS ? (long)config->total_ops : 0);
 }
 SHOAL_PROFILED(shmem_ctx_session_start);
 SHOAL_PROFILED_ALIAS(shmemx_ctx_session_start, shmem_ctx_session_start);
@@ -137,7 +146,7 @@ void pshmem_ctx_session_stop(shmem_ctx_t ctx)
 {
     shoal_check_init("shmem_ctx_session_stop");
     if (ctx != SHMEM_CTX_INVALID)
-        shoal_check_ctx(ctx, "shmem_ctx_session_stop");
+        shoal_session_stop(shoal_check_ctx(ctx, "shmem_ctx_session_stop"));
 }
 SHOAL_PROFILED(shmem_ctx_session_stop);
 SHOAL_PROFILED_ALIAS(shmemx_ctx_session_stop, shmem_ctx_session_stop);

@@ -2,6 +2,7 @@
  * AMO path, chosen at connect time so that one job never mixes CPU atomics with a
  * NIC's on the same location. */
 #include "shoal_core.h"
+#include "shoal_session.h"
 #include "shoal_stats.h"
 #include "shoal_status.h"
 
@@ -17,6 +18,23 @@ void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_
     status = ops->amo(st, seg, off, op, size, operand, compare, fetch, nbi);
     if (status != SHOAL_OK)
         shoal_peer_fail(routine, pe, "an atomic operation", status);
+}
+
+void shoal_core_amo_program(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op,
+                            size_t size, const void *operand, const void *compare, void *fetch,
+                            int nbi, const char *routine)
+{
+    if (__builtin_expect(ctx->session != NULL, 0) && fetch == NULL && compare == NULL) {
+        void *st;
+        const shoal_transport_ops_t *ops = shoal_core_path(ctx, pe, 1, &st);
+
+        if ((ops->caps & SHOAL_CAP_MESSAGES) &&
+            shoal_session_hold(ctx, pe, seg, off, op, size, operand)) {
+            shoal_stats_op(SHOAL_STATS_AMO, ops, size);
+            return;
+        }
+    }
+    shoal_core_amo(ctx, pe, seg, off, op, size, operand, compare, fetch, nbi, routine);
 }
 
 /* The data, then a fence, then the signal: whoever sees the signal sees the data. */

@@ -3,6 +3,7 @@
  * context flushes only that worker. Same-node load/store needs nothing: those
  * operations are complete when issued. A context never outlives shmem_finalize. */
 #include "shoal_core.h"
+#include "shoal_session.h"
 #include "shoal_status.h"
 
 #include <stdlib.h>
@@ -87,6 +88,7 @@ void shoal_ctx_destroy(shoal_ctx_t *ctx)
 {
     int i;
 
+    shoal_session_stop(ctx);
     shoal_core_quiet(ctx);
     shoal_handle_remove(&handles, ctx->handle);
     pthread_mutex_lock(&ctx_lock);
@@ -128,6 +130,7 @@ void shoal_ctx_cleanup(void)
 {
     while (nlive > 0)
         shoal_ctx_destroy(live[nlive - 1]);
+    shoal_session_stop(&shoal_ctx_default);
     free(live);
     live = NULL;
     maxlive = 0;

@@ -84,12 +84,15 @@ typedef struct shoal_state {
 
 /* A communication context: its PE numbers are its team's, and where UCX carries
  * the traffic it has a worker of its own, so its quiet waits for nothing else. */
+typedef struct shoal_session shoal_session_t; /* session.c */
+
 typedef struct shoal_ctx {
     long options;
     shoal_team_t *team;
     shoal_ucx_worker_t *worker; /* NULL: the main worker (the default context) */
     void **ucx_peers;           /* per world PE: endpoints on worker, made on first use */
     uintptr_t handle;           /* what the program holds: see shoal_handle.h */
+    shoal_session_t *session;   /* a batch session's held AMOs, or NULL */
 } shoal_ctx_t;
 
 extern shoal_ctx_t shoal_ctx_default;
@@ -340,6 +343,11 @@ void *shoal_core_ptr(int pe, int seg, size_t off);
 void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op, size_t size,
                     const void *operand, const void *compare, void *fetch, int nbi,
                     const char *routine);
+/* The program's AMO: as shoal_core_amo, but a batch session may hold a
+ * non-fetching one (session.c). */
+void shoal_core_amo_program(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op,
+                            size_t size, const void *operand, const void *compare, void *fetch,
+                            int nbi, const char *routine);
 void shoal_core_put_signal(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src,
                            size_t len, int sig_seg, size_t sig_off, uint64_t signal, int sig_add,
                            int nbi, const char *routine);

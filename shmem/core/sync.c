@@ -2,6 +2,7 @@
  * drives UCX progress and backs off (pause, then yield) so that PEs sharing a
  * core do not starve each other. */
 #include "shoal_core.h"
+#include "shoal_session.h"
 #include "shoal_status.h"
 #include "shoal_ucx.h"
 
@@ -9,8 +10,10 @@
 
 void shoal_core_progress(void)
 {
-    if (shoal_core_state.ucx != NULL)
+    if (shoal_core_state.ucx != NULL) {
+        shoal_session_send_mine(); /* a PE never waits on an AMO it holds */
         shoal_ucx_progress(shoal_core_state.ucx);
+    }
 }
 
 static shoal_ucx_worker_t *worker_of(shoal_ctx_t *ctx)
@@ -24,6 +27,8 @@ static void quiet(shoal_ctx_t *ctx, int with_tokens)
 
     shoal_status_t status;
 
+    if (ctx->session != NULL)
+        shoal_session_send(ctx);
     shoal_shm_quiet();
     if (w != NULL && (status = shoal_ucx_quiet(w, with_tokens)) != SHOAL_OK)
         shoal_peer_fail("shmem_quiet", shoal_ucx_stuck_pe(w), "a quiet", status);
@@ -49,6 +54,8 @@ void shoal_core_fence(shoal_ctx_t *ctx)
 {
     shoal_ucx_worker_t *w = worker_of(ctx);
 
+    if (ctx->session != NULL)
+        shoal_session_send(ctx);
     shoal_shm_fence();
     if (w != NULL && shoal_ucx_fence(w) != SHOAL_OK)
         shoal_peer_fail("shmem_fence", -1, "a fence", SHOAL_ERR_TRANSPORT);

@@ -4,7 +4,9 @@
  * that take each path of the core (one copy, packed blocks, spans, a batch of block gets, nothing
  * at all); the bytes of every block and every gap are checked. Signal add and set, alone and after
  * a fenced put; scans, inclusive and exclusive, typed and C11, in place and not, on the world and
- * on a strided team; per-PE quiet completing another context's puts; sessions; the clock. */
+ * on a strided team; per-PE quiet completing another context's puts; sessions (their AMOs held
+ * and combined through UCX, completed by quiet, fence, waits, barriers and the context's end); the
+ * clock. */
 #include "pe_test.h"
 #include "shoal_types.h"
 
@@ -477,6 +479,48 @@ static void test_sessions(void)
     shmem_barrier_all();
 }
 
+/* Held AMOs leave at a barrier (the default context, no quiet) and at the end of
+ * their context; sets to one word keep the last; an or, an and with all ones and
+ * an or to one word (kinds that change: what is held goes out first, and these
+ * give the same bits in any order). */
+static long ses_end_a, ses_end_b, ses_last;
+static uint64_t ses_mixed;
+
+static void test_session_ends(void)
+{
+    shmem_ctx_t c2;
+    int pe, i;
+
+    ses_end_a = ses_end_b = ses_last = 0;
+    ses_mixed = 0;
+    shmem_barrier_all();
+    shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL, 0);
+    for (pe = 0; pe < npes; pe++) {
+        shmem_long_atomic_add(&ses_end_a, 1, pe);
+        shmem_uint64_atomic_or(&ses_mixed, 1ULL << (me % 64), pe);
+        shmem_uint64_atomic_and(&ses_mixed, ~0ULL, pe);
+        shmem_uint64_atomic_or(&ses_mixed, 1ULL << ((me + 1) % 64), pe);
+    }
+    for (i = 1; i <= 100; i++)
+        shmem_long_atomic_set(&ses_last, (long)me * 1000 + i, right);
+    shmem_barrier_all();
+    PE_CHECK_EQ("session batch: adds completed by a barrier", (long)npes, ses_end_a);
+    PE_CHECK_EQ("session batch: the last of 100 sets", (long)left * 1000 + 100, ses_last);
+    for (pe = 0; pe < npes; pe++)
+        PE_CHECK((ses_mixed >> (pe % 64) & 1) && (ses_mixed >> ((pe + 1) % 64) & 1),
+                 "session batch: or/and/or from PE %d: %#llx", pe, (unsigned long long)ses_mixed);
+    shmem_ctx_session_stop(SHMEM_CTX_DEFAULT);
+    if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &c2) == 0) {
+        shmem_ctx_session_start(c2, SHMEM_CTX_SESSION_BATCH, NULL, 0);
+        for (pe = 0; pe < npes; pe++)
+            shmem_ctx_long_atomic_add(c2, &ses_end_b, 2, pe);
+        shmem_ctx_destroy(c2); /* completes them, the session ended with it */
+        shmem_barrier_all();
+        PE_CHECK_EQ("session batch: adds completed by shmem_ctx_destroy", 2L * npes, ses_end_b);
+    }
+    shmem_barrier_all();
+}
+
 /* --------------------------------------------------------------------- clock */
 
 static void test_wtime(double before_init)
@@ -512,6 +556,7 @@ int main(void)
     test_pe_quiet();
     test_sessions();
     test_session_kinds();
+    test_session_ends();
 
     if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
