@@ -241,6 +241,12 @@ enum {
 #undef KIND_ID
 };
 
+enum {
+#define KIND_RANGED(kind, type, parser, ranged, what, form, example) KIND_RANGED_##kind = ranged,
+    SHOAL_ENV_KINDS(KIND_RANGED)
+#undef KIND_RANGED
+};
+
 static const env_kind_t kinds[] = {
 #define KIND_ROW(kind, type, parser, ranged, what, form, example)                                  \
     [KIND_##kind] = {ranged, KIND_##kind == KIND_size, what, form, example},
@@ -260,9 +266,14 @@ static const char *const category_titles[] = {
 #define RANGE_FROM(lo) .min = (lo), .max = SIZE_MAX
 #define RANGE_UP_TO(hi) .min = 0, .max = (hi)
 #define RANGE_NONE .min = 0, .max = SIZE_MAX
+/* The same bounds as text, for shoal_env_row_t. */
+#define RANGE_TEXT_FROM_TO(lo, hi) .min = #lo, .max = #hi
+#define RANGE_TEXT_FROM(lo) .min = #lo, .max = ""
+#define RANGE_TEXT_UP_TO(hi) .min = "", .max = #hi
+#define RANGE_TEXT_NONE .min = "", .max = ""
 
 typedef struct env_entry {
-    const char *name, *dflt, *help;
+    shoal_env_row_t row; /* name, default and help as text (shoal_env_row_at) */
     int (*parse)(const char *text, void *field);
     void (*print)(FILE *f, const void *field);
     size_t offset;
@@ -272,9 +283,13 @@ typedef struct env_entry {
 
 static const env_entry_t entries[] = {
 #define ENV_ENTRY(name_, kind_, field_, dflt_, range_, category_, help_)                           \
-    {.name = #name_,                                                                               \
-     .dflt = dflt_,                                                                                \
-     .help = help_,                                                                                \
+    {.row = {.name = #name_,                                                                       \
+             .kind = #kind_,                                                                       \
+             .dflt = dflt_,                                                                        \
+             .help = help_,                                                                        \
+             .ranged = KIND_RANGED_##kind_,                                                        \
+             .category = SHOAL_ENV_CAT_##category_,                                                \
+             RANGE_TEXT_##range_},                                                                 \
      .parse = parse_at_##kind_,                                                                    \
      .print = print_at_##kind_,                                                                    \
      .offset = offsetof(shoal_settings_t, field_),                                                 \
@@ -286,6 +301,12 @@ static const env_entry_t entries[] = {
 };
 
 #define N_ENTRIES (sizeof(entries) / sizeof(entries[0]))
+_Static_assert(N_ENTRIES == SHOAL_ENV_ROWS, "SHOAL_ENV_ROWS counts the table's rows");
+
+const shoal_env_row_t *shoal_env_row_at(size_t i)
+{
+    return i < N_ENTRIES ? &entries[i].row : NULL;
+}
 
 /* A bound as the table means it: bytes with the largest suffix that divides them. */
 static void format_bound(char *buf, size_t len, size_t v, int is_size)
@@ -339,7 +360,7 @@ int shoal_env_expected(const char *name, char *buf, size_t len)
     size_t i;
 
     for (i = 0; i < N_ENTRIES; i++)
-        if (strcmp(entries[i].name, name) == 0) {
+        if (strcmp(entries[i].row.name, name) == 0) {
             format_expected(buf, len, &entries[i]);
             return 1;
         }
@@ -361,9 +382,9 @@ shoal_status_t shoal_env_parse(shoal_env_get_cb_t get, char *err, size_t errlen,
         const env_entry_t *e = &entries[i];
         void *field = (char *)&s + e->offset;
 
-        value = env_lookup(get, e->name, &used);
+        value = env_lookup(get, e->row.name, &used);
         if (value == NULL)
-            value = e->dflt;
+            value = e->row.dflt;
         if (e->parse(value, field) != 0) {
             format_expected(expected, sizeof(expected), e);
             snprintf(err, errlen, "environment variable %s is '%s'; expected %s", used, value,
@@ -394,12 +415,13 @@ void shoal_env_print(FILE *f, const shoal_settings_t *s)
         for (i = 0; i < N_ENTRIES; i++) {
             const env_entry_t *e = &entries[i];
 
-            if (e->category != cat)
+            if (e->row.category != cat)
                 continue;
             format_range(range, sizeof(range), e);
-            fprintf(f, "  %-24s = ", e->name);
+            fprintf(f, "  %-24s = ", e->row.name);
             e->print(f, (const char *)s + e->offset);
-            fprintf(f, "\t(default %s%s%s) %s\n", e->dflt, range[0] ? ", " : "", range, e->help);
+            fprintf(f, "\t(default %s%s%s) %s\n", e->row.dflt, range[0] ? ", " : "", range,
+                    e->row.help);
         }
     }
 }
@@ -409,7 +431,7 @@ void shoal_env_print(FILE *f, const shoal_settings_t *s)
 /* Known name i: the table's, then their SMA_ aliases. */
 static const char *known_name(size_t i)
 {
-    return i < N_ENTRIES ? entries[i].name : sma_names[i - N_ENTRIES][1];
+    return i < N_ENTRIES ? entries[i].row.name : sma_names[i - N_ENTRIES][1];
 }
 
 /* Edit distance of a and b, up to 4 (anything larger counts as 4): enough to tell

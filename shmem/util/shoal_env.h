@@ -130,6 +130,23 @@ typedef struct shoal_settings {
 
 typedef const char *(*shoal_env_get_cb_t)(const char *name);
 
+/* How many rows SHOAL_ENV_TABLE has. */
+#define SHOAL_ENV_ONE_ROW(name, kind, field, dflt, range, category, help) +1
+enum { SHOAL_ENV_ROWS = 0 SHOAL_ENV_TABLE(SHOAL_ENV_ONE_ROW) };
+#undef SHOAL_ENV_ONE_ROW
+
+/* One row of SHOAL_ENV_TABLE as text, for the tools that list the settings
+ * (shoal_info): shoal_env.c expands the table once, for the parser and for them. */
+typedef struct shoal_env_row {
+    const char *name, *kind, *dflt, *help;
+    const char *min, *max; /* the row's bounds as the table writes them, "" for none */
+    int ranged;            /* its kind is a number a row may bound */
+    int category;          /* SHOAL_ENV_CAT_* */
+} shoal_env_row_t;
+
+/* Row i of the table (0 <= i < SHOAL_ENV_ROWS), else NULL. */
+const shoal_env_row_t *shoal_env_row_at(size_t i);
+
 /* Fills out from get (getenv when NULL). On a bad value, or a number outside its
  * row's range, returns SHOAL_ERR_INVALID_ARG and writes one line naming the
  * variable, its value and the accepted forms (with the range) to err. */

@@ -1,7 +1,7 @@
-/* The settings as shmem_init would read them, from SHOAL_ENV_TABLE and shoal_env_parse
- * alone: the rows come from the table's X-macro, and their aliases, values, accepted
- * forms and errors from the parser, so nothing here restates a default, a range or
- * a rule. It must never stop at a bad value: it reports it. */
+/* The settings as shmem_init would read them, from the library alone: the rows from
+ * shoal_env_row_at (the one expansion of SHOAL_ENV_TABLE, in shoal_env.c), and their
+ * aliases, values, accepted forms and errors from the parser, so nothing here
+ * restates a default, a range or a rule. It must never stop at a bad value: it reports it. */
 #include "shoal_info.h"
 
 #include <ctype.h>
@@ -10,33 +10,11 @@
 
 #include "shoal_status.h"
 
-/* A row's bounds as the table writes them (integer literals), "" for none; the row's
- * range token is pasted on: FROM_TO(2, 64) -> INFO_RANGE_FROM_TO(2, 64). */
-#define INFO_RANGE_FROM_TO(lo, hi) .min = #lo, .max = #hi
-#define INFO_RANGE_FROM(lo) .min = #lo, .max = ""
-#define INFO_RANGE_UP_TO(hi) .min = "", .max = #hi
-#define INFO_RANGE_NONE .min = "", .max = ""
+/* The table's rows as the library describes them (shoal_env_row_at), with what
+ * this environment makes of each, filled in by shoal_info_settings_load. */
+static shoal_info_setting_t rows[SHOAL_ENV_ROWS];
 
-enum {
-#define KIND_RANGED(kind, type, parser, ranged, what, form, example) KIND_RANGED_##kind = ranged,
-    SHOAL_ENV_KINDS(KIND_RANGED)
-#undef KIND_RANGED
-};
-
-static shoal_info_setting_t rows[] = {
-#define ROW(name_, kind_, field_, dflt_, range_, category_, help_)                                 \
-    {.name = #name_,                                                                               \
-     .kind = #kind_,                                                                               \
-     .dflt = dflt_,                                                                                \
-     .help = help_,                                                                                \
-     .ranged = KIND_RANGED_##kind_,                                                                \
-     .category = SHOAL_ENV_CAT_##category_,                                                        \
-     INFO_RANGE_##range_},
-    SHOAL_ENV_TABLE(ROW)
-#undef ROW
-};
-
-#define N_ROWS (sizeof(rows) / sizeof(rows[0]))
+#define N_ROWS ((size_t)SHOAL_ENV_ROWS)
 
 static shoal_settings_t values;
 
@@ -106,6 +84,19 @@ void shoal_info_settings_load(void)
     char err[256];
     size_t i;
 
+    for (i = 0; i < N_ROWS; i++) {
+        const shoal_env_row_t *r = shoal_env_row_at(i);
+
+        rows[i] = (shoal_info_setting_t){.name = r->name,
+                                         .kind = r->kind,
+                                         .dflt = r->dflt,
+                                         .help = r->help,
+                                         .min = r->min,
+                                         .max = r->max,
+                                         .ranged = r->ranged,
+                                         .category = r->category};
+        blocked[i] = 0;
+    }
     n_asked = 0;
     shoal_env_parse(unset_get, err, sizeof(err), &values);
     learn_aliases();
