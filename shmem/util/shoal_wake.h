@@ -9,14 +9,12 @@
  * what it read (shoal_wake_sleep); then it takes the mutex and tests again.
  * Whoever makes the condition true does so under the mutex, then bumps the word
  * and wakes every sleeper (shoal_wake_all): a bump after the waiter's read ends
- * its sleep at once, so no wake-up is lost. Header only, for C and C++. */
+ * its sleep at once, so no wake-up is lost. Header only, for C and C++; the
+ * futex calls are shoal_futex.h's. */
 #ifndef SHOAL_WAKE_H
 #define SHOAL_WAKE_H
 
-#include <limits.h>
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include "shoal_futex.h"
 
 static inline unsigned shoal_wake_seen(const unsigned *word)
 {
@@ -27,13 +25,13 @@ static inline unsigned shoal_wake_seen(const unsigned *word)
  * (a signal): callers test their condition again. */
 static inline void shoal_wake_sleep(unsigned *word, unsigned seen)
 {
-    (void)syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+    shoal_futex_wait(word, seen, NULL, 0);
 }
 
 static inline void shoal_wake_all(unsigned *word)
 {
     __atomic_add_fetch(word, 1, __ATOMIC_RELEASE);
-    (void)syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+    shoal_futex_wake_all(word, 0);
 }
 
 #endif

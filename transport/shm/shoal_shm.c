@@ -2,6 +2,7 @@
  * through /proc/<pid>/fd/<fd>, so nothing is left behind in /dev/shm when a job
  * dies. Must never block or take a lock on the put/get path. */
 #include "shoal_shm.h"
+#include "shoal_futex.h"
 #include "shoal_log.h"
 #include "shoal_status.h"
 
@@ -18,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 #ifdef __linux__
-#include <linux/futex.h>
 #endif
 
 /* A peer's segments as mapped here; own: this PE's (not unmapped at destroy). */
@@ -199,25 +199,14 @@ static void shm_destroy(void *state)
  * so the kernel keys it by file and offset, whatever address each PE sees. */
 void shoal_shm_sleep(const void *word, uint32_t expect, long timeout_ns)
 {
-#ifdef __linux__
     struct timespec ts = {timeout_ns / 1000000000L, timeout_ns % 1000000000L};
 
-    syscall(SYS_futex, word, FUTEX_WAIT, expect, &ts, NULL, 0);
-#else
-    (void)word;
-    (void)expect;
-    (void)timeout_ns;
-    sched_yield();
-#endif
+    shoal_futex_wait(word, expect, &ts, 1);
 }
 
 void shoal_shm_wake(const void *word)
 {
-#ifdef __linux__
-    syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-#else
-    (void)word;
-#endif
+    shoal_futex_wake_all(word, 1);
 }
 
 #if defined(__x86_64__)
