@@ -49,6 +49,15 @@ if command -v ucx_perftest >/dev/null 2>&1; then
             -t $t -s 8 -n 20000" 2>&1 | awk -v t=$t '/Final:/ { print t ": median " $3 " us, average " $4 " us" }'
         wait
     done
+    echo "== ucx_perftest ucp_put_bw of 1 MiB over the same link: the floor of the"
+    echo "   bandwidth-bound collectives of 1 MiB at 2 PEs (bench/coll above, in us per call)"
+    "$here/agent.sh" ${prefix}2 "$env; exec timeout 60 ucx_perftest -p 13337 -t ucp_put_bw -s 1048576 -n 200" \
+        > /dev/null 2>&1 &
+    sleep 1
+    "$here/agent.sh" ${prefix}1 "$env; timeout 60 ucx_perftest $(echo 10.231.0.2) -p 13337 \
+        -t ucp_put_bw -s 1048576 -n 200" 2>&1 |
+        awk '/Final:/ { printf "ucp_put_bw 1 MiB: %s MB/s overall, %.0f us per MiB\n", $7, 1000000 / $7 }'
+    wait
 else
     echo "== ucx_perftest not found (package ucx-utils): no floor"
 fi
