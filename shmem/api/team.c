@@ -159,7 +159,7 @@ int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, i
         if (want[0][i] == parent->pset.me)
             n[0] = size;
     }
-    rc = shoal_team_split(parent, 1, want, n, nctx, out, routine);
+    rc = shoal_team_split(parent, 1, want, n, nctx, out, routine) == SHOAL_OK ? 0 : -1;
     free(want[0]);
     *new_team = handle_of(out[0]);
     return rc;
@@ -200,7 +200,7 @@ int pshmem_team_split_2d(shmem_team_t parent_team, int xrange,
         want[0][n[0]++] = i;
     for (i = x; i < size; i += xrange)
         want[1][n[1]++] = i;
-    rc = shoal_team_split(parent, 2, want, n, nctx, out, routine);
+    rc = shoal_team_split(parent, 2, want, n, nctx, out, routine) == SHOAL_OK ? 0 : -1;
     free(want[0]);
     free(want[1]);
     *xaxis_team = handle_of(out[0]);

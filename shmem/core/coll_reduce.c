@@ -68,7 +68,7 @@ void shoal_coll_scratch_cleanup(void)
 static void combine(void *inout, const void *in, size_t count, shoal_red_op_t op,
                     shoal_dt_t dt, size_t elem_size, const char *routine)
 {
-    if (shoal_reduce_combine(inout, in, count, op, dt, elem_size) != 0)
+    if (shoal_reduce_combine(inout, in, count, op, dt, elem_size) != SHOAL_OK)
         shoal_log_fatal("%s: this operator does not apply to %zu-byte elements of this kind",
                     routine, elem_size);
 }

@@ -122,10 +122,10 @@ static int look(unsigned spins, char *after, char *waited, size_t len)
 
 #define PEEK_LIMIT_MS 1000
 
-int shoal_hang_peek(int pe, int seg, size_t off, size_t size, uint64_t *out)
+shoal_status_t shoal_hang_peek(int pe, int seg, size_t off, size_t size, uint64_t *out)
 {
     /* A report must not hang on the PE it reports on: a second at most. */
-    return shoal_peer_read(pe, seg, off, size, PEEK_LIMIT_MS, out) == SHOAL_OK ? 0 : -1;
+    return shoal_peer_read(pe, seg, off, size, PEEK_LIMIT_MS, out);
 }
 
 /* "heap+0x40" or "data+0x10": what is the same on every PE. */
@@ -264,7 +264,7 @@ void shoal_hang_coll_look(unsigned spins, const shoal_pset_t *ps, int from, cons
     for (i = 0; i < ps->size; i++) {
         if (i == ps->me)
             continue;
-        if (shoal_hang_peek(shoal_pset_pe(ps, i), ps->sync_seg, off, 8, &theirs) != 0) {
+        if (shoal_hang_peek(shoal_pset_pe(ps, i), ps->sync_seg, off, 8, &theirs) != SHOAL_OK) {
             silent++;
             continue;
         }

@@ -111,8 +111,8 @@ static void print_info(const double *t, int ucx_on, const char *gpu)
                  "CPU atomics on the same memory)");
     if (gpu[0] != '\0')
         printf("GPU: %s\n", gpu);
-    if (getenv("OSHRUN_BINDING") != NULL) /* what oshrun chose, and why */
-        printf("oshrun binding: %s\n", getenv("OSHRUN_BINDING"));
+    if (shoal_env_oshrun_binding() != NULL) /* what oshrun chose, and why */
+        printf("oshrun binding: %s\n", shoal_env_oshrun_binding());
     printf("Start-up (ms): runtime %.2f, UCX %.2f, segments %.2f, wire-up %.2f, GPU %.2f, "
            "total %.2f\n",
            t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], t[5] - t[4], t[5] - t[0]);

@@ -115,7 +115,7 @@ int shoal_lock_queue(int seg, size_t off, int *ahead_out)
     if (behind == NULL)
         return -1;
     for (i = 0; i < n; i++)
-        behind[i] = shoal_hang_peek(i, seg, off + NODE_OFF, sizeof(uint32_t), &v) == 0
+        behind[i] = shoal_hang_peek(i, seg, off + NODE_OFF, sizeof(uint32_t), &v) == SHOAL_OK
                         ? (int)((uint32_t)v & NEXT_MASK) - 1
                         : -1;
     /* Back along the links: PE i is ahead of pe when i's next is pe. */

@@ -17,12 +17,12 @@
             T x = a[i], y = b[i];                                                                  \
             a[i] = (EXPR);                                                                         \
         }                                                                                          \
-        return 0;                                                                                  \
+        return SHOAL_OK;                                                                           \
     } while (0)
 
 /* Integers: T the type, U its unsigned twin (for wrapping sums and products). */
 #define INTEGER(NAME, T, U)                                                                        \
-    static int NAME(void *inout, const void *in, size_t count, shoal_red_op_t op)                  \
+    static shoal_status_t NAME(void *inout, const void *in, size_t count, shoal_red_op_t op)       \
     {                                                                                              \
         switch (op) {                                                                              \
         case SHOAL_RED_AND:                                                                        \
@@ -40,11 +40,11 @@
         case SHOAL_RED_PROD:                                                                       \
             LOOP(U, (U)((uint64_t)x * y));                                                         \
         }                                                                                          \
-        return -1;                                                                                 \
+        return SHOAL_ERR_INVALID_ARG;                                                              \
     }
 
 #define REAL(NAME, T)                                                                              \
-    static int NAME(void *inout, const void *in, size_t count, shoal_red_op_t op)                  \
+    static shoal_status_t NAME(void *inout, const void *in, size_t count, shoal_red_op_t op)       \
     {                                                                                              \
         switch (op) {                                                                              \
         case SHOAL_RED_MAX:                                                                        \
@@ -56,12 +56,12 @@
         case SHOAL_RED_PROD:                                                                       \
             LOOP(T, x *y);                                                                         \
         default:                                                                                   \
-            return -1;                                                                             \
+            return SHOAL_ERR_INVALID_ARG;                                                          \
         }                                                                                          \
     }
 
 #define COMPLEX(NAME, T)                                                                           \
-    static int NAME(void *inout, const void *in, size_t count, shoal_red_op_t op)                  \
+    static shoal_status_t NAME(void *inout, const void *in, size_t count, shoal_red_op_t op)       \
     {                                                                                              \
         switch (op) {                                                                              \
         case SHOAL_RED_SUM:                                                                        \
@@ -69,7 +69,7 @@
         case SHOAL_RED_PROD:                                                                       \
             LOOP(T, x *y);                                                                         \
         default:                                                                                   \
-            return -1;                                                                             \
+            return SHOAL_ERR_INVALID_ARG;                                                          \
         }                                                                                          \
     }
 
@@ -87,7 +87,7 @@ REAL(fld, long double)
 COMPLEX(c32, float _Complex)
 COMPLEX(c64, double _Complex)
 
-typedef int (*combine_fn)(void *, const void *, size_t, shoal_red_op_t);
+typedef shoal_status_t (*combine_fn)(void *, const void *, size_t, shoal_red_op_t);
 
 static combine_fn pick(shoal_dt_t dt, size_t size)
 {
@@ -107,10 +107,10 @@ static combine_fn pick(shoal_dt_t dt, size_t size)
     return NULL;
 }
 
-int shoal_reduce_combine(void *inout, const void *in, size_t count, shoal_red_op_t op,
-                         shoal_dt_t dt, size_t elem_size)
+shoal_status_t shoal_reduce_combine(void *inout, const void *in, size_t count, shoal_red_op_t op,
+                                    shoal_dt_t dt, size_t elem_size)
 {
     combine_fn fn = pick(dt, elem_size);
 
-    return fn == NULL ? -1 : fn(inout, in, count, op);
+    return fn == NULL ? SHOAL_ERR_INVALID_ARG : fn(inout, in, count, op);
 }

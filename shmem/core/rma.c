@@ -46,16 +46,17 @@ void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, si
 #define SPAN_MAX_STRIDE 16
 #define SPAN_CHUNK ((size_t)1 << 20)
 
-/* nblocks blocks of block bytes, sstep bytes apart in src, packed into puts. */
-static int iput_packed(const shoal_transport_ops_t *ops, void *st, int pe, int seg, size_t off,
-                       const char *src, size_t sstep, size_t nblocks, size_t block,
-                       const char *routine)
+/* nblocks blocks of block bytes, sstep bytes apart in src, packed into puts.
+ * SHOAL_ERR_NO_MEMORY (nothing sent) where it gets no buffer. */
+static shoal_status_t iput_packed(const shoal_transport_ops_t *ops, void *st, int pe, int seg,
+                                  size_t off, const char *src, size_t sstep, size_t nblocks,
+                                  size_t block, const char *routine)
 {
     size_t per = SPAN_CHUNK / block, done, n, i;
     char *buf;
 
     if (per == 0 || (buf = malloc(SPAN_CHUNK)) == NULL)
-        return 0;
+        return SHOAL_ERR_NO_MEMORY;
     for (done = 0; done < nblocks; done += n) {
         n = nblocks - done < per ? nblocks - done : per;
         for (i = 0; i < n; i++)
@@ -64,7 +65,7 @@ static int iput_packed(const shoal_transport_ops_t *ops, void *st, int pe, int s
                         "a put");
     }
     free(buf);
-    return 1;
+    return SHOAL_OK;
 }
 
 void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *src,
@@ -81,8 +82,8 @@ void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *
         return;
     }
     if ((ops->caps & SHOAL_CAP_MESSAGES) && (size_t)dst == bsize && nblocks > 1 &&
-        iput_packed(ops, st, pe, seg, off, src, (size_t)sst * elem_size, nblocks, block,
-                    routine))
+        iput_packed(ops, st, pe, seg, off, src, (size_t)sst * elem_size, nblocks, block, routine) ==
+            SHOAL_OK)
         return;
     for (i = 0; i < nblocks; i++)
         check_transport(ops->put(st, seg, off + i * (size_t)dst * elem_size,
@@ -90,16 +91,17 @@ void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *
                         routine, pe, "a put");
 }
 
-/* Spans of up to SPAN_CHUNK bytes, each holding whole blocks sstep bytes apart. */
-static int iget_span(const shoal_transport_ops_t *ops, void *st, int pe, int seg, size_t off,
-                     char *dst_buf, size_t dstep, size_t sstep, size_t nblocks, size_t block,
-                     const char *routine)
+/* Spans of up to SPAN_CHUNK bytes, each holding whole blocks sstep bytes apart.
+ * SHOAL_ERR_NO_MEMORY (nothing read) where it gets no buffer. */
+static shoal_status_t iget_span(const shoal_transport_ops_t *ops, void *st, int pe, int seg,
+                                size_t off, char *dst_buf, size_t dstep, size_t sstep,
+                                size_t nblocks, size_t block, const char *routine)
 {
     size_t per = SPAN_CHUNK / sstep, done, n, i;
     char *buf;
 
     if (per == 0 || (buf = malloc(SPAN_CHUNK)) == NULL)
-        return 0;
+        return SHOAL_ERR_NO_MEMORY;
     for (done = 0; done < nblocks; done += n) {
         n = nblocks - done < per ? nblocks - done : per;
         check_transport(ops->get(st, seg, off + done * sstep, buf, (n - 1) * sstep + block),
@@ -108,7 +110,7 @@ static int iget_span(const shoal_transport_ops_t *ops, void *st, int pe, int seg
             memcpy(dst_buf + (done + i) * dstep, buf + i * sstep, block);
     }
     free(buf);
-    return 1;
+    return SHOAL_OK;
 }
 
 void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_buf,
@@ -124,10 +126,9 @@ void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_bu
         check_transport(ops->get(st, seg, off, dst_buf, nblocks * block), routine, pe, "a get");
         return;
     }
-    if ((ops->caps & SHOAL_CAP_MESSAGES) && nblocks > 1 &&
-        (size_t)sst <= SPAN_MAX_STRIDE * bsize &&
-        iget_span(ops, st, pe, seg, off, dst_buf, (size_t)dst * elem_size,
-                  (size_t)sst * elem_size, nblocks, block, routine))
+    if ((ops->caps & SHOAL_CAP_MESSAGES) && nblocks > 1 && (size_t)sst <= SPAN_MAX_STRIDE * bsize &&
+        iget_span(ops, st, pe, seg, off, dst_buf, (size_t)dst * elem_size, (size_t)sst * elem_size,
+                  nblocks, block, routine) == SHOAL_OK)
         return;
     check_transport(ops->iget(st, seg, off, sst * (ptrdiff_t)elem_size, dst_buf,
                               dst * (ptrdiff_t)elem_size, nblocks, block),

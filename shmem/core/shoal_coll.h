@@ -139,10 +139,11 @@ shoal_status_t shoal_team_setup(int local_size);
 void shoal_team_cleanup(void);
 /* Makes the teams of a split: want[k] lists parent indices of new team k (this
  * PE's), n[k] their count (0: none for this PE). All parent members call it with
- * the same count of teams; returns 0 and fills out[k] (NULL where this PE is in
- * none), or non-zero when no slot was free (out[] all NULL, on every member). */
-int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const int *n,
-                     const int *num_contexts, shoal_team_t **out, const char *routine);
+ * the same count of teams; returns SHOAL_OK and fills out[k] (NULL where this PE
+ * is in none), or SHOAL_ERR_NO_RESOURCE when no slot was free (out[] all NULL, on
+ * every member). */
+shoal_status_t shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const int *n,
+                                const int *num_contexts, shoal_team_t **out, const char *routine);
 void shoal_team_destroy(shoal_team_t *team);
 /* The AND of value over every member of team (a collective over it). */
 uint64_t shoal_team_and(shoal_team_t *team, uint64_t value, const char *routine);
@@ -200,9 +201,9 @@ void shoal_coll_scan(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, si
 void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
                       const char *const *names, int n);
 
-/* reduce.c: inout[i] = inout[i] op in[i] for count elements. Returns 0, or -1 when
- * op does not apply to dt/elem_size. */
-int shoal_reduce_combine(void *inout, const void *in, size_t count, shoal_red_op_t op,
-                         shoal_dt_t dt, size_t elem_size);
+/* reduce.c: inout[i] = inout[i] op in[i] for count elements. Returns SHOAL_OK, or
+ * SHOAL_ERR_INVALID_ARG when op does not apply to dt/elem_size. */
+shoal_status_t shoal_reduce_combine(void *inout, const void *in, size_t count, shoal_red_op_t op,
+                                    shoal_dt_t dt, size_t elem_size);
 
 #endif

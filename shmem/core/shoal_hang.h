@@ -63,8 +63,8 @@ static inline void shoal_hang_lock_turn(unsigned spins, int seg, size_t off, int
 
 /* For the reporters: size (4 or 8) bytes at (seg, off) of world PE pe, by a load
  * where it is mapped here, else by a get with the log muted that waits a second at
- * most (shoal_peer_read). 0 when read. */
-int shoal_hang_peek(int pe, int seg, size_t off, size_t size, uint64_t *out);
+ * most (shoal_peer_read). SHOAL_OK when read, else why not. */
+shoal_status_t shoal_hang_peek(int pe, int seg, size_t off, size_t size, uint64_t *out);
 
 /* team.c: a team was made on ps's slot: this PE's count of the collectives it
  * entered there (shoal_coll_enter) starts again from 0. */

@@ -193,8 +193,8 @@ uint64_t shoal_team_and(shoal_team_t *team, uint64_t value, const char *routine)
     return all;
 }
 
-int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const int *n,
-                     const int *num_contexts, shoal_team_t **out, const char *routine)
+shoal_status_t shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const int *n,
+                                const int *num_contexts, shoal_team_t **out, const char *routine)
 {
     /* the slots free on every PE of parent */
     uint64_t mask = shoal_team_and(parent, slots_free, routine);
@@ -204,7 +204,7 @@ int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const i
         out[k] = NULL;
     for (k = 0; k < nteams; k++) {
         if (mask == 0)
-            return -1; /* on every member alike: they all saw the same mask */
+            return SHOAL_ERR_NO_RESOURCE; /* on every member alike: they all saw one mask */
         slot[k] = __builtin_ctzll(mask);
         mask &= mask - 1;
     }
@@ -226,7 +226,7 @@ int shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const i
         slots_free &= ~((uint64_t)1 << slot[k]);
         out[k] = t;
     }
-    return 0;
+    return SHOAL_OK;
 }
 
 void shoal_team_destroy(shoal_team_t *team)

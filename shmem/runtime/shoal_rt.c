@@ -54,7 +54,7 @@ static void lost_server(size_t id, pmix_status_t status, const pmix_proc_t *sour
 static pmix_status_t lost_connection = PMIX_ERR_LOST_CONNECTION;
 
 /* A job-level uint32 the launcher provides. */
-static int get_job_u32(const char *key, uint32_t *out)
+static pmix_status_t get_job_u32(const char *key, uint32_t *out)
 {
     pmix_value_t *val = NULL;
     pmix_proc_t wildcard;

@@ -1,5 +1,6 @@
 /* The launcher runtime: who we are, the key/value exchange, abort. PMIx when a
- * server started us, a single PE otherwise. The only part that includes pmix.h. */
+ * server started us, a single PE otherwise. The only part of libshoal that
+ * includes pmix.h (oshrun, shoal_info and tests/launcher do too). */
 #ifndef SHOAL_RT_H
 #define SHOAL_RT_H
 

@@ -1,4 +1,5 @@
-/* Parses the environment-variable table. The only caller of getenv in Shoal. */
+/* Parses the environment-variable table, and describes its rows (shoal_env_row_at).
+ * The only caller of getenv in libshoal (oshrun and shoal_info read their own). */
 #include "shoal_env.h"
 #include "shoal_status.h"
 
@@ -497,6 +498,11 @@ int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near,
         }
     }
     return count;
+}
+
+const char *shoal_env_oshrun_binding(void)
+{
+    return getenv("OSHRUN_BINDING");
 }
 
 int shoal_env_launched_by_pmix(void)

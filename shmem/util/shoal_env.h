@@ -1,6 +1,7 @@
 /* The one table of environment variables: it drives the settings struct, the
- * parser, the info output and the documentation. Only shoal_env.c reads the
- * environment, once, from shmem_init. */
+ * parser, the info output, shoal_info and the documentation. Only shoal_env.c
+ * reads the environment in libshoal; the settings are parsed once, from
+ * shmem_init. */
 #ifndef SHOAL_ENV_H
 #define SHOAL_ENV_H
 
@@ -164,6 +165,10 @@ int shoal_env_expected(const char *name, char *buf, size_t len);
  * Returns how many such variables there are. A typo is otherwise silently ignored. */
 int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near,
                       size_t nearlen);
+
+/* What oshrun chose for this PE's binding, and why (its OSHRUN_BINDING), or NULL
+ * where oshrun did not start it. */
+const char *shoal_env_oshrun_binding(void);
 
 /* Whether a PMIx server started this process (it leaves its namespace behind). */
 int shoal_env_launched_by_pmix(void);

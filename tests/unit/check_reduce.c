@@ -24,18 +24,18 @@
         }                                                                                       \
     } while (0)
 
-#define CHECK_OP(T, NAME, OP, EXPR)                                                             \
-    do {                                                                                        \
-        T a[N], b[N], want[N];                                                                  \
-        int i_;                                                                                 \
-        FILL(T, a, b);                                                                          \
-        for (i_ = 0; i_ < N; i_++) {                                                            \
-            T x = a[i_], y = b[i_];                                                             \
-            want[i_] = (T)(EXPR);                                                               \
-        }                                                                                       \
-        ck_assert_int_eq(shoal_reduce_combine(a, b, N, OP, DT_OF(T), sizeof(T)), 0);           \
-        for (i_ = 0; i_ < N; i_++) /* by value: long double has padding bytes */                \
-            ck_assert_msg(a[i_] == want[i_], "%s: %s differs at %d", #NAME, #OP, i_);            \
+#define CHECK_OP(T, NAME, OP, EXPR)                                                                \
+    do {                                                                                           \
+        T a[N], b[N], want[N];                                                                     \
+        int i_;                                                                                    \
+        FILL(T, a, b);                                                                             \
+        for (i_ = 0; i_ < N; i_++) {                                                               \
+            T x = a[i_], y = b[i_];                                                                \
+            want[i_] = (T)(EXPR);                                                                  \
+        }                                                                                          \
+        ck_assert_int_eq(shoal_reduce_combine(a, b, N, OP, DT_OF(T), sizeof(T)), SHOAL_OK);        \
+        for (i_ = 0; i_ < N; i_++) /* by value: long double has padding bytes */                   \
+            ck_assert_msg(a[i_] == want[i_], "%s: %s differs at %d", #NAME, #OP, i_);              \
     } while (0)
 
 START_TEST(test_minmax_sum_prod)
@@ -66,10 +66,12 @@ START_TEST(test_complex)
     double _Complex d[2] = {1.0 + 2.0 * I, -3.0 + 0.5 * I}, e[2] = {2.0 - 1.0 * I, 4.0 + 4.0 * I};
     float _Complex f[1] = {1.0f + 1.0f * I}, g[1] = {2.0f - 3.0f * I};
 
-    ck_assert_int_eq(shoal_reduce_combine(d, e, 2, SHOAL_RED_PROD, SHOAL_DT_COMPLEX, sizeof(*d)), 0);
+    ck_assert_int_eq(shoal_reduce_combine(d, e, 2, SHOAL_RED_PROD, SHOAL_DT_COMPLEX, sizeof(*d)),
+                     SHOAL_OK);
     ck_assert(d[0] == (1.0 + 2.0 * I) * (2.0 - 1.0 * I));
     ck_assert(d[1] == (-3.0 + 0.5 * I) * (4.0 + 4.0 * I));
-    ck_assert_int_eq(shoal_reduce_combine(f, g, 1, SHOAL_RED_SUM, SHOAL_DT_COMPLEX, sizeof(*f)), 0);
+    ck_assert_int_eq(shoal_reduce_combine(f, g, 1, SHOAL_RED_SUM, SHOAL_DT_COMPLEX, sizeof(*f)),
+                     SHOAL_OK);
     ck_assert(f[0] == 3.0f - 2.0f * I);
 }
 END_TEST
@@ -81,13 +83,16 @@ START_TEST(test_wrapping_and_refusals)
     double _Complex c[1] = {1.0}, c2[1] = {2.0};
 
     /* Signed sums wrap as two's complement instead of being undefined. */
-    ck_assert_int_eq(shoal_reduce_combine(big, one, 1, SHOAL_RED_SUM, SHOAL_DT_INT, 4), 0);
+    ck_assert_int_eq(shoal_reduce_combine(big, one, 1, SHOAL_RED_SUM, SHOAL_DT_INT, 4), SHOAL_OK);
     ck_assert_int_eq(big[0], INT32_MIN);
-    ck_assert_int_eq(shoal_reduce_combine(x, y, 1, SHOAL_RED_AND, SHOAL_DT_FLOAT, 8), -1);
-    ck_assert_int_eq(shoal_reduce_combine(c, c2, 1, SHOAL_RED_MAX, SHOAL_DT_COMPLEX, 16), -1);
-    ck_assert_int_eq(shoal_reduce_combine(x, y, 1, SHOAL_RED_SUM, SHOAL_DT_INT, 3), -1);
+    ck_assert_int_eq(shoal_reduce_combine(x, y, 1, SHOAL_RED_AND, SHOAL_DT_FLOAT, 8),
+                     SHOAL_ERR_INVALID_ARG);
+    ck_assert_int_eq(shoal_reduce_combine(c, c2, 1, SHOAL_RED_MAX, SHOAL_DT_COMPLEX, 16),
+                     SHOAL_ERR_INVALID_ARG);
+    ck_assert_int_eq(shoal_reduce_combine(x, y, 1, SHOAL_RED_SUM, SHOAL_DT_INT, 3),
+                     SHOAL_ERR_INVALID_ARG);
     /* Nothing to combine is fine. */
-    ck_assert_int_eq(shoal_reduce_combine(x, y, 0, SHOAL_RED_SUM, SHOAL_DT_FLOAT, 8), 0);
+    ck_assert_int_eq(shoal_reduce_combine(x, y, 0, SHOAL_RED_SUM, SHOAL_DT_FLOAT, 8), SHOAL_OK);
     ck_assert(x[0] == 1.0);
 }
 END_TEST
