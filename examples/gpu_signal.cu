@@ -18,8 +18,10 @@ int main(void)
     uint64_t *sig;
 
     nvshmem_init();
-    sig = (uint64_t *)nvshmem_calloc(1, sizeof(uint64_t));
-    data = (int *)nvshmem_malloc(sizeof(int));
+    /* The host heap: PE 0's host code puts into it (host shmem_ routines do
+     * not reach nvshmem_malloc's GPU heap). */
+    sig = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
+    data = (int *)shmem_malloc(sizeof(int));
     if (cudaMallocManaged(&out, sizeof(int)) != cudaSuccess) {
         fprintf(stderr, "PE %d: no usable GPU\n", nvshmem_my_pe());
         shmem_global_exit(1);
@@ -36,8 +38,8 @@ int main(void)
         status = *out == v ? 0 : 1;
     }
     nvshmem_barrier_all();
-    nvshmem_free(data);
-    nvshmem_free(sig);
+    shmem_free(data);
+    shmem_free(sig);
     nvshmem_finalize();
     return status;
 }

@@ -96,7 +96,11 @@ static __device__ char *remote(const void *addr, size_t len, int pe, int addr_er
 
 /* Where an operation on [addr, addr + len) on pe goes, checked as remote does:
  * the address this GPU loads and stores, or NULL when the host proxy carries it
- * (pe not mapped here, or SHOAL_GPU_PROXY says so; amo: an atomic). */
+ * (pe's host heap not mapped here, or SHOAL_GPU_PROXY says so; amo: an atomic).
+ * The GPU heap is always load/store: the proxy moves host-heap data only, so a
+ * GPU heap that is not mapped here is an error (SHOAL_DEV_ERR_GHEAP_UNREACHABLE),
+ * and proxy_all and proxy_amo (which are about atomics on host memory) leave it
+ * alone. */
 static __device__ char *route(const void *addr, size_t len, int pe, int addr_err, int amo,
                               const char *routine)
 {
@@ -105,7 +109,7 @@ static __device__ char *route(const void *addr, size_t len, int pe, int addr_err
     char *p = shoal_dev_translate(s, addr, len, pe, addr_err, &err);
 
     if (s->proxy != NULL && (p != NULL || err == SHOAL_DEV_ERR_PE_UNREACHABLE)) {
-        if (p == NULL || s->proxy_all || (amo && s->proxy_amo))
+        if (p == NULL || ((s->proxy_all || (amo && s->proxy_amo)) && !shoal_dev_in_gheap(s, addr)))
             return NULL;
     } else if (p == NULL) {
         shoal_dev_fail(routine, err, err == addr_err ? (long long)(uintptr_t)addr : pe);

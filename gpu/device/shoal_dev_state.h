@@ -37,6 +37,9 @@ typedef enum shoal_dev_err {
     SHOAL_DEV_ERR_SIG_OP,     /* value: sig_op, neither SIGNAL_SET nor SIGNAL_ADD */
     SHOAL_DEV_ERR_PE_UNMAPPED, /* a routine of every PE: value, a PE not mapped here */
     SHOAL_DEV_ERR_TEAM,       /* value: a team that is none of the predefined ones */
+    /* value: pe, whose GPU heap is not mapped here (another node): the host
+     * proxy does not carry GPU-heap operations yet */
+    SHOAL_DEV_ERR_GHEAP_UNREACHABLE,
     SHOAL_DEV_ERR_COUNT
 } shoal_dev_err_t;
 
@@ -67,6 +70,14 @@ typedef struct shoal_dev_state {
      * NULL where it is not mapped into this process (another node, or
      * SHOAL_TRANSPORT=ucx). Entry my_pe is this PE's own heap. */
     char *const *peer_heap;
+    /* The GPU symmetric heap (nvshmem_malloc), in the memory of this PE's GPU:
+     * this PE's at the address kernels and the host both use, its size (0:
+     * none), and the device table of n_pes entries, each PE's GPU heap as
+     * mapped into this GPU (IPC), NULL where it is not (another node, another
+     * GPU without peer access, or no GPU heap there). */
+    uintptr_t gheap_base;
+    size_t gheap_size;
+    char *const *peer_gheap;
     shoal_dev_status_t *status; /* the device address of the status block */
     /* SHOAL_DEV_BARRIER_WORDS words in this PE's heap, at the host address (the
      * same offset on every PE), zeroed at init; NULL when not reserved. */
@@ -107,27 +118,44 @@ static inline void shoal_dev_state_teams(shoal_dev_state_t *s, char *const *tabl
     s->node_n_pes = node_n_pes;
 }
 
+/* Whether addr lies in this PE's GPU heap. */
+static inline SHOAL_HD int shoal_dev_in_gheap(const shoal_dev_state_t *s, const void *addr)
+{
+    return (uintptr_t)addr - s->gheap_base < s->gheap_size;
+}
+
 /* Where [addr, addr + len) on PE pe is for this GPU: the address, or NULL with
- * *err_out set to SHOAL_DEV_ERR_PE_RANGE, SHOAL_DEV_ERR_PE_UNREACHABLE or
- * addr_err (the code naming the argument; its range must lie in the heap). */
+ * *err_out set to SHOAL_DEV_ERR_PE_RANGE, SHOAL_DEV_ERR_PE_UNREACHABLE (host
+ * heap), SHOAL_DEV_ERR_GHEAP_UNREACHABLE (GPU heap) or addr_err (the code
+ * naming the argument; its range must lie in one heap). Cost: two compares for
+ * the host heap, two more for the GPU heap, one load of the table. */
 static inline SHOAL_HD char *shoal_dev_translate(const shoal_dev_state_t *s, const void *addr,
                                                  size_t len, int pe, int addr_err,
                                                  int *err_out)
 {
     uintptr_t off = (uintptr_t)addr - s->heap_base;
+    size_t size = s->heap_size;
+    char *const *table = s->peer_heap;
+    int unreachable = SHOAL_DEV_ERR_PE_UNREACHABLE;
     char *base;
 
     if ((unsigned)pe >= (unsigned)s->n_pes) {
         *err_out = SHOAL_DEV_ERR_PE_RANGE;
         return NULL;
     }
-    if (off >= s->heap_size || len > s->heap_size - off) {
+    if (off >= size) { /* not the host heap: the GPU heap, or neither */
+        off = (uintptr_t)addr - s->gheap_base;
+        size = s->gheap_size;
+        table = s->peer_gheap;
+        unreachable = SHOAL_DEV_ERR_GHEAP_UNREACHABLE;
+    }
+    if (off >= size || len > size - off) {
         *err_out = addr_err;
         return NULL;
     }
-    base = s->peer_heap[pe];
+    base = table[pe];
     if (base == NULL) {
-        *err_out = SHOAL_DEV_ERR_PE_UNREACHABLE;
+        *err_out = unreachable;
         return NULL;
     }
     return base + off;

@@ -4,6 +4,7 @@
 #include "shoal_gpu.h"
 #include "nvshmem.h"
 #include "shmem.h"
+#include "shoal_log.h" /* SHOAL_LOG_* levels only */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,13 +38,17 @@ int shoal_gpu_n_pes(void)
 }
 
 /* On the host, nvshmem_ptr gives the address a kernel uses: NULL unless the
- * object is in a heap registered with this GPU. Without a GPU, shmem_ptr's. */
+ * object is in a heap registered with this GPU, or in a GPU heap mapped into it. Without a GPU, shmem_ptr's. */
 void *shoal_gpu_ptr(const void *ptr, int pe)
 {
     uintptr_t off = (uintptr_t)ptr - shoal_gpu.state.heap_base;
+    int in_gheap;
     void *p;
 
     shoal_gpu_check();
+    p = shoal_gpu_gheap_ptr(ptr, pe, &in_gheap); /* the GPU heap's: mapped here or NULL */
+    if (in_gheap)
+        return p;
     p = shmem_ptr(ptr, pe); /* checks the PE; NULL where no load or store reaches */
     if (p == NULL || !shoal_gpu.active)
         return p;
@@ -103,28 +108,54 @@ void nvshmem_finalize(void)
     shmem_finalize();
 }
 
+/* The GPU heap's when there is one (gheap.cu), else the host heap's. */
 void *nvshmem_malloc(size_t size)
 {
+    shoal_gpu_need_init("nvshmem_malloc");
     shoal_gpu_check();
-    return shmem_malloc(size);
+    if (!shoal_gpu_gheap_active())
+        return shmem_malloc(size);
+    return shoal_gpu_gheap_alloc(size, SHOAL_GPU_MIN_ALIGN, 0, "nvshmem_malloc");
 }
 
 void *nvshmem_calloc(size_t count, size_t size)
 {
+    size_t bytes;
+
+    shoal_gpu_need_init("nvshmem_calloc");
     shoal_gpu_check();
-    return shmem_calloc(count, size);
+    if (!shoal_gpu_gheap_active())
+        return shmem_calloc(count, size);
+    if (__builtin_mul_overflow(count, size, &bytes)) { /* cannot fit: NULL, collectively */
+        shoal_gpu.env->barrier("nvshmem_calloc");
+        shoal_gpu.env->log(SHOAL_LOG_WARN, "nvshmem_calloc: cannot allocate %zu objects of %zu "
+                           "bytes: the product overflows size_t; returning NULL",
+                           count, size);
+        return NULL;
+    }
+    return shoal_gpu_gheap_alloc(bytes, SHOAL_GPU_MIN_ALIGN, 1, "nvshmem_calloc");
 }
 
 void *nvshmem_align(size_t alignment, size_t size)
 {
+    shoal_gpu_need_init("nvshmem_align");
     shoal_gpu_check();
-    return shmem_align(alignment, size);
+    if (!shoal_gpu_gheap_active())
+        return shmem_align(alignment, size);
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+        shoal_gpu.env->fatal("nvshmem_align: argument alignment is %zu, expected a power of two",
+                             alignment);
+    return shoal_gpu_gheap_alloc(size, alignment, 0, "nvshmem_align");
 }
 
 void nvshmem_free(void *ptr)
 {
+    shoal_gpu_need_init("nvshmem_free");
     shoal_gpu_check();
-    shmem_free(ptr);
+    if (!shoal_gpu_gheap_active())
+        shmem_free(ptr);
+    else
+        shoal_gpu_gheap_free(ptr, "nvshmem_free");
 }
 
 } /* extern "C" */

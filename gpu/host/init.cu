@@ -107,7 +107,7 @@ static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
 {
     size_t n = (size_t)env->n_pes;
     int count = 0, native_atomics = 0, mapped;
-    char proxy_what[128];
+    char proxy_what[128], gheap_what[128];
     shoal_dev_status_t *status_dev;
     struct cudaDeviceProp prop;
     cudaError_t rc;
@@ -130,6 +130,7 @@ static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
         snprintf(shoal_gpu.why, sizeof(shoal_gpu.why), "cudaGetDeviceCount: %s",
                  rc != cudaSuccess ? cudaGetErrorString(rc) : "no device");
         (void)cudaGetLastError();
+        shoal_gpu_gheap_setup(env, 0, gheap_what, sizeof(gheap_what)); /* collective */
         snprintf(summary, len, "none (%s): nvshmem device routines unavailable, host API as usual",
                  shoal_gpu.why);
         env->log(SHOAL_LOG_INFO, "GPU: %s", summary);
@@ -163,6 +164,7 @@ static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     shoal_gpu.state.peer_heap = shoal_gpu.table_dev;
     shoal_gpu.state.status = status_dev;
     /* state.barrier: reserved above, a heap address like the user's. */
+    shoal_gpu_gheap_setup(env, 1, gheap_what, sizeof(gheap_what));
     proxy_setup(env, native_atomics, proxy_what, sizeof(proxy_what));
     rc = cudaMemcpyToSymbol(shoal_dev_state, &shoal_gpu.state, sizeof(shoal_gpu.state));
     if (rc != cudaSuccess)
@@ -178,11 +180,11 @@ static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
                  shoal_gpu.device, (void *)shoal_gpu.peer_heap[env->my_pe], env->heap_base);
     snprintf(summary, len,
              "device %d (%s): this PE's heap and %d same-node peers' heaps registered, %d PEs "
-             "not mapped; GPU atomics on them are %s; %s",
+             "not mapped; GPU atomics on them are %s; %s; %s",
              shoal_gpu.device, prop.name, mapped, env->n_pes - 1 - mapped,
              native_atomics ? "atomic with the CPU's"
                             : "not atomic with concurrent CPU atomics (no native host atomics)",
-             proxy_what);
+             gheap_what, proxy_what);
     env->log(SHOAL_LOG_INFO, "GPU: %s", summary);
 }
 
@@ -198,6 +200,7 @@ static void gpu_finalize(void)
          * unmapped memory. Errors are ignored: a trapped kernel leaves the
          * context unusable, and shutting down must go on. */
         (void)cudaMemcpyToSymbol(shoal_dev_state, &none, sizeof(none));
+        shoal_gpu_gheap_cleanup();
         for (pe = 0; pe < shoal_gpu.env->n_pes; pe++)
             if (shoal_gpu.registered[pe] != NULL)
                 (void)cudaHostUnregister(shoal_gpu.registered[pe]);

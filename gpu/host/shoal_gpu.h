@@ -64,6 +64,22 @@ void shoal_gpu_check_heap(const shoal_gpu_env_t *env, const void *addr, size_t l
                           const char *arg, const char *routine);
 void shoal_gpu_check_enqueued(const shoal_gpu_env_t *env, const char *routine);
 
+/* gheap.cu: the GPU symmetric heap. setup is collective (every PE's init calls
+ * it, with a GPU or without; have_gpu: this PE has one), allocates this PE's
+ * heap, maps the same-node peers' by CUDA IPC and fills state's gheap_*; it
+ * says what it did in what. cleanup undoes it (at finalize). gheap_ptr: whether
+ * ptr is in this PE's GPU heap (*in_out), and then PE pe's as mapped here (NULL
+ * where it is not; pe is checked). alloc and free are the collective routines
+ * behind nvshmem_malloc, _calloc (clear), _align and _free, with their checks
+ * and lines naming routine; active: there is a GPU heap to allocate from. */
+#define SHOAL_GPU_MIN_ALIGN 64 /* SHOAL_HEAP_MIN_ALIGN, as for shmem_malloc */
+void shoal_gpu_gheap_setup(const shoal_gpu_env_t *env, int have_gpu, char *what, size_t len);
+void shoal_gpu_gheap_cleanup(void);
+void *shoal_gpu_gheap_ptr(const void *ptr, int pe, int *in_out);
+int shoal_gpu_gheap_active(void);
+void *shoal_gpu_gheap_alloc(size_t size, size_t align, int clear, const char *routine);
+void shoal_gpu_gheap_free(void *ptr, const char *routine);
+
 /* api.cu: ends the program with one line when routine runs before shmem_init. */
 void shoal_gpu_need_init(const char *routine);
 /* The host halves of the routines that are both host and device (device.cu). */

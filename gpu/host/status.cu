@@ -65,8 +65,8 @@ size_t shoal_gpu_status_format(const shoal_dev_status_t *st, uintptr_t heap_base
         else
             n = snprintf(buf, len,
                          "%s (device): argument %s is %p, which is not in the symmetric heap "
-                         "(%p..%p), the only symmetric memory kernels can reach; allocate it "
-                         "with nvshmem_malloc or shmem_malloc",
+                         "(%p..%p) nor in the GPU symmetric heap, the only symmetric memory "
+                         "kernels can reach; allocate it with nvshmem_malloc or shmem_malloc",
                          routine, arg_name(code), (void *)addr, lo, hi);
         break;
     case SHOAL_DEV_ERR_ALIGN_DEST:
@@ -123,6 +123,13 @@ size_t shoal_gpu_status_format(const shoal_dev_status_t *st, uintptr_t heap_base
                      "%s (device): PE %lld is out of this GPU's reach (its heap is not mapped on "
                      "this node, and SHOAL_GPU_PROXY=none turned off the host proxy), and the "
                      "routine involves every PE",
+                     routine, v);
+        break;
+    case SHOAL_DEV_ERR_GHEAP_UNREACHABLE:
+        n = snprintf(buf, len,
+                     "%s (device): argument pe is %lld, whose GPU symmetric heap this GPU cannot "
+                     "reach (not mapped here: another node, or a GPU without peer access; the "
+                     "host proxy does not carry GPU-heap data yet)",
                      routine, v);
         break;
     case SHOAL_DEV_ERR_TEAM:

@@ -40,6 +40,24 @@ static unsigned gpu_progress(void)
     return shoal_core_state.ucx != NULL ? shoal_ucx_progress(shoal_core_state.ucx) : 0;
 }
 
+static void gpu_coll_args(const char *routine, const unsigned long long *vals,
+                          const char *const *names, int n)
+{
+    uint64_t v[SHOAL_CHECK_VALS];
+    int i;
+
+    if (!shoal_core_state.settings.check_coll)
+        return;
+    for (i = 0; i < n && i < SHOAL_CHECK_VALS; i++)
+        v[i] = vals[i];
+    shoal_coll_check(&shoal_team_world.pset, routine, v, names, i);
+}
+
+static void gpu_barrier(const char *routine)
+{
+    shoal_coll_barrier(&shoal_team_world.pset, 1, routine);
+}
+
 void shoal_core_gpu_init(char *summary, size_t len)
 {
     summary[0] = '\0';
@@ -52,6 +70,9 @@ void shoal_core_gpu_init(char *summary, size_t len)
         .heap_size = shoal_core_state.seg[SHOAL_SEG_HEAP].size,
         .peer_heap = shoal_peer_heap,
         .proxy = shoal_core_state.settings.gpu_proxy,
+        .gpu_heap_size = shoal_core_state.settings.gpu_symmetric_size,
+        .coll_args = gpu_coll_args,
+        .barrier = gpu_barrier,
         .progress = gpu_progress,
         .log = gpu_log,
         .fatal = gpu_fatal,

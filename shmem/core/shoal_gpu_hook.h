@@ -25,6 +25,17 @@ typedef struct shoal_gpu_env {
     void *(*peer_heap)(int pe, size_t *size_out);
     /* SHOAL_GPU_PROXY: a SHOAL_GPU_PROXY_* value (shoal_env.h). */
     int proxy;
+    /* SHOAL_GPU_SYMMETRIC_SIZE (or NVSHMEM_SYMMETRIC_SIZE): bytes of the GPU
+     * symmetric heap, 0 for none. */
+    size_t gpu_heap_size;
+    /* The discipline of shmem_malloc for the GPU heap's collective routines:
+     * coll_args compares the n named values across the world team and ends
+     * the job naming the first that differs (only under SHOAL_CHECK_COLL, else
+     * nothing); barrier is a world barrier that completes this PE's puts, named
+     * routine in hang reports. */
+    void (*coll_args)(const char *routine, const unsigned long long *vals,
+                      const char *const *names, int n);
+    void (*barrier)(const char *routine);
     /* One pass of this PE's UCX progress (every worker another thread does not
      * hold), so that peers' operations on this PE's memory go on while its
      * main thread waits in CUDA; returns the events seen (0 without UCX). The

@@ -20,7 +20,8 @@ static shoal_status_t blocks_reserve(shoal_heap_t *heap, size_t extra)
     if (want <= heap->max_blocks)
         return SHOAL_OK;
     want = want < 2 * heap->max_blocks ? 2 * heap->max_blocks : want;
-    grown = realloc(heap->blocks, want * sizeof(*grown));
+    /* The cast: the GPU library builds this file as C++ too (gpu/host/gheap_alloc.cu). */
+    grown = (shoal_heap_block_t *)realloc(heap->blocks, want * sizeof(*grown));
     if (grown == NULL)
         return SHOAL_ERR_NO_MEMORY;
     heap->blocks = grown;
@@ -32,7 +33,7 @@ static void block_insert(shoal_heap_t *heap, size_t at, size_t off, size_t len)
 {
     memmove(&heap->blocks[at + 1], &heap->blocks[at],
             (heap->nblocks - at) * sizeof(heap->blocks[0]));
-    heap->blocks[at] = (shoal_heap_block_t){.off = off, .len = len};
+    heap->blocks[at] = (shoal_heap_block_t){.off = off, .len = len, .size = 0, .used = 0};
     heap->nblocks++;
 }
 

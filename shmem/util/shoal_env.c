@@ -137,13 +137,16 @@ static const char *env_getenv(const char *name)
     return getenv(name);
 }
 
-/* The SMA_ names OpenSHMEM 1.4 deprecated and 1.5 still lists (spec annex, "SMA_*
- * Environment Variables"): each is read when its SHMEM_ name is unset. */
+/* Other names of a row, each read when the row's own name is unset: the SMA_
+ * names OpenSHMEM 1.4 deprecated and 1.5 still lists (spec annex, "SMA_*
+ * Environment Variables"), and NVSHMEM's name for the GPU heap's size, so that
+ * an NVSHMEM job's environment means the same here. */
 static const char *const sma_names[][2] = {
     {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE"},
     {"SHMEM_DEBUG", "SMA_DEBUG"},
     {"SHMEM_INFO", "SMA_INFO"},
     {"SHMEM_VERSION", "SMA_VERSION"},
+    {"SHOAL_GPU_SYMMETRIC_SIZE", "NVSHMEM_SYMMETRIC_SIZE"},
 };
 
 #define N_SMA (sizeof(sma_names) / sizeof(sma_names[0]))

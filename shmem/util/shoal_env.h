@@ -107,7 +107,10 @@ enum { SHOAL_GPU_PROXY_AUTO = 0, SHOAL_GPU_PROXY_ALL = 1, SHOAL_GPU_PROXY_NONE =
     X(SHOAL_GPU_PROXY, gpu_proxy, gpu_proxy, "auto", NONE, gpu,                                    \
       "How kernels reach what load/store cannot: auto, a host thread of the PE carries their "     \
       "operations on PEs not mapped here and their atomics where the GPU's are not atomic with "   \
-      "the CPU's; all, it carries every put, get and atomic of a kernel; none, no host thread")
+      "the CPU's; all, it carries every put, get and atomic of a kernel; none, no host thread")    \
+    X(SHOAL_GPU_SYMMETRIC_SIZE, size, gpu_symmetric_size, "256M", NONE, gpu,                       \
+      "Bytes of GPU symmetric heap per PE (nvshmem_malloc), in the memory of the PE's GPU; "       \
+      "NVSHMEM_SYMMETRIC_SIZE is read when this is unset; 0: none")
 
 /* Each kind's field type: shoal_env_size_t, shoal_env_bool_t, ... */
 #define SHOAL_ENV_KIND_TYPE(kind, type, parser, ranged, what, form, example) \

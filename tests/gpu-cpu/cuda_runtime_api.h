@@ -19,7 +19,10 @@ typedef struct CUstream_st *cudaStream_t;
 /* CUDA's values, for the codes a test may see here. */
 typedef enum cudaError {
     cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
     cudaErrorMemoryAllocation = 2,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorMapBufferObjectFailed = 205,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
     cudaErrorLaunchOutOfResources = 701,
@@ -35,8 +38,14 @@ static inline const char *cudaGetErrorString(cudaError_t rc)
     switch (rc) {
     case cudaSuccess:
         return "no error";
+    case cudaErrorInvalidValue:
+        return "invalid argument";
     case cudaErrorMemoryAllocation:
         return "out of memory";
+    case cudaErrorInvalidDevicePointer:
+        return "invalid device pointer";
+    case cudaErrorMapBufferObjectFailed:
+        return "mapping of buffer object failed";
     case cudaErrorInvalidResourceHandle:
         return "invalid resource handle";
     case cudaErrorNotReady:
@@ -67,6 +76,37 @@ static inline cudaError_t cudaFreeHost(void *p)
     free(p);
     return cudaSuccess;
 }
+
+/* Device memory and IPC (mem_cpu.cc), with CUDA's rules: cudaMalloc gives a
+ * mapping of its own (a memfd), which no other process reaches until it opens
+ * the allocation's handle with cudaIpcOpenMemHandle (it maps the memfd through
+ * /proc/PID/fd); opening in the allocating process fails, as on a GPU;
+ * cudaIpcCloseMemHandle unmaps. Copies and sets are done when they return. */
+typedef struct cudaIpcMemHandle_st {
+    char reserved[64];
+} cudaIpcMemHandle_t;
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
+
+#define cudaIpcMemLazyEnablePeerAccess 1u
+
+cudaError_t cudaMalloc(void **p, size_t size);
+cudaError_t cudaFree(void *p);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemset(void *p, int value, size_t count);
+cudaError_t cudaMemsetAsync(void *p, int value, size_t count, cudaStream_t stream);
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *p);
+cudaError_t cudaIpcOpenMemHandle(void **p, cudaIpcMemHandle_t handle, unsigned flags);
+cudaError_t cudaIpcCloseMemHandle(void *p);
+/* The bytes of cudaMalloc memory mapped at p in this process (its own or an
+ * opened peer's), 0 where p is in none: what a test checks after a close. */
+size_t shoal_dev_cpu_mapped(const void *p);
 
 /* Starts grid x block threads running kernel, each with its own blockIdx and
  * threadIdx (x only), and returns at once, as a launch does. */

@@ -23,7 +23,7 @@ thread_local shoal_dev_dim_t threadIdx, blockIdx, blockDim, gridDim;
 static void cpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
 {
     int pe, mapped = 0;
-    char proxy_what[128];
+    char proxy_what[128], gheap_what[128];
 
     shoal_gpu.env = env;
     shoal_gpu.peer_heap = (char **)calloc((size_t)env->n_pes, sizeof(char *));
@@ -50,6 +50,8 @@ static void cpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     shoal_gpu.state.barrier = (uint64_t *)shmem_calloc(SHOAL_DEV_BARRIER_WORDS, sizeof(uint64_t));
     if (shoal_gpu.state.barrier == NULL)
         env->fatal("shmem_init: no room in the symmetric heap for the device barrier");
+    /* The GPU heap as on a GPU: cudaMalloc and CUDA IPC are mem_cpu.cc's. */
+    shoal_gpu_gheap_setup(env, 1, gheap_what, sizeof(gheap_what));
     /* The host proxy as on a GPU whose atomics are the CPU's, or, with
      * DEVCPU_NO_HOST_ATOMICS=1, as on a PCIe GPU without native host atomics:
      * the proxy then carries every atomic while puts and gets stay load/store.
@@ -70,8 +72,8 @@ static void cpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     shoal_gpu.active = 1;
     snprintf(summary, len,
              "CPU engine (a test build: kernels are threads of the PE): this PE's heap and %d "
-             "same-node peers' heaps reachable, %d PEs not mapped; %s",
-             mapped, env->n_pes - 1 - mapped, proxy_what);
+             "same-node peers' heaps reachable, %d PEs not mapped; %s; %s",
+             mapped, env->n_pes - 1 - mapped, gheap_what, proxy_what);
     env->log(SHOAL_LOG_INFO, "GPU: %s", summary);
 }
 
@@ -82,6 +84,7 @@ static void cpu_finalize(void)
     /* Kernels started after this fail with "not set up". */
     shoal_dev_state = none;
     shoal_gpu_proxy_stop();
+    shoal_gpu_gheap_cleanup();
     free(shoal_gpu.ring);
     free(shoal_gpu.peer_heap);
     free(shoal_gpu.status);

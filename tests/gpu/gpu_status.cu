@@ -22,6 +22,7 @@ static int failures;
 /* The heap of this PE at 0x10000 (64 KiB), PE 1 mapped elsewhere, PE 2 not mapped. */
 #define HEAP 0x10000ul
 #define HEAP_SIZE 0x10000ul
+#define GHEAP 0x40000ul
 
 static void test_translate(void)
 {
@@ -67,6 +68,34 @@ static void test_translate(void)
     CHECK(shoal_dev_translate(&s, (void *)(HEAP + 8), 8, -1, SHOAL_DEV_ERR_DEST, &err) == NULL &&
               err == SHOAL_DEV_ERR_PE_RANGE,
           "PE -1 is out of range: err %d", err);
+    /* The GPU heap at 0x40000 (64 KiB): PE 1's mapped elsewhere, PE 2's not. */
+    static char *const gpeers[3] = {(char *)GHEAP, (char *)0x7e0000000000ul, NULL};
+    s.gheap_base = GHEAP;
+    s.gheap_size = HEAP_SIZE;
+    s.peer_gheap = gpeers;
+    err = 0;
+    CHECK(shoal_dev_translate(&s, (void *)(GHEAP + 16), 8, 1, SHOAL_DEV_ERR_DEST, &err) ==
+              (char *)0x7e0000000010ul,
+          "peer GPU heap: base + offset");
+    CHECK(shoal_dev_translate(&s, (void *)(HEAP + 8), 8, 1, SHOAL_DEV_ERR_DEST, &err) ==
+              (char *)0x7f0000000008ul,
+          "the host heap as before, with a GPU heap");
+    CHECK(shoal_dev_in_gheap(&s, (void *)(GHEAP + HEAP_SIZE - 1)) &&
+              !shoal_dev_in_gheap(&s, (void *)(HEAP + 8)),
+          "in the GPU heap");
+    err = 0;
+    CHECK(shoal_dev_translate(&s, (void *)(GHEAP + 8), 8, 2, SHOAL_DEV_ERR_DEST, &err) == NULL &&
+              err == SHOAL_DEV_ERR_GHEAP_UNREACHABLE,
+          "PE 2's GPU heap is not mapped: err %d", err);
+    err = 0;
+    CHECK(shoal_dev_translate(&s, (void *)(GHEAP + HEAP_SIZE - 4), 8, 0, SHOAL_DEV_ERR_SOURCE,
+                              &err) == NULL &&
+              err == SHOAL_DEV_ERR_SOURCE,
+          "runs past the end of the GPU heap: err %d", err);
+    err = 0;
+    CHECK(shoal_dev_translate(&s, (void *)(HEAP + HEAP_SIZE), 8, 0, SHOAL_DEV_ERR_DEST, &err) ==
+              NULL && err == SHOAL_DEV_ERR_DEST,
+          "between the heaps: err %d", err);
     s.n_pes = 0; /* a GPU shmem_init did not set up */
     err = 0;
     CHECK(shoal_dev_translate(&s, (void *)(HEAP + 8), 8, 0, SHOAL_DEV_ERR_DEST, &err) == NULL &&
@@ -110,8 +139,13 @@ static void test_lines(void)
                 "^nvshmem_int_p \\(device\\): argument pe is 7, valid range 0\\.\\.3$");
     expect_line("nvshmem_int_put", SHOAL_DEV_ERR_DEST, 0x100,
                 "^nvshmem_int_put \\(device\\): argument dest is 0x100, which is not in the "
-                "symmetric heap \\(0x10000\\.\\.0x20000\\), the only symmetric memory kernels "
-                "can reach; allocate it with nvshmem_malloc or shmem_malloc$");
+                "symmetric heap \\(0x10000\\.\\.0x20000\\) nor in the GPU symmetric heap, the "
+                "only symmetric memory kernels can reach; allocate it with nvshmem_malloc or "
+                "shmem_malloc$");
+    expect_line("nvshmem_int_p", SHOAL_DEV_ERR_GHEAP_UNREACHABLE, 3,
+                "^nvshmem_int_p \\(device\\): argument pe is 3, whose GPU symmetric heap this "
+                "GPU cannot reach \\(not mapped here: another node, or a GPU without peer "
+                "access; the host proxy does not carry GPU-heap data yet\\)$");
     expect_line("nvshmem_int_get", SHOAL_DEV_ERR_SOURCE, HEAP + HEAP_SIZE - 4,
                 "^nvshmem_int_get \\(device\\): argument source is 0x1fffc, and the access runs "
                 "past the end of the symmetric heap \\(0x10000\\.\\.0x20000\\)$");

@@ -28,6 +28,17 @@ err_gpu_barrier)
     envs="SHOAL_TRANSPORT=ucx SHOAL_GPU_PROXY=none"
     pattern="nvshmem_barrier_all (device): PE 0 is out of this GPU's reach (its heap is not mapped on this node, and SHOAL_GPU_PROXY=none turned off the host proxy), and the routine involves every PE"
     who=$last ;;
+err_gpu_gheap_unreachable)
+    envs="SHOAL_TRANSPORT=ucx"
+    pattern="nvshmem_long_p (device): argument pe is 0, whose GPU symmetric heap this GPU cannot reach (not mapped here: another node, or a GPU without peer access; the host proxy does not carry GPU-heap data yet)"
+    who=$last ;;
+err_gpu_gheap_free)
+    pattern="nvshmem_free: argument ptr is 0x[0-9a-f]*, which is not a block from nvshmem_malloc (or it was freed already)"
+    who=$last ;;
+err_gpu_gheap_mismatch)
+    envs="SHOAL_CHECK_COLL=1"
+    pattern="nvshmem_malloc: argument size is 72 on PE $last but 64 on PE 0 (index 0 of the team); every PE must pass the same value"
+    who=$last ;;
 err_gpu_pe)
     pattern="nvshmem_long_atomic_add (device): argument pe is $ERR_PES, valid range 0\.\.$last"
     who=$last ;;

@@ -203,6 +203,27 @@ START_TEST(test_sma_names)
 }
 END_TEST
 
+/* NVSHMEM's name for the GPU heap's size is read when Shoal's is unset. */
+START_TEST(test_nvshmem_symmetric_size)
+{
+    shoal_settings_t s;
+    char err[256];
+
+    ck_assert_int_eq(shoal_env_parse(fake_get, err, sizeof(err), &s), SHOAL_OK);
+    ck_assert_uint_eq(s.gpu_symmetric_size, 256u << 20);
+    fake_set(0, "NVSHMEM_SYMMETRIC_SIZE", "1G");
+    ck_assert_int_eq(shoal_env_parse(fake_get, err, sizeof(err), &s), SHOAL_OK);
+    ck_assert_uint_eq(s.gpu_symmetric_size, 1u << 30);
+    fake_set(1, "SHOAL_GPU_SYMMETRIC_SIZE", "32M");
+    ck_assert_int_eq(shoal_env_parse(fake_get, err, sizeof(err), &s), SHOAL_OK);
+    ck_assert_uint_eq(s.gpu_symmetric_size, 32u << 20);
+    fake_set(1, "SHOAL_GPU_SYMMETRIC_SIZE", NULL);
+    fake_set(0, "NVSHMEM_SYMMETRIC_SIZE", "big");
+    ck_assert_int_eq(shoal_env_parse(fake_get, err, sizeof(err), &s), SHOAL_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(err, "NVSHMEM_SYMMETRIC_SIZE is 'big'"));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("env");
@@ -216,6 +237,7 @@ int main(void)
     tcase_add_test(tc, test_values_are_read);
     tcase_add_test(tc, test_error_line_names_variable_value_and_forms);
     tcase_add_test(tc, test_sma_names);
+    tcase_add_test(tc, test_nvshmem_symmetric_size);
     tcase_add_test(tc, test_unknown_names);
     suite_add_tcase(s, tc);
     return check_main_run(s);

@@ -80,6 +80,8 @@ static void cuda_print(FILE *f, int all, int parsable)
         shoal_info_kv(f, "cuda", "nvcc_version:%s", SHOAL_BUILD_NVCC_VERSION);
         shoal_info_kv(f, "cuda", "arch:%s", SHOAL_BUILD_CUDA_ARCH);
         shoal_info_kv(f, "cuda", "arch_flags:%s", SHOAL_BUILD_CUDA_ARCH_FLAGS);
+        shoal_info_kv(f, "cuda", "gpu_heap_bytes:%zu",
+                      shoal_info_settings_values()->gpu_symmetric_size);
         return;
     }
     if (!SHOAL_BUILD_HAVE_CUDA) {
@@ -88,6 +90,14 @@ static void cuda_print(FILE *f, int all, int parsable)
     }
     shoal_info_line(f, "CUDA", "GPU library built by nvcc %s for compute capability %s",
                     SHOAL_BUILD_NVCC_VERSION, SHOAL_BUILD_CUDA_ARCH);
+    /* What nvshmem_malloc has, as shmem_init would read it here. */
+    if (shoal_info_settings_values()->gpu_symmetric_size > 0)
+        shoal_info_line(f, "GPU heap", "%zu bytes per PE in GPU memory (cudaMalloc, "
+                        "SHOAL_GPU_SYMMETRIC_SIZE); same-node PEs' mapped by CUDA IPC",
+                        shoal_info_settings_values()->gpu_symmetric_size);
+    else
+        shoal_info_line(f, "GPU heap", "none (SHOAL_GPU_SYMMETRIC_SIZE is 0): nvshmem_malloc "
+                        "allocates in the host heap");
     if (all)
         shoal_info_line(f, "nvcc", "%s %s", SHOAL_BUILD_NVCC, SHOAL_BUILD_CUDA_ARCH_FLAGS);
 }

@@ -19,7 +19,7 @@ typedef struct shoal_info_setting {
     const char *min, *max; /* the row's bounds as written, "" where there is none */
     int ranged;            /* its kind is a number a row may bound */
     int category;          /* SHOAL_ENV_CAT_* */
-    const char *alias;     /* the deprecated SMA_ name read when name is unset, or NULL */
+    const char *alias;     /* the other name (SMA_, NVSHMEM_) read when name is unset, or NULL */
     const char *value;     /* the environment's text, NULL when unset (the default holds) */
     const char *source;    /* the variable value came from: name or alias */
     char accepts[160];     /* the parser's words for what it takes ("a whole number ...") */
