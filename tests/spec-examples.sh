@@ -10,12 +10,19 @@
 #   EXAMPLE_TIMEOUT  seconds a run may take (default 60), passed to oshrun --timeout
 #   CFLAGS_EXTRA     more compiler flags
 #
-# A run passes when it exits 0 and writes nothing to standard error; most examples
+#   SPEC_EXAMPLES_KEEP=1  keep the programs and their output (the folder is named)
+#
+# A run passes when it exits 0, writes nothing to standard error and prints no line
+# with ERROR or FAIL (what the examples that check themselves print); most examples
 # print and check nothing, so that is all that can be asked of them. An example is
 # skipped, with the reason, when it needs MPI (it includes mpi.h), when it is Fortran
 # (.f90: the Fortran API left the specification in 1.5), or at a PE count below the
-# one its source requires (a test of n_pes against a number) or that it names when it
-# stops ("Not enough PEs ..."), and when it is a fragment with no main.
+# one its source requires (a test of n_pes against a number), that it names when it
+# stops ("Not enough PEs ..."), or that it addresses by number (Shoal's "argument pe
+# is 2, valid range 0..1" at 2 PEs: the example names PE 2). A fragment with no main
+# is compiled (-c) when it includes shmem.h or pshmem.h, else skipped. Examples that
+# use OpenMP (#pragma omp, omp.h) get -fopenmp. Runs start in a folder holding an
+# empty input.txt, the file the shmem_global_exit example stops without.
 # Exit: 0 when nothing failed, 1 otherwise, 2 on a usage error.
 
 dir=$1
@@ -35,6 +42,14 @@ for b in "${top_builddir:-}" "$here/../build" "$here/.."; do
     fi
 done
 : "${OSHCC:=oshcc}" "${OSHRUN:=oshrun}" "${EXAMPLE_TIMEOUT:=60}"
+# Runs start in another folder: a relative path to a tool must not depend on it.
+for v in OSHCC OSHRUN; do
+    eval "t=\$$v"
+    case $t in
+    /*) ;;
+    */*) eval "$v=\$(cd \"\$(dirname \"\$t\")\" && pwd)/\$(basename \"\$t\")" ;;
+    esac
+done
 for t in "$OSHCC" "$OSHRUN"; do
     if ! command -v "$t" >/dev/null 2>&1; then
         echo "spec-examples: $t not found; set OSHCC and OSHRUN" >&2
@@ -43,7 +58,12 @@ for t in "$OSHCC" "$OSHRUN"; do
 done
 
 work=$(mktemp -d) || exit 2
-trap 'rm -rf "$work"' EXIT
+if [ -n "${SPEC_EXAMPLES_KEEP:-}" ]; then
+    echo "spec-examples: programs and output kept in $work"
+else
+    trap 'rm -rf "$work"' EXIT
+fi
+: >"$work/input.txt"
 npass=0 nfail=0 nskip=0
 
 result() { # example, what, reason
@@ -73,12 +93,26 @@ for f in "$dir"/*.c; do
         result "$name" SKIP "needs MPI (includes mpi.h)"
         continue
     fi
+    omp=
+    if grep -qE '#pragma +omp|#include *[<"]omp\.h[>"]' "$f"; then
+        omp=-fopenmp
+    fi
+    # shellcheck disable=SC2086
     if ! grep -q '\<main *(' "$f"; then
-        result "$name" SKIP "a fragment with no main (the spec shows it inside a text)"
+        if ! grep -qE '#include *[<"]p?shmem\.h[>"]' "$f"; then
+            result "$name" SKIP "a fragment with no main that includes no shmem.h (the spec shows it inside a text)"
+        elif "$OSHCC" -Wall -Wextra -pedantic $omp ${CFLAGS_EXTRA:-} -c -o "$work/$name.o" \
+            "$f" >"$work/$name.cc" 2>&1; then
+            result "$name" "PASS(cc)" "a fragment with no main: compiled (-c), not run"
+            [ -s "$work/$name.cc" ] && sed 's/^/    /' "$work/$name.cc"
+        else
+            result "$name" "FAIL(cc)" "a fragment with no main; it does not compile (-c):"
+            sed 's/^/    /' "$work/$name.cc"
+        fi
         continue
     fi
     # shellcheck disable=SC2086
-    if ! "$OSHCC" -Wall -Wextra -pedantic ${CFLAGS_EXTRA:-} -o "$work/$name" "$f" \
+    if ! "$OSHCC" -Wall -Wextra -pedantic $omp ${CFLAGS_EXTRA:-} -o "$work/$name" "$f" \
         >"$work/$name.cc" 2>&1; then
         result "$name" FAIL "does not compile:"
         sed 's/^/    /' "$work/$name.cc"
@@ -99,10 +133,20 @@ for f in "$dir"/*.c; do
         rc=$?
         said=$(grep -ihE 'not enough (PEs|processes)|(requires|needs) at least [0-9]+ (PEs|processes)' \
             "$work/$name.out" "$work/$name.err" | head -1)
-        if [ $rc -eq 0 ] && [ ! -s "$work/$name.err" ]; then
+        # Shoal's fatal error for a PE number at or past n_pes: the example addresses
+        # a PE this job does not have.
+        named=$(sed -n 's/.*: argument pe is \([0-9][0-9]*\), valid range 0\.\.[0-9][0-9]*$/\1/p' \
+            "$work/$name.err" | sort -n | tail -1)
+        bad=$(grep -wE 'ERROR|FAIL' "$work/$name.out" | head -3)
+        if [ $rc -eq 0 ] && [ ! -s "$work/$name.err" ] && [ -z "$bad" ]; then
             result "$name" "PASS@$np" "$(wc -l <"$work/$name.out") lines of output"
+        elif [ $rc -eq 0 ] && [ ! -s "$work/$name.err" ]; then
+            result "$name" "FAIL@$np" "it printed:"
+            printf '%s\n' "$bad" | sed 's/^/    /'
         elif [ $rc -ne 0 ] && [ -n "$said" ]; then
             result "$name" "SKIP@$np" "it says it needs more PEs: $said"
+        elif [ $rc -ne 0 ] && [ -n "$named" ] && [ "$named" -ge "$np" ]; then
+            result "$name" "SKIP@$np" "it addresses PE $named, so needs $((named + 1)) PEs or more"
         else
             result "$name" "FAIL@$np" "exit status $rc; standard error:"
             sed 's/^/    /' "$work/$name.err" | head -20

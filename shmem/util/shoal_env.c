@@ -430,12 +430,22 @@ void shoal_env_print(FILE *f, const shoal_settings_t *s)
     }
 }
 
-#define N_KNOWN (N_ENTRIES + N_SMA)
+/* Names Shoal's tools read, not the library: oshcc's and oshc++'s compilers
+ * (oshcc(1)). A user who exports SHOAL_CC for the build runs the program with it
+ * still set, which is no typo. */
+static const char *const tool_names[] = {"SHOAL_CC", "SHOAL_CXX", "SHOAL_NVCC"};
 
-/* Known name i: the table's, then their SMA_ aliases. */
+#define N_TOOL (sizeof(tool_names) / sizeof(tool_names[0]))
+#define N_KNOWN (N_ENTRIES + N_SMA + N_TOOL)
+
+/* Known name i: the table's, their SMA_ aliases, then the tools' names. */
 static const char *known_name(size_t i)
 {
-    return i < N_ENTRIES ? entries[i].row.name : sma_names[i - N_ENTRIES][1];
+    if (i < N_ENTRIES)
+        return entries[i].row.name;
+    if (i < N_ENTRIES + N_SMA)
+        return sma_names[i - N_ENTRIES][1];
+    return tool_names[i - N_ENTRIES - N_SMA];
 }
 
 /* Edit distance of a and b, up to 4 (anything larger counts as 4): enough to tell
