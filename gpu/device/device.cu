@@ -358,7 +358,13 @@ static __device__ void check_sync(shoal_wait_set_t *set, shoal_sel_t sel, size_t
         shoal_dev_fail(routine, SHOAL_DEV_ERR_CMP_VALUES, (long long)set->nelems);
 }
 
-/* The host's shoal_core_sync over the same core (shoal_wait.h), with __nanosleep
+/* The device's turn of the wait loop: __nanosleep back-off. */
+static __device__ void dev_turn(void *arg)
+{
+    shoal_dev_backoff((unsigned *)arg);
+}
+
+/* The host's shoal_core_sync over the same loop (shoal_wait_run), with __nanosleep
  * for its back-off. Cost per poll: one system-scope acquire load per entry
  * tested, each a round trip to host memory. */
 __device__ size_t shoal_dev_sync(const shoal_wait_set_t *set_in, shoal_sel_t sel, int block,
@@ -366,34 +372,15 @@ __device__ size_t shoal_dev_sync(const shoal_wait_set_t *set_in, shoal_sel_t sel
 {
     shoal_wait_set_t set = *set_in;
     unsigned ns = 0;
-    size_t next = 0, found, cursor, *slot;
+    size_t *slot, cursor, found;
 
     check_sync(&set, sel, indices, routine);
-    switch (sel) {
-    case SHOAL_SEL_ONE:
-    case SHOAL_SEL_ALL:
-        while (!shoal_wait_test_all(&set, &next)) {
-            if (!block)
-                return 0;
-            shoal_dev_backoff(&ns);
-        }
-        return block ? 0 : 1;
-    case SHOAL_SEL_ANY:
-        if (shoal_wait_empty(&set))
-            return SIZE_MAX;
-        slot = &any_cursor[thread_slot()];
-        cursor = *slot;
-        while ((found = shoal_wait_test_any(&set, &cursor)) == SIZE_MAX && block)
-            shoal_dev_backoff(&ns);
+    slot = &any_cursor[thread_slot()];
+    cursor = *slot;
+    found = shoal_wait_run(&set, sel, block, indices, &cursor, dev_turn, &ns);
+    if (sel == SHOAL_SEL_ANY)
         *slot = cursor;
-        return found;
-    default:
-        if (shoal_wait_empty(&set))
-            return 0;
-        while ((found = shoal_wait_test_some(&set, indices)) == 0 && block)
-            shoal_dev_backoff(&ns);
-        return found;
-    }
+    return found;
 }
 
 /* sig_addr must be an aligned uint64_t in the heap; the device address of it. */

@@ -179,4 +179,44 @@ static inline SHOAL_HD int shoal_wait_empty(const shoal_wait_set_t *s)
     return shoal_wait_next_active(s, 0) == s->nelems;
 }
 
+/* One turn of a caller's wait loop, between two tests that failed: progress and
+ * back-off (the host's also counts for SHOAL_STATS and the hang reports). */
+typedef void (*shoal_wait_turn_fn)(void *arg);
+
+/* The wait/test routines' one loop, for the host (wait.c) and the GPU (device.cu):
+ * sel's test, and while it fails and block is set, turn(arg) and test again. A
+ * test (block 0) returns at once. Returns: ONE/ALL, 0 when blocking, else whether
+ * satisfied; ANY, the index found or SIZE_MAX (*any_cursor: where the next scan
+ * starts); SOME, how many indices it wrote. The empty-set rules: ANY of none is
+ * SIZE_MAX, SOME of none 0, ALL of none satisfied. */
+static inline SHOAL_HD size_t shoal_wait_run(const shoal_wait_set_t *s, shoal_sel_t sel, int block,
+                                             size_t *indices, size_t *any_cursor,
+                                             shoal_wait_turn_fn turn, void *arg)
+{
+    size_t next = 0, found;
+
+    switch (sel) {
+    case SHOAL_SEL_ONE:
+    case SHOAL_SEL_ALL:
+        while (!shoal_wait_test_all(s, &next)) {
+            if (!block)
+                return 0;
+            turn(arg);
+        }
+        return block ? 0 : 1;
+    case SHOAL_SEL_ANY:
+        if (shoal_wait_empty(s))
+            return SIZE_MAX;
+        while ((found = shoal_wait_test_any(s, any_cursor)) == SIZE_MAX && block)
+            turn(arg);
+        return found;
+    default:
+        if (shoal_wait_empty(s))
+            return 0;
+        while ((found = shoal_wait_test_some(s, indices)) == 0 && block)
+            turn(arg);
+        return found;
+    }
+}
+
 #endif
