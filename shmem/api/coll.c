@@ -299,102 +299,34 @@ void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 }
 SHOAL_PROFILED(shmem_sync);
 
-void pshmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
-                        int logPE_stride, int PE_size, long *pSync)
+/* The deprecated active-set broadcast, collect, fcollect, alltoall and alltoalls, 32
+ * and 64 bits: their wrappers are generated (shmem/api/gen/coll_aset.c). */
+void shoal_api_aset_broadcast(void *dest, const void *source, size_t nelems, size_t elem_size,
+                              int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync,
+                              const char *routine)
 {
     shoal_pset_t ps;
 
-    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_broadcast32");
-    broadcast(&ps, dest, source, nelems, 4, PE_root, 0, "shmem_broadcast32");
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, routine);
+    broadcast(&ps, dest, source, nelems, elem_size, PE_root, 0, routine);
 }
-SHOAL_PROFILED(shmem_broadcast32);
 
-void pshmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
-                        int logPE_stride, int PE_size, long *pSync)
+void shoal_api_aset_collect(void *dest, const void *source, size_t nelems, size_t elem_size,
+                            int fixed, int PE_start, int logPE_stride, int PE_size, long *pSync,
+                            const char *routine)
 {
     shoal_pset_t ps;
 
-    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_broadcast64");
-    broadcast(&ps, dest, source, nelems, 8, PE_root, 0, "shmem_broadcast64");
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, routine);
+    collect(&ps, dest, source, nelems, elem_size, fixed, routine);
 }
-SHOAL_PROFILED(shmem_broadcast64);
 
-void pshmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync)
+void shoal_api_aset_alltoalls(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                              size_t nelems, size_t elem_size, int PE_start, int logPE_stride,
+                              int PE_size, long *pSync, const char *routine)
 {
     shoal_pset_t ps;
 
-    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_collect32");
-    collect(&ps, dest, source, nelems, 4, 0, "shmem_collect32");
+    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, routine);
+    alltoalls(&ps, dest, source, dst, sst, nelems, elem_size, routine);
 }
-SHOAL_PROFILED(shmem_collect32);
-
-void pshmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync)
-{
-    shoal_pset_t ps;
-
-    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_collect64");
-    collect(&ps, dest, source, nelems, 8, 0, "shmem_collect64");
-}
-SHOAL_PROFILED(shmem_collect64);
-
-void pshmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync)
-{
-    shoal_pset_t ps;
-
-    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_fcollect32");
-    collect(&ps, dest, source, nelems, 4, 1, "shmem_fcollect32");
-}
-SHOAL_PROFILED(shmem_fcollect32);
-
-void pshmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync)
-{
-    shoal_pset_t ps;
-
-    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_fcollect64");
-    collect(&ps, dest, source, nelems, 8, 1, "shmem_fcollect64");
-}
-SHOAL_PROFILED(shmem_fcollect64);
-
-void pshmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync)
-{
-    shoal_pset_t ps;
-
-    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoall32");
-    alltoalls(&ps, dest, source, 1, 1, nelems, 4, "shmem_alltoall32");
-}
-SHOAL_PROFILED(shmem_alltoall32);
-
-void pshmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync)
-{
-    shoal_pset_t ps;
-
-    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoall64");
-    alltoalls(&ps, dest, source, 1, 1, nelems, 8, "shmem_alltoall64");
-}
-SHOAL_PROFILED(shmem_alltoall64);
-
-void pshmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                        int PE_start, int logPE_stride, int PE_size, long *pSync)
-{
-    shoal_pset_t ps;
-
-    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoalls32");
-    alltoalls(&ps, dest, source, dst, sst, nelems, 4, "shmem_alltoalls32");
-}
-SHOAL_PROFILED(shmem_alltoalls32);
-
-void pshmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                        int PE_start, int logPE_stride, int PE_size, long *pSync)
-{
-    shoal_pset_t ps;
-
-    active_set(&ps, PE_start, logPE_stride, PE_size, pSync, "shmem_alltoalls64");
-    alltoalls(&ps, dest, source, dst, sst, nelems, 8, "shmem_alltoalls64");
-}
-SHOAL_PROFILED(shmem_alltoalls64);

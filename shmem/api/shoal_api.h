@@ -176,6 +176,18 @@ int shoal_api_alltoall(shmem_team_t team, void *dest, const void *source, size_t
                        size_t elem_size, const char *routine);
 int shoal_api_alltoalls(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t nelems, size_t elem_size, const char *routine);
+/* Their deprecated active-set forms (the 32 and 64 bit routines): the set is
+ * PE_start, logPE_stride, PE_size with pSync, checked here. alltoall is
+ * alltoalls with strides of 1. */
+void shoal_api_aset_broadcast(void *dest, const void *source, size_t nelems, size_t elem_size,
+                              int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync,
+                              const char *routine);
+void shoal_api_aset_collect(void *dest, const void *source, size_t nelems, size_t elem_size,
+                            int fixed, int PE_start, int logPE_stride, int PE_size, long *pSync,
+                            const char *routine);
+void shoal_api_aset_alltoalls(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                              size_t nelems, size_t elem_size, int PE_start, int logPE_stride,
+                              int PE_size, long *pSync, const char *routine);
 /* Reductions: dt and elem_size say how to combine (SHOAL_DT_CHAR for plain char). */
 int shoal_api_reduce(shmem_team_t team, void *dest, const void *source, size_t nreduce,
                      shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, const char *routine);

@@ -84,31 +84,11 @@ void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
 void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
 int pshmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
                         int PE_root);
-void pshmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
-                        int logPE_stride, int PE_size, long *pSync);
-void pshmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
-                        int logPE_stride, int PE_size, long *pSync);
 int pshmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
-void pshmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync);
-void pshmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync);
 int pshmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
-void pshmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync);
-void pshmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync);
 int pshmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
-void pshmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync);
-void pshmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync);
 int pshmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                         ptrdiff_t sst, size_t nelems);
-void pshmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                        int PE_start, int logPE_stride, int PE_size, long *pSync);
-void pshmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                        int PE_start, int logPE_stride, int PE_size, long *pSync);
 void pshmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
 void pshmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
 void pshmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
@@ -2772,6 +2752,36 @@ int pshmem_size_alltoalls(shmem_team_t team, size_t *dest, const size_t *source,
                           ptrdiff_t sst, size_t nelems);
 int pshmem_ptrdiff_alltoalls(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
                              ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+
+/* pshmem_broadcastSIZE */
+void pshmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                        int logPE_stride, int PE_size, long *pSync);
+void pshmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                        int logPE_stride, int PE_size, long *pSync);
+
+/* pshmem_collectSIZE */
+void pshmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync);
+void pshmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync);
+
+/* pshmem_fcollectSIZE */
+void pshmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync);
+void pshmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync);
+
+/* pshmem_alltoallSIZE */
+void pshmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync);
+void pshmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync);
+
+/* pshmem_alltoallsSIZE */
+void pshmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                        int PE_start, int logPE_stride, int PE_size, long *pSync);
+void pshmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                        int PE_start, int logPE_stride, int PE_size, long *pSync);
 
 /* pshmem_TYPENAME_and_reduce */
 int pshmem_uchar_and_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,

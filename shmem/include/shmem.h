@@ -174,36 +174,17 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
 int shmem_team_sync(shmem_team_t team);
 
-/* Collectives: the untyped team forms and the deprecated active-set forms */
+/* Collectives: the untyped team forms, and the deprecated active-set barrier and
+ * sync (the active-set broadcast, collect, alltoall 32 and 64 are in shoal_typed.h) */
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
 void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
                        int PE_root);
-void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync);
-void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync);
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
-void shmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                     int PE_size, long *pSync);
-void shmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                     int PE_size, long *pSync);
-void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync);
-void shmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync);
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
-void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync);
-void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
-                      int PE_size, long *pSync);
 int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems);
-void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                       int PE_start, int logPE_stride, int PE_size, long *pSync);
-void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                       int PE_start, int logPE_stride, int PE_size, long *pSync);
 
 /* Signals */
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);

@@ -2634,6 +2634,36 @@ int shmem_size_alltoalls(shmem_team_t team, size_t *dest, const size_t *source, 
 int shmem_ptrdiff_alltoalls(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source,
                             ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
 
+/* shmem_broadcastSIZE (man page shmem_broadcast) */
+void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync);
+void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync);
+
+/* shmem_collectSIZE (man page shmem_collect) */
+void shmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                     int PE_size, long *pSync);
+void shmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                     int PE_size, long *pSync);
+
+/* shmem_fcollectSIZE (man page shmem_fcollect) */
+void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync);
+void shmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync);
+
+/* shmem_alltoallSIZE (man page shmem_alltoall) */
+void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync);
+void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride,
+                      int PE_size, long *pSync);
+
+/* shmem_alltoallsSIZE (man page shmem_alltoalls) */
+void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                       int PE_start, int logPE_stride, int PE_size, long *pSync);
+void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                       int PE_start, int logPE_stride, int PE_size, long *pSync);
+
 /* shmem_TYPENAME_and_reduce (man page shmem_and_reduce) */
 int shmem_uchar_and_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source,
                            size_t nreduce);

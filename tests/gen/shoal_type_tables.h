@@ -1558,6 +1558,16 @@ static const shoal_routine_info_t shoal_routine_info[] = {
     {"shmem_uint64_alltoalls", "alltoalls", "uint64", (shoal_fn_t)shmem_uint64_alltoalls, sizeof(uint64_t)},
     {"shmem_size_alltoalls", "alltoalls", "size", (shoal_fn_t)shmem_size_alltoalls, sizeof(size_t)},
     {"shmem_ptrdiff_alltoalls", "alltoalls", "ptrdiff", (shoal_fn_t)shmem_ptrdiff_alltoalls, sizeof(ptrdiff_t)},
+    {"shmem_broadcast32", "broadcast_aset", "32", (shoal_fn_t)shmem_broadcast32, 4},
+    {"shmem_broadcast64", "broadcast_aset", "64", (shoal_fn_t)shmem_broadcast64, 8},
+    {"shmem_collect32", "collect_aset", "32", (shoal_fn_t)shmem_collect32, 4},
+    {"shmem_collect64", "collect_aset", "64", (shoal_fn_t)shmem_collect64, 8},
+    {"shmem_fcollect32", "fcollect_aset", "32", (shoal_fn_t)shmem_fcollect32, 4},
+    {"shmem_fcollect64", "fcollect_aset", "64", (shoal_fn_t)shmem_fcollect64, 8},
+    {"shmem_alltoall32", "alltoall_aset", "32", (shoal_fn_t)shmem_alltoall32, 4},
+    {"shmem_alltoall64", "alltoall_aset", "64", (shoal_fn_t)shmem_alltoall64, 8},
+    {"shmem_alltoalls32", "alltoalls_aset", "32", (shoal_fn_t)shmem_alltoalls32, 4},
+    {"shmem_alltoalls64", "alltoalls_aset", "64", (shoal_fn_t)shmem_alltoalls64, 8},
     {"shmem_uchar_and_reduce", "and_reduce", "uchar", (shoal_fn_t)shmem_uchar_and_reduce, sizeof(unsigned char)},
     {"shmem_ushort_and_reduce", "and_reduce", "ushort", (shoal_fn_t)shmem_ushort_and_reduce, sizeof(unsigned short)},
     {"shmem_uint_and_reduce", "and_reduce", "uint", (shoal_fn_t)shmem_uint_and_reduce, sizeof(unsigned int)},
@@ -1797,7 +1807,7 @@ static const shoal_routine_info_t shoal_routine_info[] = {
     {"shmem_complexd_sum_exscan", "sum_exscan", "complexd", (shoal_fn_t)shmem_complexd_sum_exscan, sizeof(double _Complex)},
     {"shmem_complexf_sum_exscan", "sum_exscan", "complexf", (shoal_fn_t)shmem_complexf_sum_exscan, sizeof(float _Complex)},
 };
-#define SHOAL_ROUTINE_INFO_COUNT 1736
+#define SHOAL_ROUTINE_INFO_COUNT 1746
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
 /* What each SHOAL_SELECT_<op> picks for a pointer to each standard RMA type,

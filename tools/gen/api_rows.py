@@ -11,7 +11,7 @@ generator: what a row means for the outputs is shoal_gen.py's to say.
 ROW_DEFAULTS = {"ctx": None, "generic": None, "select": None, "const_ok": False, "mem": False,
                 "ret_call": False, "core_ret": None, "only": None, "deprecated": False,
                 "op": None, "dev": None, "group": None, "stream": None,
-                "x_alias": False}
+                "x_alias": False, "sizes": None}
 
 # The operand of inc and fetch_inc: a compound literal 1, which device code
 # (C++) cannot take; amo() gives their device twins a local `one` instead.

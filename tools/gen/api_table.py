@@ -205,6 +205,11 @@ SOURCES = {
         "includes": ["shoal_api.h"],
         "what": "Typed team collectives: broadcast, collect, fcollect, alltoall, alltoalls.",
     },
+    "shmem/api/gen/coll_aset.c": {
+        "includes": ["shoal_api.h"],
+        "what": "The deprecated active-set broadcast, collect, fcollect, alltoall and alltoalls, "
+                "32 and 64 bits.",
+    },
     "shmem/api/gen/reduce.c": {
         "includes": ["shoal_api.h"],
         "what": "Typed team reductions (and, or, xor, max, min, sum, prod _reduce).",
@@ -574,8 +579,8 @@ ROUTINES = api_rows.with_ctx_forms(ROUTINES, _CTX_SOURCE)
 
 # ---------------------------------------------------------------------------
 # Team collectives (OpenSHMEM 1.5): each wrapper is one shoal_api_* call in
-# elements of sizeof(TYPE), and returns what it returns. The untyped mem, 32
-# and 64 forms are hand-written (UNTYPED below).
+# elements of sizeof(TYPE), and returns what it returns. The untyped mem forms
+# are hand-written (UNTYPED below); the 32 and 64 active-set forms follow.
 # ---------------------------------------------------------------------------
 _COLL = {"source": "shmem/api/gen/coll.c", "ret": "int", "ret_call": True, "core_ret": "int",
          "select": "dest"}
@@ -600,6 +605,35 @@ ROUTINES += [
          core="shoal_api_alltoalls",
          args="team, dest, source, dst, sst, nelems, {size}, {routine}",
          generic="shmem_alltoalls", page="shmem_alltoalls", **_COLL),
+]
+
+# The deprecated active-set forms of the same collectives, 32 and 64 bits: one
+# shoal_api_aset_* call each (the pSync is checked there).
+_ASET_P = "int PE_start, int logPE_stride, int PE_size, long *pSync"
+_ASET_A = "PE_start, logPE_stride, PE_size, pSync, {routine}"
+_ASET_OUT = {"over": "sized", "sizes": ("32", "64"), "ret": "void", "deprecated": True,
+             "source": "shmem/api/gen/coll_aset.c"}
+ROUTINES += [
+    _row(name="shmem_broadcast{SIZE}", op="broadcast_aset",
+         params="TYPE *dest, const TYPE *source, size_t nelems, int PE_root, " + _ASET_P,
+         core="shoal_api_aset_broadcast",
+         args="dest, source, nelems, {size}, PE_root, " + _ASET_A, page="shmem_broadcast",
+         **_ASET_OUT),
+    _row(name="shmem_collect{SIZE}", op="collect_aset", params="TYPE *dest, const TYPE *source, size_t nelems, "
+         + _ASET_P, core="shoal_api_aset_collect",
+         args="dest, source, nelems, {size}, 0, " + _ASET_A, page="shmem_collect", **_ASET_OUT),
+    _row(name="shmem_fcollect{SIZE}", op="fcollect_aset", params="TYPE *dest, const TYPE *source, size_t nelems, "
+         + _ASET_P, core="shoal_api_aset_collect",
+         args="dest, source, nelems, {size}, 1, " + _ASET_A, page="shmem_fcollect", **_ASET_OUT),
+    _row(name="shmem_alltoall{SIZE}", op="alltoall_aset", params="TYPE *dest, const TYPE *source, size_t nelems, "
+         + _ASET_P, core="shoal_api_aset_alltoalls",
+         args="dest, source, 1, 1, nelems, {size}, " + _ASET_A, page="shmem_alltoall",
+         **_ASET_OUT),
+    _row(name="shmem_alltoalls{SIZE}", op="alltoalls_aset",
+         params="TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, "
+         + _ASET_P, core="shoal_api_aset_alltoalls",
+         args="dest, source, dst, sst, nelems, {size}, " + _ASET_A, page="shmem_alltoalls",
+         **_ASET_OUT),
 ]
 
 # Reductions: the team form (with a C11 name) and the deprecated active-set
@@ -643,14 +677,10 @@ for _kind, _excl in (("inscan", 0), ("exscan", 1)):
 #   (ret, name, params, page, deprecated)
 # ---------------------------------------------------------------------------
 UNTYPED_HEADER = "shmem/include/shmem.h"
-# Parameter lists the untyped collectives share; the deprecated active-set
-# forms end with _ASET.
+# Parameter lists the untyped collectives share: the deprecated active-set
+# barrier and sync take _ASET.
 _ASET = "int PE_start, int logPE_stride, int PE_size, long *pSync"
 _TEAM_MEM = "shmem_team_t team, void *dest, const void *source, size_t nelems"
-_CONTIG_ASET = "void *dest, const void *source, size_t nelems, " + _ASET
-_BCAST_ASET = "void *dest, const void *source, size_t nelems, int PE_root, " + _ASET
-_STRIDED_ASET = ("void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, "
-                 + _ASET)
 UNTYPED = [
     ("void", "shmem_init", "void", "shmem_init", False),
     ("int", "shmem_init_thread", "int requested, int *provided", "shmem_init_thread", False),
@@ -738,22 +768,12 @@ UNTYPED = [
     ("int", "shmem_broadcastmem",
      "shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root",
      "shmem_broadcast", False),
-    ("void", "shmem_broadcast32", _BCAST_ASET, "shmem_broadcast", True),
-    ("void", "shmem_broadcast64", _BCAST_ASET, "shmem_broadcast", True),
     ("int", "shmem_collectmem", _TEAM_MEM, "shmem_collect", False),
-    ("void", "shmem_collect32", _CONTIG_ASET, "shmem_collect", True),
-    ("void", "shmem_collect64", _CONTIG_ASET, "shmem_collect", True),
     ("int", "shmem_fcollectmem", _TEAM_MEM, "shmem_fcollect", False),
-    ("void", "shmem_fcollect32", _CONTIG_ASET, "shmem_fcollect", True),
-    ("void", "shmem_fcollect64", _CONTIG_ASET, "shmem_fcollect", True),
     ("int", "shmem_alltoallmem", _TEAM_MEM, "shmem_alltoall", False),
-    ("void", "shmem_alltoall32", _CONTIG_ASET, "shmem_alltoall", True),
-    ("void", "shmem_alltoall64", _CONTIG_ASET, "shmem_alltoall", True),
     ("int", "shmem_alltoallsmem",
      "shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, "
      "size_t nelems", "shmem_alltoalls", False),
-    ("void", "shmem_alltoalls32", _STRIDED_ASET, "shmem_alltoalls", True),
-    ("void", "shmem_alltoalls64", _STRIDED_ASET, "shmem_alltoalls", True),
 ]
 
 # The untyped routines OpenSHMEM 1.6 added.

@@ -207,7 +207,8 @@ class Api:
         t = self.t
         rs = []
         if row["over"] == "sized":
-            sizes = list(t.SIZES) + ([t.MEM] if row["mem"] else [])
+            sizes = [s for s in t.SIZES if row["sizes"] is None or s[0] in row["sizes"]]
+            sizes += [t.MEM] if row["mem"] else []
             for size, nbytes in sizes:
                 name = row["name"].replace("{SIZE}", size)
                 rs.append(Routine(row, name, "void", str(nbytes), size))
