@@ -11,21 +11,7 @@
 #include <stdint.h>
 
 #include "shoal_status.h"
-
-enum { SHOAL_SEG_HEAP = 0, SHOAL_SEG_DATA = 1, SHOAL_SEG_COUNT = 2 };
-
-/* Atomic operations. They work on the bit patterns of 4- or 8-byte values: two's
- * complement add, bitwise ops, bitwise compare for cswap. */
-typedef enum shoal_amo_op {
-    SHOAL_AMO_FETCH,
-    SHOAL_AMO_SET,
-    SHOAL_AMO_SWAP,
-    SHOAL_AMO_CSWAP,
-    SHOAL_AMO_ADD,
-    SHOAL_AMO_AND,
-    SHOAL_AMO_OR,
-    SHOAL_AMO_XOR,
-} shoal_amo_op_t;
+#include "shoal_symm.h" /* segment indices, AMO ops */
 
 /* Capability flags (shoal_transport_ops_t.caps). */
 enum {

@@ -4,6 +4,7 @@
 #include "shoal_core.h"
 #include "shoal_rt.h"
 #include "shoal_status.h"
+#include "shoal_shm.h"
 #include "shoal_ucx.h"
 #include "shoal_wireup.h"
 

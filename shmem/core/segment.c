@@ -3,6 +3,7 @@
  * in memory UCX allocates instead. Peers: peer.c; what each PE publishes: wireup.c. */
 #include "shoal_core.h"
 #include "shoal_status.h"
+#include "shoal_shm.h"
 #include "shoal_ucx.h"
 
 #include <elf.h>

@@ -9,13 +9,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "shoal_atomic.h"
 #include "shoal_coll.h"
 #include "shoal_env.h"
 #include "shoal_gpu_hook.h"
 #include "shoal_handle.h"
 #include "shoal_heap.h"
 #include "shoal_log.h"
-#include "shoal_shm.h"
 #include "shoal_transport.h"
 #include "shoal_ucx.h"
 #include "shoal_wait.h"
@@ -147,10 +147,22 @@ static inline char *shoal_core_direct(const void *addr, size_t len, int pe)
     return shoal_core_direct_below(addr, len, pe, &shoal_core_state.direct_coll_pes);
 }
 
+/* Store ordering for the direct path's loads and stores: fence orders, quiet
+ * completes (a CPU fence each). */
+static inline void shoal_core_direct_fence(void)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void shoal_core_direct_quiet(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 /* The fast paths the API's inline wrappers try first: on the default context
  * (ctx is the program's handle), where the direct path maps the target for the
  * program (direct_pes), a put or
- * get is the copy itself and an AMO one CPU atomic (shoal_shm.h). Each returns 1
+ * get is the copy itself and an AMO one CPU atomic (shoal_atomic.h). Each returns 1
  * when it did the operation, 0 when the caller must take the checked path (which
  * also reports every error). Inline, so that with sizes known at the call they
  * compile to the copy or the one atomic instruction. */
@@ -191,7 +203,7 @@ static inline int shoal_core_try_rma(uintptr_t ctx, int put, void *dest, const v
 }
 
 /* op on the elem_size-byte (4 or 8) value at dest of pe; operand, compare and fetch
- * as shoal_shm_amo_at takes them. Not where AMOs must go through UCX (amo_ucx),
+ * as shoal_atomic_at takes them. Not where AMOs must go through UCX (amo_ucx),
  * nor at a misaligned address. */
 static inline int shoal_core_try_amo(uintptr_t ctx, shoal_amo_op_t op, void *dest,
                                      const void *operand, const void *compare, void *fetch,
@@ -201,7 +213,7 @@ static inline int shoal_core_try_amo(uintptr_t ctx, shoal_amo_op_t op, void *des
 
     if (__builtin_expect(at == NULL, 0))
         return 0;
-    shoal_shm_amo_at(at, op, elem_size, operand, compare, fetch);
+    shoal_atomic_at(at, op, elem_size, operand, compare, fetch);
     return 1;
 }
 
@@ -220,9 +232,9 @@ static inline int shoal_core_try_put_signal(uintptr_t ctx, void *dest, const voi
     if (__builtin_expect(sig == NULL, 0))
         return 0;
     memcpy(to, source, nelems * elem_size);
-    shoal_shm_fence();
-    shoal_shm_amo_at(sig, sig_add ? SHOAL_AMO_ADD : SHOAL_AMO_SET, sizeof(uint64_t), &signal,
-                     NULL, NULL);
+    shoal_core_direct_fence();
+    shoal_atomic_at(sig, sig_add ? SHOAL_AMO_ADD : SHOAL_AMO_SET, sizeof(uint64_t), &signal, NULL,
+                    NULL);
     return 1;
 }
 

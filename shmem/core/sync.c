@@ -24,7 +24,7 @@ static void quiet(shoal_ctx_t *ctx, int with_tokens)
 
     shoal_status_t status;
 
-    shoal_shm_quiet();
+    shoal_core_direct_quiet();
     if (w != NULL && (status = shoal_ucx_quiet(w, with_tokens)) != SHOAL_OK)
         shoal_peer_fail("shmem_quiet", shoal_ucx_stuck_pe(w), "a quiet", status);
 }
@@ -49,7 +49,7 @@ void shoal_core_fence(shoal_ctx_t *ctx)
 {
     shoal_ucx_worker_t *w = worker_of(ctx);
 
-    shoal_shm_fence();
+    shoal_core_direct_fence();
     if (w != NULL && shoal_ucx_fence(w) != SHOAL_OK)
         shoal_peer_fail("shmem_fence", -1, "a fence", SHOAL_ERR_TRANSPORT);
 }

@@ -2,24 +2,19 @@
  * through /proc/<pid>/fd/<fd>, so nothing is left behind in /dev/shm when a job
  * dies. Must never block or take a lock on the put/get path. */
 #include "shoal_shm.h"
+#include "shoal_atomic.h"
 #include "shoal_log.h"
 #include "shoal_status.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <linux/futex.h>
-#endif
 
 /* A peer's segments as mapped here; own: this PE's (not unmapped at destroy). */
 typedef struct shm_peer {
@@ -195,69 +190,6 @@ static void shm_destroy(void *state)
     free(peer);
 }
 
-/* Shared (not process-private) futexes: the word is in a mapping other PEs share,
- * so the kernel keys it by file and offset, whatever address each PE sees. */
-void shoal_shm_sleep(const void *word, uint32_t expect, long timeout_ns)
-{
-#ifdef __linux__
-    struct timespec ts = {timeout_ns / 1000000000L, timeout_ns % 1000000000L};
-
-    syscall(SYS_futex, word, FUTEX_WAIT, expect, &ts, NULL, 0);
-#else
-    (void)word;
-    (void)expect;
-    (void)timeout_ns;
-    sched_yield();
-#endif
-}
-
-void shoal_shm_wake(const void *word)
-{
-#ifdef __linux__
-    syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-#else
-    (void)word;
-#endif
-}
-
-#if defined(__x86_64__)
-#include <emmintrin.h>
-
-void shoal_shm_copy_stream(void *dst, const void *src, size_t n)
-{
-    char *d = dst;
-    const char *s = src;
-    size_t head = (size_t)(-(uintptr_t)d & 63);
-
-    if (n < 256) {
-        memcpy(d, s, n);
-        return;
-    }
-    memcpy(d, s, head); /* up to the first 64-byte line of dst */
-    d += head;
-    s += head;
-    n -= head;
-    for (; n >= 64; n -= 64, d += 64, s += 64) {
-        __m128i a = _mm_loadu_si128((const __m128i *)s);
-        __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
-        __m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
-        __m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
-
-        _mm_stream_si128((__m128i *)d, a);
-        _mm_stream_si128((__m128i *)(d + 16), b);
-        _mm_stream_si128((__m128i *)(d + 32), c);
-        _mm_stream_si128((__m128i *)(d + 48), e);
-    }
-    memcpy(d, s, n);
-    _mm_sfence(); /* streaming stores are weakly ordered: order them before what follows */
-}
-#else
-void shoal_shm_copy_stream(void *dst, const void *src, size_t n)
-{
-    memcpy(dst, src, n);
-}
-#endif
-
 /* The ops: a copy (cost: the memcpy itself) or one CPU atomic. */
 static shoal_status_t shm_put(void *state, int seg, size_t off, const void *src, size_t len)
 {
@@ -288,7 +220,7 @@ static shoal_status_t shm_amo(void *state, int seg, size_t off, shoal_amo_op_t o
 {
     shm_peer_t *peer = state;
 
-    shoal_shm_amo_at(peer->base[seg] + off, op, size, operand, compare, fetch);
+    shoal_atomic_at(peer->base[seg] + off, op, size, operand, compare, fetch);
     return SHOAL_OK;
 }
 
