@@ -17,7 +17,6 @@
 #include "shoal_heap.h"
 #include "shoal_log.h"
 #include "shoal_transport.h"
-#include "shoal_ucx.h"
 #include "shoal_wait.h"
 #include "shoal_status.h"
 
@@ -52,10 +51,10 @@ typedef struct shoal_state {
     shoal_seg_t seg[SHOAL_SEG_COUNT];
     shoal_heap_t heap;
     shoal_peer_t *peers;
-    shoal_ucx_t *ucx;
-    shoal_ucx_worker_t *ucx_main; /* the default context's worker */
-    int amo_ucx;   /* every AMO goes through UCX (the job spans nodes and UCX's AMOs
-                    * are not CPU atomics: shoal_ucx_cpu_atomics) */
+    shoal_transport_t *ucx;             /* shoal_ucx_component's instance, or NULL */
+    shoal_transport_worker_t *ucx_main; /* the default context's worker */
+    int amo_ucx; /* every AMO goes through UCX (the job spans nodes and UCX's AMOs
+                  * are not CPU atomics: the component's cpu_atomics) */
     /* The direct path, which RMA and AMOs on the default context try first: per
      * segment, each PE's copy as mapped here (NULL until connected, and where only
      * UCX reaches it). direct_pes is n_pes while the program's RMA and AMOs may
@@ -87,9 +86,9 @@ typedef struct shoal_state {
 typedef struct shoal_ctx {
     long options;
     shoal_team_t *team;
-    shoal_ucx_worker_t *worker; /* NULL: the main worker (the default context) */
-    void **ucx_peers;           /* per world PE: endpoints on worker, made on first use */
-    uintptr_t handle;           /* what the program holds: see shoal_handle.h */
+    shoal_transport_worker_t *worker; /* NULL: the main worker (the default context) */
+    void **ucx_peers;                 /* per world PE: endpoints on worker, made on first use */
+    uintptr_t handle;                 /* what the program holds: see shoal_handle.h */
 } shoal_ctx_t;
 
 extern shoal_ctx_t shoal_ctx_default;
@@ -289,7 +288,7 @@ int shoal_peer_is_local(int pe);
  * numbers are taken for one node: a collision only sends some copies by UCX. */
 uint64_t shoal_peer_node(int pe, const char *routine);
 /* A UCX endpoint to pe on worker w (for a context). */
-shoal_status_t shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
+shoal_status_t shoal_peer_ucx_attach(int pe, shoal_transport_worker_t *w, void **state_out);
 /* Ends the job for an operation (what: "a get", "a quiet", ...) of routine that
  * failed on pe (-1: no one peer) with status; SHOAL_ERR_TIMEOUT names pe's node
  * and SHOAL_PEER_TIMEOUT. */
@@ -319,7 +318,7 @@ void shoal_core_quiet_all(void);
 void shoal_core_quiet_tokens(void);
 /* Between shoal_core_untracked(1) and (0), this thread's operations through UCX
  * are a collective's tokens, or data its receiver's token wait completes: no
- * quiet of the program's flushes them (shoal_ucx_untracked). */
+ * quiet of the program's flushes them (the component's untracked). */
 void shoal_core_untracked(int on);
 
 /* ctx.c */

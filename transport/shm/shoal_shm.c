@@ -1,8 +1,10 @@
-/* memfd-backed segments and the load/store ops. A peer's segment is opened
+/* The same-node component: each PE's segments live in memfd files that peers on
+ * the node map, so remote access is a load or store. A peer's segment is opened
  * through /proc/<pid>/fd/<fd>, so nothing is left behind in /dev/shm when a job
- * dies. Must never block or take a lock on the put/get path. */
-#include "shoal_shm.h"
+ * dies. Holds no global state (the core decides where it may be used:
+ * shoal_core_direct); must never block or take a lock on the put/get path. */
 #include "shoal_atomic.h"
+#include "shoal_transport.h"
 #include "shoal_log.h"
 #include "shoal_status.h"
 
@@ -40,8 +42,8 @@ static shoal_status_t memfd_sized(const char *name, size_t size, int *fd_out)
     return SHOAL_OK;
 }
 
-shoal_status_t shoal_shm_segment_create(const char *name, size_t size, size_t align, int *fd_out,
-                             void **addr_out)
+static shoal_status_t segment_create(const char *name, size_t size, size_t align, int *fd_out,
+                                     void **addr_out)
 {
     char *span, *addr;
     size_t head;
@@ -84,7 +86,7 @@ err_close:
  * the padding between variables included, and AddressSanitizer's interceptors
  * would report that padding (its redzones) as an overflow. The kernel reads and
  * writes the bytes as they are; nothing is checked or lost. */
-shoal_status_t shoal_shm_file_copy(int fd, char *base, size_t size, int to_file)
+static shoal_status_t file_copy(int fd, char *base, size_t size, int to_file)
 {
     size_t done = 0;
     long n = 1;
@@ -97,14 +99,14 @@ shoal_status_t shoal_shm_file_copy(int fd, char *base, size_t size, int to_file)
     return done == size ? SHOAL_OK : SHOAL_ERR_SYSTEM;
 }
 
-shoal_status_t shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out)
+static shoal_status_t segment_remap(const char *name, void *addr, size_t size, int *fd_out)
 {
     int fd, status;
 
     status = memfd_sized(name, size, &fd);
     if (status != SHOAL_OK)
         return status;
-    if (shoal_shm_file_copy(fd, addr, size, 1) != SHOAL_OK) {
+    if (file_copy(fd, addr, size, 1) != SHOAL_OK) {
         shoal_log_error("cannot copy %s into shared memory: %m", name);
         goto err_close;
     }
@@ -144,15 +146,19 @@ static shoal_status_t segment_attach(pid_t pid, int fd, size_t size, void **addr
     return SHOAL_OK;
 }
 
-void shoal_shm_segment_detach(void *addr, size_t size)
+static void segment_detach(void *addr, size_t size)
 {
     if (addr != NULL)
         munmap(addr, size);
 }
 
-shoal_status_t shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *size, char *const *own,
-                          void **state_out)
+/* A peer's state for shm_ops: its segments (info's fd and size, in process pid)
+ * mapped here; info->own: this PE's own segments, used as they are. No worker. */
+static shoal_status_t peer_create(shoal_transport_worker_t *w,
+                                  const shoal_transport_peer_info_t *info, void **state_out)
 {
+    char *const *own = info->own;
+    const size_t *size = info->size;
     shm_peer_t *peer = calloc(1, sizeof(*peer));
     int seg, status = SHOAL_OK;
 
@@ -163,7 +169,7 @@ shoal_status_t shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *siz
         void *addr = own != NULL ? own[seg] : NULL;
 
         if (own == NULL && size[seg] > 0) {
-            status = segment_attach(pid, fd[seg], size[seg], &addr);
+            status = segment_attach(info->pid, info->fd[seg], size[seg], &addr);
             if (status != SHOAL_OK)
                 goto err_detach;
         }
@@ -175,7 +181,7 @@ shoal_status_t shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *siz
 
 err_detach:
     while (seg-- > 0)
-        shoal_shm_segment_detach(peer->base[seg], peer->size[seg]);
+        segment_detach(peer->base[seg], peer->size[seg]);
     free(peer);
     return status;
 }
@@ -186,7 +192,7 @@ static void shm_destroy(void *state)
     int seg;
 
     for (seg = 0; !peer->own && seg < SHOAL_SEG_COUNT; seg++)
-        shoal_shm_segment_detach(peer->base[seg], peer->size[seg]);
+        segment_detach(peer->base[seg], peer->size[seg]);
     free(peer);
 }
 
@@ -243,7 +249,7 @@ static void *shm_ptr(void *state, int seg, size_t off)
     return peer->base[seg] + off;
 }
 
-const shoal_transport_ops_t shoal_shm_ops = {
+static const shoal_transport_ops_t shm_ops = {
     .name = "shm",
     .put = shm_put,
     .get = shm_get,
@@ -254,4 +260,14 @@ const shoal_transport_ops_t shoal_shm_ops = {
     .iget = shm_iget,
     .ptr = shm_ptr,
     .destroy = shm_destroy,
+};
+
+const shoal_component_t shoal_shm_component = {
+    .name = "shm",
+    .ops = &shm_ops,
+    .seg_create = segment_create,
+    .seg_share = segment_remap,
+    .seg_copy = file_copy,
+    .seg_detach = segment_detach,
+    .peer_create = peer_create,
 };

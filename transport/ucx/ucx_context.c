@@ -1,7 +1,8 @@
-/* The UCP context: created with Shoal's features and its privacy rules
- * (keep_private), destroyed with everything registered on it; and whether
- * UCX's AMOs on this PE's memory are CPU atomics, which UCX 1.13 can only
- * say in its printouts. */
+/* The UCP context: opened with Shoal's features and its privacy rules
+ * (keep_private), destroyed with everything registered on it; and what UCX
+ * 1.13 says only in its printouts: its resources (one parser, for the atomicity
+ * question and for shoal_info) and whether its AMOs on this PE's memory are CPU
+ * atomics. */
 #include "ucx_impl.h"
 #include "shoal_log.h"
 #include "shoal_status.h"
@@ -54,31 +55,63 @@ static int config_value(const ucp_config_t *config, const char *name, char *buf,
     return found;
 }
 
+char **shoal_ucx_resource_words(const char *text, size_t *n_out)
+{
+    size_t lines = 1, n = 0, len = strlen(text);
+    char **list, *copy, *line, *tl, *rest = NULL;
+
+    for (const char *c = text; *c != '\0'; c++)
+        lines += *c == '\n';
+    list = malloc((lines + 1) * sizeof(*list) + len + 1);
+    if (list == NULL)
+        return NULL;
+    copy = memcpy(list + lines + 1, text, len + 1);
+    for (line = strtok_r(copy, "\n", &rest); line != NULL; line = strtok_r(NULL, "\n", &rest)) {
+        if (strstr(line, "resource") == NULL || (tl = strstr(line, "-- ")) == NULL)
+            continue;
+        tl += 3;
+        tl[strcspn(tl, " \t")] = '\0';
+        if (tl[0] != '\0')
+            list[n++] = tl;
+    }
+    list[n] = NULL;
+    *n_out = n;
+    return list;
+}
+
+char *shoal_ucx_context_text(ucp_context_h context)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+
+    if (f == NULL)
+        return NULL;
+    ucp_context_print_info(context, f);
+    fclose(f);
+    return text;
+}
+
 /* Whether every AMO UCX does on this PE's memory is a CPU atomic, so that PEs of
  * this node may use CPU atomics on it too (one atomicity domain): UCX_ATOMIC_MODE
  * is cpu, or no transport of this context can do NIC atomics. UCX 1.13 has no
  * query for either, so this reads what it prints: the configuration and the
- * resource lines ("resource 2 : md 1 dev 2 flags -- tcp/eth0"). */
+ * resource lines. */
 static int uses_cpu_atomics(ucp_context_h context, const ucp_config_t *config)
 {
-    char *text = NULL, *line, *tl, *rest = NULL, mode[32];
-    size_t size = 0;
+    char *text = shoal_ucx_context_text(context), **tl = NULL, mode[32];
+    size_t n = 0, i;
     int cpu = 1;
-    FILE *f = open_memstream(&text, &size);
 
-    if (f == NULL)
+    if (text == NULL)
         return 0;
-    ucp_context_print_info(context, f);
-    fclose(f);
     if (config_value(config, "ATOMIC_MODE", mode, sizeof(mode)) != 0 || strcmp(mode, "cpu") != 0) {
-        for (line = strtok_r(text, "\n", &rest); line != NULL && cpu;
-             line = strtok_r(NULL, "\n", &rest)) {
-            if (strstr(line, "resource") == NULL || (tl = strstr(line, "-- ")) == NULL)
-                continue;
-            tl += 3;
-            cpu = cpu_atomic_tl(tl, strcspn(tl, "/"));
-        }
+        tl = shoal_ucx_resource_words(text, &n);
+        cpu = tl != NULL;
+        for (i = 0; i < n && cpu; i++)
+            cpu = cpu_atomic_tl(tl[i], strcspn(tl[i], "/"));
     }
+    free(tl);
     free(text);
     return cpu;
 }
@@ -137,12 +170,30 @@ int shoal_ucx_cpu_atomics(shoal_ucx_t *ucx)
     return ucx->cpu_atomics;
 }
 
-shoal_status_t shoal_ucx_create(unsigned progress_us, unsigned timeout_s, shoal_ucx_t **ucx_out)
+ucs_status_t shoal_ucx_context_open(ucp_config_t **config_out, ucp_context_h *context_out)
 {
     ucp_params_t params = {
         .field_mask = UCP_PARAM_FIELD_FEATURES,
         .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
     };
+    ucp_config_t *config;
+    ucs_status_t st;
+
+    st = ucp_config_read(NULL, NULL, &config);
+    if (st != UCS_OK)
+        return st;
+    keep_private(config);
+    st = ucp_init(&params, config, context_out);
+    if (st != UCS_OK) {
+        ucp_config_release(config);
+        return st;
+    }
+    *config_out = config;
+    return UCS_OK;
+}
+
+shoal_status_t shoal_ucx_create(unsigned progress_us, unsigned timeout_s, shoal_ucx_t **ucx_out)
+{
     ucp_config_t *config;
     ucs_status_t st;
     shoal_ucx_t *ucx;
@@ -152,16 +203,9 @@ shoal_status_t shoal_ucx_create(unsigned progress_us, unsigned timeout_s, shoal_
         return SHOAL_ERR_NO_MEMORY;
     ucx->progress_us = progress_us;
     ucx->timeout_ns = (uint64_t)timeout_s * 1000000000u;
-    st = ucp_config_read(NULL, NULL, &config);
+    st = shoal_ucx_context_open(&config, &ucx->context);
     if (st != UCS_OK) {
-        shoal_log_error("UCX: cannot read its configuration: %s", ucs_status_string(st));
-        goto err_free;
-    }
-    keep_private(config);
-    st = ucp_init(&params, config, &ucx->context);
-    if (st != UCS_OK) {
-        ucp_config_release(config);
-        shoal_log_error("UCX: ucp_init failed: %s", ucs_status_string(st));
+        shoal_log_error("UCX: cannot start: %s", ucs_status_string(st));
         goto err_free;
     }
     ucx->cpu_atomics = uses_cpu_atomics(ucx->context, config);

@@ -8,14 +8,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, int pe, const void *addr,
-                                     const void *const *rkeys, const uint64_t *bases,
+shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, const shoal_transport_peer_info_t *info,
                                      void **state_out)
 {
     ucp_ep_params_t params = {
         .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
-        .address = addr,
+        .address = info->address,
     };
+    int pe = info->pe;
     ucx_peer_t *peer;
     ucs_status_t st;
     int seg;
@@ -40,14 +40,14 @@ shoal_status_t shoal_ucx_peer_create(shoal_ucx_worker_t *w, int pe, const void *
         goto err_free;
     }
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
-        st = ucp_ep_rkey_unpack(peer->ep, rkeys[seg], &peer->rkey[seg]);
+        st = ucp_ep_rkey_unpack(peer->ep, info->rkey[seg], &peer->rkey[seg]);
         if (st != UCS_OK) {
             shoal_log_error("UCX: cannot unpack a remote key: %s", ucs_status_string(st));
             goto err_rkeys;
         }
-        peer->base[seg] = bases[seg];
+        peer->base[seg] = info->base[seg];
         /* Memory UCX allocated on this node, UCX can map here: use it directly. */
-        if (ucp_rkey_ptr(peer->rkey[seg], bases[seg], (void **)&peer->mapped[seg]) != UCS_OK)
+        if (ucp_rkey_ptr(peer->rkey[seg], info->base[seg], (void **)&peer->mapped[seg]) != UCS_OK)
             peer->mapped[seg] = NULL;
     }
     peer->next = w->peers;
