@@ -61,7 +61,7 @@ static shoal_status_t connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
         base[seg] = info.size[seg] > 0 ? ops->ptr(state, seg, 0) : NULL;
     direct_publish(pe, w, base);
     peer->state = state;
-    if (peer->amo_ops == ops)
+    if (peer->amo_state == NULL) /* AMOs by CPU atomics too (else UCX's state is there) */
         peer->amo_state = state;
     __atomic_store_n(&peer->ops, ops, __ATOMIC_RELEASE);
     return SHOAL_OK;
@@ -249,6 +249,7 @@ uint64_t shoal_peer_node(int pe, const char *routine)
 void *shoal_peer_heap(int pe, size_t *size_out)
 {
     shoal_peer_t *peer = &shoal_core_state.peers[pe];
+    const shoal_transport_ops_t *ops;
     wireup_t *w = NULL;
     int status = SHOAL_OK;
 
@@ -268,10 +269,11 @@ void *shoal_peer_heap(int pe, size_t *size_out)
     pthread_mutex_unlock(&shoal_core_state.connect_lock);
     if (status != SHOAL_OK)
         shoal_log_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
-    if (__atomic_load_n(&peer->ops, __ATOMIC_ACQUIRE) != shoal_shm_component.ops)
+    ops = __atomic_load_n(&peer->ops, __ATOMIC_ACQUIRE);
+    if (ops == NULL || (ops->caps & SHOAL_CAP_MESSAGES)) /* not mapped by load/store */
         return NULL;
     *size_out = shoal_core_state.seg[SHOAL_SEG_HEAP].size; /* connect_wireup checked it is ours */
-    return shoal_shm_component.ops->ptr(peer->state, SHOAL_SEG_HEAP, 0);
+    return ops->ptr(peer->state, SHOAL_SEG_HEAP, 0);
 }
 
 shoal_status_t shoal_peer_setup(void)
