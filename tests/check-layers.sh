@@ -1,15 +1,33 @@
 #!/bin/sh
-# check-layers.sh - every include keeps to the layer rules of docs/design.md
-# (section 1, the ```layers block), through tools/check-layers.py. Exit 0 pass,
-# 1 fail, 77 (skip) without python3, 99 when the source tree cannot be found.
-top=${top_srcdir:-$(dirname "$0")/..}
+# check-layers.sh - the layer rules of docs/design.md section 1: every include
+# keeps to the ```layers block (tools/check-layers.py: a header of a part its own
+# may not include, or a system header such as ucp.h, pmix.h or CUDA's outside the
+# parts allowed it); and, by grep, the core and the API reach a transport only
+# through its component table (shoal_shm_component, shoal_ucx_component), never
+# by one of its functions, with no include path into a transport. Exit 0 pass,
+# 1 fail (one line per breach), 77 (skip) without python3, 99 without the tree.
+set -u
+top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 python=${PYTHON3:-python3}
-if ! command -v "$python" >/dev/null 2>&1; then
-    echo "check-layers: python3 not found, skipping"
-    exit 77
-fi
 if [ ! -f "$top/docs/design.md" ] || [ ! -f "$top/tools/check-layers.py" ]; then
     echo "check-layers: $top is not Shoal's source tree" >&2
     exit 99
 fi
-exec "$python" "$top/tools/check-layers.py" "$top"
+bad=0
+breach() {
+    echo "check-layers: $*"
+    bad=1
+}
+if command -v "$python" >/dev/null 2>&1; then
+    "$python" "$top/tools/check-layers.py" "$top" || bad=1
+else
+    echo "check-layers: python3 not found, the include rules are not checked"
+fi
+cd "$top" || exit 99
+hits=$(grep -rnoE '\bshoal_(shm|ucx)_[a-z_]+' shmem/api shmem/core | grep -vE ':shoal_(shm|ucx)_component$')
+[ -z "$hits" ] || breach "a transport's function named above it (use its component):
+$hits"
+hits=$(grep -nE 'transport/(shm|ucx)' shmem/api/Makefile.am shmem/core/Makefile.am)
+[ -z "$hits" ] || breach "an include path into a transport:
+$hits"
+exit $bad

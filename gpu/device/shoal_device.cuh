@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "shoal_wait.h"      /* shoal_wait_set_t, shoal_sel_t, SHOAL_CMP_*: host and device */
-#include "shoal_transport.h" /* shoal_amo_op_t */
+#include "shoal_symm.h"      /* shoal_amo_op_t */
 
 /* Wait (block != 0) or test on a set of ivars in the symmetric heap, with the
  * selection sel. Returns what the host core shoal_core_sync returns for the same

@@ -8,7 +8,7 @@
 #include "shoal_env.h" /* SHOAL_GPU_PROXY_* */
 #include "shoal_log.h" /* SHOAL_LOG_* levels only */
 #include "shoal_proxy.h"
-#include "shoal_transport.h" /* shoal_amo_op_t */
+#include "shoal_symm.h" /* shoal_amo_op_t */
 
 #include "shmem.h"
 

@@ -11,7 +11,7 @@
 #include "shoal_check.h"
 #include "shoal_coll.h"
 #include "shoal_core.h"
-#include "shoal_transport.h"
+#include "shoal_symm.h"
 #include "shoal_wait.h"
 
 /* The default context as the generated wrappers of routines without a ctx argument

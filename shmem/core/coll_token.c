@@ -3,6 +3,7 @@
  * the job when a PE it waits for has left. Which counter means what is the
  * algorithms' business (shoal_coll_impl.h), never this file's. */
 #include "shoal_coll_impl.h"
+#include "shoal_coll_token.h"
 #include "shoal_hang.h"
 #include "shoal_status.h"
 
@@ -32,7 +33,7 @@ void shoal_coll_flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_o
     int token = op == SHOAL_AMO_ADD && fetch == NULL;
 
     if (p != NULL) {
-        shoal_shm_amo_at(p, op, sizeof(uint64_t), operand, NULL, fetch);
+        shoal_atomic_at(p, op, sizeof(uint64_t), operand, NULL, fetch);
         return;
     }
     /* A token: its receiver's wait is what completes it, not the program's quiet. */
@@ -44,7 +45,7 @@ void shoal_coll_flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_o
         shoal_core_untracked(0);
 }
 
-/* Tokens (shoal_shm.h: a sender adds one to a counter of the receiver, which
+/* Tokens (shoal_coll_token.h: a sender adds one to a counter of the receiver, which
  * waits for it to be non-zero and takes one back). On a node with more PEs than
  * cores the waiter yields, and after SLEEP_AFTER_S of yielding sleeps until the
  * sender wakes it: a yield does not always give the core away (the scheduler may
@@ -65,7 +66,7 @@ void shoal_coll_counter_send(const shoal_pset_t *ps, int to, size_t off, const c
     if (p == NULL)
         shoal_coll_flag_amo(ps, pe, off, SHOAL_AMO_ADD, &one, NULL, routine);
     else
-        shoal_shm_token_send(p);
+        shoal_coll_mapped_send(p);
 }
 
 /* Sleeps on this PE's counter p (sleep_waits is set), when the sender (world PE
@@ -75,7 +76,7 @@ static void counter_sleep(uint64_t *p, int pe)
     if (shoal_core_direct(p, 8, pe) == NULL)
         sched_yield();
     else
-        shoal_shm_token_sleep(p, SLEEP_MAX_NS);
+        shoal_coll_mapped_sleep(p, SLEEP_MAX_NS);
 }
 
 /* Why a PE left, in its world team's ALGO_LEFT counter (shoal_coll_left_t, 0
@@ -233,7 +234,7 @@ uint64_t shoal_coll_wait(const shoal_pset_t *ps, int from, const shoal_coll_read
 
 static uint64_t token_ready(void *p)
 {
-    return shoal_shm_token_count(p);
+    return shoal_coll_mapped_count(p);
 }
 
 /* Waits for a token on this PE's counter at off, from set index from (-1: any

@@ -58,7 +58,7 @@ shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **
         ctx->ucx_peers = calloc((size_t)shoal_core_state.n_pes, sizeof(void *));
         if (ctx->ucx_peers == NULL)
             goto err_free;
-        status = shoal_ucx_worker_create(shoal_core_state.ucx, &ctx->worker);
+        status = shoal_ucx_component.worker_create(shoal_core_state.ucx, &ctx->worker);
         if (status != SHOAL_OK)
             goto err_free;
     }
@@ -75,7 +75,7 @@ shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **
 err_handle:
     shoal_handle_remove(&handles, ctx->handle);
 err_worker:
-    shoal_ucx_worker_destroy(ctx->worker);
+    shoal_ucx_component.worker_destroy(ctx->worker);
 err_free:
     free(ctx->ucx_peers);
     free(ctx);
@@ -100,8 +100,9 @@ void shoal_ctx_destroy(shoal_ctx_t *ctx)
     }
     pthread_mutex_unlock(&ctx_lock);
     for (i = 0; ctx->ucx_peers != NULL && i < shoal_core_state.n_pes; i++)
-        shoal_ucx_peer_destroy(ctx->ucx_peers[i]);
-    shoal_ucx_worker_destroy(ctx->worker);
+        if (ctx->ucx_peers[i] != NULL)
+            shoal_ucx_component.ops->destroy(ctx->ucx_peers[i]);
+    shoal_ucx_component.worker_destroy(ctx->worker);
     free(ctx->ucx_peers);
     free(ctx);
 }

@@ -9,7 +9,6 @@
 #include "shoal_rt.h"
 #include "shoal_stats.h"
 #include "shoal_status.h"
-#include "shoal_ucx.h"
 #include "shoal_wireup.h"
 
 #include <sched.h>
@@ -202,9 +201,9 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (status != SHOAL_OK)
         fail(routine, "making global/static data symmetric", status);
     if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX) {
-        status = shoal_ucx_create((unsigned)shoal_core_state.settings.progress_us,
-                                  (unsigned)shoal_core_state.settings.peer_timeout_s,
-                                  &shoal_core_state.ucx);
+        status = shoal_ucx_component.create((unsigned)shoal_core_state.settings.progress_us,
+                                            (unsigned)shoal_core_state.settings.peer_timeout_s,
+                                            &shoal_core_state.ucx);
         if (status != SHOAL_OK)
             fail(routine, "starting UCX", status);
         shoal_segment_data_to_ucx();
@@ -227,19 +226,20 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX && shoal_core_state.n_pes == 1) {
         /* a job of one PE has nobody to reach: no UCX, as without the setting */
         shoal_segment_data_from_ucx();
-        shoal_ucx_destroy(shoal_core_state.ucx);
+        shoal_ucx_component.destroy(shoal_core_state.ucx);
         shoal_core_state.ucx = NULL;
     }
     if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_core_state.n_pes > 1
                                                           : local_size < shoal_core_state.n_pes) {
-        status = shoal_core_state.ucx != NULL
-                     ? SHOAL_OK
-                     : shoal_ucx_create((unsigned)shoal_core_state.settings.progress_us,
-                                        (unsigned)shoal_core_state.settings.peer_timeout_s,
-                                        &shoal_core_state.ucx);
+        status =
+            shoal_core_state.ucx != NULL
+                ? SHOAL_OK
+                : shoal_ucx_component.create((unsigned)shoal_core_state.settings.progress_us,
+                                             (unsigned)shoal_core_state.settings.peer_timeout_s,
+                                             &shoal_core_state.ucx);
         if (status == SHOAL_OK) {
-            shoal_core_state.ucx_main = shoal_ucx_main_worker(shoal_core_state.ucx);
-            status = shoal_ucx_progress_start(shoal_core_state.ucx);
+            shoal_core_state.ucx_main = shoal_ucx_component.main_worker(shoal_core_state.ucx);
+            status = shoal_ucx_component.progress_start(shoal_core_state.ucx);
         }
         if (status != SHOAL_OK)
             fail(routine, "starting UCX", status);
@@ -248,8 +248,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
          * takes UCX so that its atomics never meet the CPU's; where UCX's AMOs are
          * CPU atomics anyway (software AMOs over TCP, UCX_ATOMIC_MODE=cpu), the
          * PEs of a node keep CPU atomics on each other's memory. */
-        shoal_core_state.amo_ucx =
-            local_size < shoal_core_state.n_pes && !shoal_ucx_cpu_atomics(shoal_core_state.ucx);
+        shoal_core_state.amo_ucx = local_size < shoal_core_state.n_pes &&
+                                   !shoal_ucx_component.cpu_atomics(shoal_core_state.ucx);
     }
     t[2] = now_ms();
 
@@ -351,7 +351,7 @@ static void finalize(int by_exit)
     shoal_peer_cleanup();
     shoal_rt_barrier();
     shoal_segment_data_from_ucx();
-    shoal_ucx_destroy(shoal_core_state.ucx);
+    shoal_ucx_component.destroy(shoal_core_state.ucx);
     shoal_core_state.ucx = NULL;
     shoal_core_state.ucx_main = NULL;
     shoal_hang_cleanup();

@@ -4,7 +4,6 @@
 #include "shoal_core.h"
 #include "shoal_rt.h"
 #include "shoal_status.h"
-#include "shoal_ucx.h"
 #include "shoal_wireup.h"
 
 #include <errno.h>
@@ -26,52 +25,63 @@ static void direct_publish(int pe, const wireup_t *w, char *const *base)
             __atomic_store_n(&shoal_core_state.direct[seg][pe], base[seg], __ATOMIC_RELEASE);
 }
 
-/* RMA to pe by load/store (transport/shm); AMOs too where amo_ops says so. */
+/* What pe published in w, as a component takes it. */
+static void peer_info(const wireup_t *w, int pe, shoal_transport_peer_info_t *info)
+{
+    int seg;
+
+    *info = (shoal_transport_peer_info_t){.pe = pe, .pid = w->pid};
+    if (w->addr_len > 0)
+        info->address = shoal_wireup_ucx_address(w);
+    for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
+        info->fd[seg] = w->fd[seg];
+        info->size[seg] = w->size[seg];
+        info->base[seg] = w->base[seg];
+        info->rkey[seg] = shoal_wireup_rkey(w, seg);
+    }
+}
+
+/* RMA to pe by load/store (shoal_shm_component); AMOs too where amo_ops says so. */
 static shoal_status_t connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
 {
+    const shoal_transport_ops_t *ops = shoal_shm_component.ops;
     char *own[SHOAL_SEG_COUNT], *base[SHOAL_SEG_COUNT];
-    size_t size[SHOAL_SEG_COUNT];
-    int fd[SHOAL_SEG_COUNT], seg, status;
+    shoal_transport_peer_info_t info;
+    int seg, status;
     void *state;
 
-    for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
+    peer_info(w, pe, &info);
+    for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
         own[seg] = shoal_core_state.seg[seg].base;
-        size[seg] = w->size[seg];
-        fd[seg] = w->fd[seg];
-    }
-    status =
-        shoal_shm_peer_create(w->pid, fd, size, pe == shoal_core_state.my_pe ? own : NULL, &state);
+    info.own = pe == shoal_core_state.my_pe ? own : NULL;
+    status = shoal_shm_component.peer_create(NULL, &info, &state);
     if (status != SHOAL_OK)
         return status;
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
-        base[seg] = size[seg] > 0 ? shoal_shm_ops.ptr(state, seg, 0) : NULL;
+        base[seg] = info.size[seg] > 0 ? ops->ptr(state, seg, 0) : NULL;
     direct_publish(pe, w, base);
     peer->state = state;
-    if (peer->amo_ops == &shoal_shm_ops)
+    if (peer->amo_state == NULL) /* AMOs by CPU atomics too (else UCX's state is there) */
         peer->amo_state = state;
-    __atomic_store_n(&peer->ops, &shoal_shm_ops, __ATOMIC_RELEASE);
+    __atomic_store_n(&peer->ops, ops, __ATOMIC_RELEASE);
     return SHOAL_OK;
 }
 
 /* A UCX endpoint on worker wk and remote keys for the peer that published w. */
-static shoal_status_t attach_ucx(const wireup_t *w, int pe, shoal_ucx_worker_t *wk,
+static shoal_status_t attach_ucx(const wireup_t *w, int pe, shoal_transport_worker_t *wk,
                                  void **state_out)
 {
-    const void *rkeys[SHOAL_SEG_COUNT];
-    uint64_t bases[SHOAL_SEG_COUNT];
-    int seg;
+    shoal_transport_peer_info_t info;
 
     if (shoal_core_state.ucx == NULL || w->addr_len == 0)
         return SHOAL_ERR_UNREACHABLE;
-    for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
-        rkeys[seg] = shoal_wireup_rkey(w, seg);
-        bases[seg] = w->base[seg];
-    }
-    return shoal_ucx_peer_create(wk, pe, shoal_wireup_ucx_address(w), rkeys, bases, state_out);
+    peer_info(w, pe, &info);
+    return shoal_ucx_component.peer_create(wk, &info, state_out);
 }
 
 static shoal_status_t connect_ucx(const wireup_t *w, int pe, shoal_peer_t *peer)
 {
+    const shoal_transport_ops_t *ops = shoal_ucx_component.ops;
     int status = attach_ucx(w, pe, shoal_core_state.ucx_main, &peer->state), seg;
     char *base[SHOAL_SEG_COUNT];
 
@@ -79,11 +89,11 @@ static shoal_status_t connect_ucx(const wireup_t *w, int pe, shoal_peer_t *peer)
         return status;
     /* Where UCX maps the peer's segment here, the direct path takes it. */
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
-        base[seg] = shoal_ucx_ops.ptr(peer->state, seg, 0);
+        base[seg] = ops->ptr(peer->state, seg, 0);
     direct_publish(pe, w, base);
-    peer->amo_ops = &shoal_ucx_ops;
+    peer->amo_ops = ops;
     peer->amo_state = peer->state;
-    __atomic_store_n(&peer->ops, &shoal_ucx_ops, __ATOMIC_RELEASE);
+    __atomic_store_n(&peer->ops, ops, __ATOMIC_RELEASE);
     return SHOAL_OK;
 }
 
@@ -121,12 +131,12 @@ static shoal_status_t connect_wireup(int pe, const wireup_t *w, shoal_peer_t *pe
         return connect_ucx(w, pe, peer);
     /* Same node (or this PE): load/store for RMA; AMOs by CPU atomics too, unless the
      * job spans nodes, where they must meet the NIC's atomics on one path. */
-    peer->amo_ops = &shoal_shm_ops;
+    peer->amo_ops = shoal_shm_component.ops;
     if (shoal_core_state.amo_ucx) {
         status = attach_ucx(w, pe, shoal_core_state.ucx_main, &peer->amo_state);
         if (status != SHOAL_OK)
             return status;
-        peer->amo_ops = &shoal_ucx_ops;
+        peer->amo_ops = shoal_ucx_component.ops;
     }
     return connect_shm(w, pe, peer);
 }
@@ -145,7 +155,7 @@ static shoal_status_t connect_peer(int pe, shoal_peer_t *peer)
     return status;
 }
 
-shoal_status_t shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *wk, void **state_out)
+shoal_status_t shoal_peer_ucx_attach(int pe, shoal_transport_worker_t *wk, void **state_out)
 {
     wireup_t *w = NULL;
     int status = shoal_wireup_lookup(pe, &w);
@@ -181,7 +191,7 @@ void shoal_peer_connect(int pe)
 
             self.size[0] = shoal_core_state.seg[0].size;
             self.size[1] = shoal_core_state.seg[1].size;
-            peer->amo_ops = &shoal_shm_ops;
+            peer->amo_ops = shoal_shm_component.ops;
             status = connect_shm(&self, pe, peer);
         } else {
             status = connect_peer(pe, peer);
@@ -239,6 +249,7 @@ uint64_t shoal_peer_node(int pe, const char *routine)
 void *shoal_peer_heap(int pe, size_t *size_out)
 {
     shoal_peer_t *peer = &shoal_core_state.peers[pe];
+    const shoal_transport_ops_t *ops;
     wireup_t *w = NULL;
     int status = SHOAL_OK;
 
@@ -258,10 +269,11 @@ void *shoal_peer_heap(int pe, size_t *size_out)
     pthread_mutex_unlock(&shoal_core_state.connect_lock);
     if (status != SHOAL_OK)
         shoal_log_fatal("cannot reach PE %d: %s", pe, shoal_status_string(status));
-    if (__atomic_load_n(&peer->ops, __ATOMIC_ACQUIRE) != &shoal_shm_ops)
+    ops = __atomic_load_n(&peer->ops, __ATOMIC_ACQUIRE);
+    if (ops == NULL || (ops->caps & SHOAL_CAP_MESSAGES)) /* not mapped by load/store */
         return NULL;
     *size_out = shoal_core_state.seg[SHOAL_SEG_HEAP].size; /* connect_wireup checked it is ours */
-    return shoal_shm_ops.ptr(peer->state, SHOAL_SEG_HEAP, 0);
+    return ops->ptr(peer->state, SHOAL_SEG_HEAP, 0);
 }
 
 shoal_status_t shoal_peer_setup(void)

@@ -3,7 +3,6 @@
  * in memory UCX allocates instead. Peers: peer.c; what each PE publishes: wireup.c. */
 #include "shoal_core.h"
 #include "shoal_status.h"
-#include "shoal_ucx.h"
 
 #include <elf.h>
 #include <link.h>
@@ -54,7 +53,7 @@ shoal_status_t shoal_segment_data_setup(shoal_seg_t *seg_out)
     start = r.relro_end > r.start && r.relro_end < r.end ? r.relro_end : r.start;
     start &= ~(page - 1);
     r.end = (r.end + page - 1) & ~(page - 1);
-    status = shoal_shm_segment_remap("shoal-data", (void *)start, r.end - start, &fd);
+    status = shoal_shm_component.seg_share("shoal-data", (void *)start, r.end - start, &fd);
     if (status != SHOAL_OK)
         return status;
     *seg_out = (shoal_seg_t){.base = (char *)start, .size = r.end - start, .fd = fd};
@@ -93,16 +92,16 @@ void shoal_segment_data_to_ucx(void)
     char *base = shoal_core_state.seg[SHOAL_SEG_DATA].base;
     size_t size = shoal_core_state.seg[SHOAL_SEG_DATA].size;
     int fd = shoal_core_state.seg[SHOAL_SEG_DATA].fd;
-    shoal_ucx_t *ucx = shoal_core_state.ucx;
+    shoal_transport_t *ucx = shoal_core_state.ucx;
 
     if (size == 0 || fd < 0 || !ucx_allocates())
         return;
-    if (shoal_ucx_alloc(ucx, SHOAL_SEG_DATA, base, size) != SHOAL_OK) {
+    if (shoal_ucx_component.mem_alloc(ucx, SHOAL_SEG_DATA, base, size) != SHOAL_OK) {
         data_map_file(base, size, fd);
         shoal_log_debug("UCX cannot allocate the global/static data; it stays in Shoal's mapping");
         return;
     }
-    if (shoal_shm_file_copy(fd, base, size, 0) != SHOAL_OK)
+    if (shoal_shm_component.seg_copy(fd, base, size, 0) != SHOAL_OK)
         shoal_log_fatal("shmem_init: cannot copy the global/static data into UCX's memory: %m");
     data_in_ucx = 1;
     shoal_log_debug("global/static data (%zu bytes at %p) now in memory UCX allocated", size,
@@ -118,9 +117,9 @@ void shoal_segment_data_from_ucx(void)
     if (!data_in_ucx)
         return;
     data_in_ucx = 0;
-    if (shoal_shm_file_copy(fd, base, size, 1) != SHOAL_OK)
+    if (shoal_shm_component.seg_copy(fd, base, size, 1) != SHOAL_OK)
         shoal_log_fatal("shmem_finalize: cannot save the global/static data from UCX's memory: %m");
-    shoal_ucx_unmap(shoal_core_state.ucx, SHOAL_SEG_DATA);
+    shoal_ucx_component.mem_unmap(shoal_core_state.ucx, SHOAL_SEG_DATA);
     data_map_file(base, size, fd);
 }
 
@@ -148,13 +147,13 @@ shoal_status_t shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
         addr = aligned_hole(size, SHOAL_HEAP_BASE_ALIGN);
         if (addr == NULL)
             return SHOAL_ERR_NO_MEMORY;
-        status = shoal_ucx_alloc(shoal_core_state.ucx, SHOAL_SEG_HEAP, addr, size);
+        status = shoal_ucx_component.mem_alloc(shoal_core_state.ucx, SHOAL_SEG_HEAP, addr, size);
         if (status != SHOAL_OK)
             return status;
         *seg_out = (shoal_seg_t){.base = addr, .size = size, .fd = -1};
         return SHOAL_OK;
     }
-    status = shoal_shm_segment_create("shoal-heap", size, SHOAL_HEAP_BASE_ALIGN, &fd, &addr);
+    status = shoal_shm_component.seg_create("shoal-heap", size, SHOAL_HEAP_BASE_ALIGN, &fd, &addr);
     if (status != SHOAL_OK)
         return status;
     *seg_out = (shoal_seg_t){.base = addr, .size = size, .fd = fd};
@@ -163,8 +162,8 @@ shoal_status_t shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
 
 void shoal_segment_heap_cleanup(shoal_seg_t *seg)
 {
-    if (seg->fd >= 0) { /* else UCX allocated it, and freed it at shoal_ucx_destroy */
-        shoal_shm_segment_detach(seg->base, seg->size);
+    if (seg->fd >= 0) { /* else UCX allocated it, and freed it when destroyed */
+        shoal_shm_component.seg_detach(seg->base, seg->size);
         close(seg->fd); /* the peers, which took copies of it, have closed theirs */
     }
     *seg = (shoal_seg_t){.fd = -1};

@@ -14,6 +14,7 @@
 #ifndef SHOAL_COLL_IMPL_H
 #define SHOAL_COLL_IMPL_H
 
+#include "shoal_copy.h"
 #include "shoal_core.h"
 
 #include <string.h>
@@ -170,7 +171,7 @@ static inline void shoal_coll_push(const shoal_pset_t *ps, int i, int seg, size_
     if (to == NULL)
         shoal_core_put(&shoal_ctx_default, pe, seg, off, src, bytes, 1, routine);
     else if (stream)
-        shoal_shm_copy_stream(to, src, bytes);
+        shoal_copy_stream(to, src, bytes);
     else
         memcpy(to, src, bytes);
 }

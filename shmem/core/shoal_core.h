@@ -9,15 +9,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "shoal_atomic.h"
 #include "shoal_coll.h"
 #include "shoal_env.h"
 #include "shoal_gpu_hook.h"
 #include "shoal_handle.h"
 #include "shoal_heap.h"
 #include "shoal_log.h"
-#include "shoal_shm.h"
 #include "shoal_transport.h"
-#include "shoal_ucx.h"
 #include "shoal_wait.h"
 #include "shoal_status.h"
 
@@ -52,10 +51,10 @@ typedef struct shoal_state {
     shoal_seg_t seg[SHOAL_SEG_COUNT];
     shoal_heap_t heap;
     shoal_peer_t *peers;
-    shoal_ucx_t *ucx;
-    shoal_ucx_worker_t *ucx_main; /* the default context's worker */
-    int amo_ucx;   /* every AMO goes through UCX (the job spans nodes and UCX's AMOs
-                    * are not CPU atomics: shoal_ucx_cpu_atomics) */
+    shoal_transport_t *ucx;             /* shoal_ucx_component's instance, or NULL */
+    shoal_transport_worker_t *ucx_main; /* the default context's worker */
+    int amo_ucx; /* every AMO goes through UCX (the job spans nodes and UCX's AMOs
+                  * are not CPU atomics: the component's cpu_atomics) */
     /* The direct path, which RMA and AMOs on the default context try first: per
      * segment, each PE's copy as mapped here (NULL until connected, and where only
      * UCX reaches it). direct_pes is n_pes while the program's RMA and AMOs may
@@ -89,10 +88,10 @@ typedef struct shoal_session shoal_session_t; /* session.c */
 typedef struct shoal_ctx {
     long options;
     shoal_team_t *team;
-    shoal_ucx_worker_t *worker; /* NULL: the main worker (the default context) */
-    void **ucx_peers;           /* per world PE: endpoints on worker, made on first use */
-    uintptr_t handle;           /* what the program holds: see shoal_handle.h */
-    shoal_session_t *session;   /* a batch session's held AMOs, or NULL */
+    shoal_transport_worker_t *worker; /* NULL: the main worker (the default context) */
+    void **ucx_peers;                 /* per world PE: endpoints on worker, made on first use */
+    uintptr_t handle;                 /* what the program holds: see shoal_handle.h */
+    shoal_session_t *session;         /* a batch session's held AMOs, or NULL */
 } shoal_ctx_t;
 
 extern shoal_ctx_t shoal_ctx_default;
@@ -150,10 +149,22 @@ static inline char *shoal_core_direct(const void *addr, size_t len, int pe)
     return shoal_core_direct_below(addr, len, pe, &shoal_core_state.direct_coll_pes);
 }
 
+/* Store ordering for the direct path's loads and stores: fence orders, quiet
+ * completes (a CPU fence each). */
+static inline void shoal_core_direct_fence(void)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void shoal_core_direct_quiet(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 /* The fast paths the API's inline wrappers try first: on the default context
  * (ctx is the program's handle), where the direct path maps the target for the
  * program (direct_pes), a put or
- * get is the copy itself and an AMO one CPU atomic (shoal_shm.h). Each returns 1
+ * get is the copy itself and an AMO one CPU atomic (shoal_atomic.h). Each returns 1
  * when it did the operation, 0 when the caller must take the checked path (which
  * also reports every error). Inline, so that with sizes known at the call they
  * compile to the copy or the one atomic instruction. */
@@ -194,7 +205,7 @@ static inline int shoal_core_try_rma(uintptr_t ctx, int put, void *dest, const v
 }
 
 /* op on the elem_size-byte (4 or 8) value at dest of pe; operand, compare and fetch
- * as shoal_shm_amo_at takes them. Not where AMOs must go through UCX (amo_ucx),
+ * as shoal_atomic_at takes them. Not where AMOs must go through UCX (amo_ucx),
  * nor at a misaligned address. */
 static inline int shoal_core_try_amo(uintptr_t ctx, shoal_amo_op_t op, void *dest,
                                      const void *operand, const void *compare, void *fetch,
@@ -204,7 +215,7 @@ static inline int shoal_core_try_amo(uintptr_t ctx, shoal_amo_op_t op, void *des
 
     if (__builtin_expect(at == NULL, 0))
         return 0;
-    shoal_shm_amo_at(at, op, elem_size, operand, compare, fetch);
+    shoal_atomic_at(at, op, elem_size, operand, compare, fetch);
     return 1;
 }
 
@@ -223,9 +234,9 @@ static inline int shoal_core_try_put_signal(uintptr_t ctx, void *dest, const voi
     if (__builtin_expect(sig == NULL, 0))
         return 0;
     memcpy(to, source, nelems * elem_size);
-    shoal_shm_fence();
-    shoal_shm_amo_at(sig, sig_add ? SHOAL_AMO_ADD : SHOAL_AMO_SET, sizeof(uint64_t), &signal,
-                     NULL, NULL);
+    shoal_core_direct_fence();
+    shoal_atomic_at(sig, sig_add ? SHOAL_AMO_ADD : SHOAL_AMO_SET, sizeof(uint64_t), &signal, NULL,
+                    NULL);
     return 1;
 }
 
@@ -280,7 +291,7 @@ int shoal_peer_is_local(int pe);
  * numbers are taken for one node: a collision only sends some copies by UCX. */
 uint64_t shoal_peer_node(int pe, const char *routine);
 /* A UCX endpoint to pe on worker w (for a context). */
-shoal_status_t shoal_peer_ucx_attach(int pe, shoal_ucx_worker_t *w, void **state_out);
+shoal_status_t shoal_peer_ucx_attach(int pe, shoal_transport_worker_t *w, void **state_out);
 /* Ends the job for an operation (what: "a get", "a quiet", ...) of routine that
  * failed on pe (-1: no one peer) with status; SHOAL_ERR_TIMEOUT names pe's node
  * and SHOAL_PEER_TIMEOUT. */
@@ -310,7 +321,7 @@ void shoal_core_quiet_all(void);
 void shoal_core_quiet_tokens(void);
 /* Between shoal_core_untracked(1) and (0), this thread's operations through UCX
  * are a collective's tokens, or data its receiver's token wait completes: no
- * quiet of the program's flushes them (shoal_ucx_untracked). */
+ * quiet of the program's flushes them (the component's untracked). */
 void shoal_core_untracked(int on);
 
 /* ctx.c */

@@ -4,7 +4,6 @@
 #include "shoal_core.h"
 #include "shoal_session.h"
 #include "shoal_status.h"
-#include "shoal_ucx.h"
 
 #include <sched.h>
 
@@ -12,26 +11,25 @@ void shoal_core_progress(void)
 {
     if (shoal_core_state.ucx != NULL) {
         shoal_session_send_mine(); /* a PE never waits on an AMO it holds */
-        shoal_ucx_progress(shoal_core_state.ucx);
+        shoal_ucx_component.progress(shoal_core_state.ucx);
     }
 }
 
-static shoal_ucx_worker_t *worker_of(shoal_ctx_t *ctx)
+static shoal_transport_worker_t *worker_of(shoal_ctx_t *ctx)
 {
     return ctx->worker != NULL ? ctx->worker : shoal_core_state.ucx_main;
 }
 
 static void quiet(shoal_ctx_t *ctx, int with_tokens)
 {
-    shoal_ucx_worker_t *w = worker_of(ctx);
-
+    shoal_transport_worker_t *w = worker_of(ctx);
     shoal_status_t status;
 
     if (ctx->session != NULL)
         shoal_session_send(ctx);
-    shoal_shm_quiet();
-    if (w != NULL && (status = shoal_ucx_quiet(w, with_tokens)) != SHOAL_OK)
-        shoal_peer_fail("shmem_quiet", shoal_ucx_stuck_pe(w), "a quiet", status);
+    shoal_core_direct_quiet();
+    if (w != NULL && (status = shoal_ucx_component.quiet(w, with_tokens)) != SHOAL_OK)
+        shoal_peer_fail("shmem_quiet", shoal_ucx_component.stuck_pe(w), "a quiet", status);
 }
 
 void shoal_core_quiet(shoal_ctx_t *ctx)
@@ -47,17 +45,17 @@ void shoal_core_quiet_tokens(void)
 void shoal_core_untracked(int on)
 {
     if (shoal_core_state.ucx_main != NULL)
-        shoal_ucx_untracked(on);
+        shoal_ucx_component.untracked(on);
 }
 
 void shoal_core_fence(shoal_ctx_t *ctx)
 {
-    shoal_ucx_worker_t *w = worker_of(ctx);
+    shoal_transport_worker_t *w = worker_of(ctx);
 
     if (ctx->session != NULL)
         shoal_session_send(ctx);
-    shoal_shm_fence();
-    if (w != NULL && shoal_ucx_fence(w) != SHOAL_OK)
+    shoal_core_direct_fence();
+    if (w != NULL && shoal_ucx_component.fence(w) != SHOAL_OK)
         shoal_peer_fail("shmem_fence", -1, "a fence", SHOAL_ERR_TRANSPORT);
 }
 

@@ -3,7 +3,6 @@
 #include "shoal_core.h"
 #include "shoal_rt.h"
 #include "shoal_status.h"
-#include "shoal_ucx.h"
 #include "shoal_wireup.h"
 
 #include <stdio.h>
@@ -34,12 +33,13 @@ shoal_status_t shoal_wireup_publish(void)
     int seg, status;
 
     if (shoal_core_state.ucx != NULL) {
-        shoal_ucx_address(shoal_core_state.ucx, &addr, &addr_len);
+        shoal_ucx_component.address(shoal_core_state.ucx, &addr, &addr_len);
         for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
             if (shoal_core_state.seg[seg].size == 0)
                 continue;
-            status = shoal_ucx_register(shoal_core_state.ucx, seg, shoal_core_state.seg[seg].base,
-                                        shoal_core_state.seg[seg].size, &rkey[seg], &rkey_len[seg]);
+            status = shoal_ucx_component.mem_register(
+                shoal_core_state.ucx, seg, shoal_core_state.seg[seg].base,
+                shoal_core_state.seg[seg].size, &rkey[seg], &rkey_len[seg]);
             if (status != SHOAL_OK)
                 return status;
         }

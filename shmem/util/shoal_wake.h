@@ -1,5 +1,6 @@
 /* A wake-up word, in place of a condition variable, for threads that wait under a
- * mutex for a condition to change. glibc before 2.41 (Debian 12 has 2.36) can
+ * mutex for a condition to change (and, below, shared words for waits across
+ * processes). glibc before 2.41 (Debian 12 has 2.36) can
  * leave pthread_cond_broadcast blocked for good, and its waiters with it
  * (sourceware bug 25847): Shoal's tests met it under load. Linux futexes have no
  * such state to get wrong.
@@ -32,6 +33,23 @@ static inline void shoal_wake_all(unsigned *word)
 {
     __atomic_add_fetch(word, 1, __ATOMIC_RELEASE);
     shoal_futex_wake_all(word, 0);
+}
+
+/* Words in memory that other processes map (a PE's collective counters): shared,
+ * not process-private, futexes, which the kernel keys by file and offset,
+ * whatever address each process sees. Sleeps while the 32-bit word holds expect,
+ * until a wake on it, a signal or timeout_ns. */
+static inline void shoal_wake_shared_sleep(const void *word, unsigned expect, long timeout_ns)
+{
+    struct timespec ts = {timeout_ns / 1000000000L, timeout_ns % 1000000000L};
+
+    shoal_futex_wait(word, expect, &ts, 1);
+}
+
+/* Wakes every sleeper on the shared word. */
+static inline void shoal_wake_shared_all(const void *word)
+{
+    shoal_futex_wake_all(word, 1);
 }
 
 #endif

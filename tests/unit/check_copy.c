@@ -1,4 +1,4 @@
-/* Unit tests of the same-node transport's streaming copy (shoal_shm_copy_stream):
+/* Unit tests of the streaming copy (shoal_copy_stream, shmem/util):
  * every byte of the destination range equals the source, and nothing either side
  * of it changes, for every alignment of source and destination against a 64-byte
  * line and lengths around the points where the copy changes method. */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shoal_shm.h"
+#include "shoal_copy.h"
 
 #define PAD 192
 
@@ -22,7 +22,7 @@ static void check_one(size_t soff, size_t doff, size_t n)
     for (i = 0; i < sizeof(src_mem); i++)
         src_mem[i] = (unsigned char)(i * 131 + 7);
     memset(dst_mem, 0xa5, sizeof(dst_mem));
-    shoal_shm_copy_stream(dst_mem + PAD + doff, src_mem + PAD + soff, n);
+    shoal_copy_stream(dst_mem + PAD + doff, src_mem + PAD + soff, n);
     for (i = 0; i < sizeof(dst_mem); i++) {
         size_t at = PAD + doff;
         unsigned char want = i >= at && i < at + n ? src_mem[PAD + soff + (i - at)] : 0xa5;

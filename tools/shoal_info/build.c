@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include <pmix.h>
-#include <ucp/api/ucp.h>
-#include <uct/api/version.h>
+
+#include "shoal_transport.h"
 
 #include "shmem.h"
 
@@ -104,9 +104,12 @@ static void cuda_print(FILE *f, int all, int parsable)
 
 void shoal_info_build_print(FILE *f, int all, int parsable)
 {
-    const char *ucx_loaded = ucp_get_version_string();
-    int ucx_differs = strcmp(ucx_loaded, UCT_VERNO_STRING) != 0;
+    const char *ucx_built, *ucx_loaded;
+    int ucx_differs;
     char pmix[128];
+
+    shoal_ucx_component.versions(&ucx_built, &ucx_loaded);
+    ucx_differs = strcmp(ucx_loaded, ucx_built) != 0;
 
     pmix_loaded(pmix, sizeof(pmix));
     if (parsable) {
@@ -118,7 +121,7 @@ void shoal_info_build_print(FILE *f, int all, int parsable)
         shoal_info_kv(f, "build", "ldflags:%s", SHOAL_BUILD_LDFLAGS);
         shoal_info_kv(f, "build", "shoal_cflags:%s", SHOAL_BUILD_SHOAL_CFLAGS);
         shoal_info_kv(f, "build", "configure_args:%s", SHOAL_BUILD_CONFIGURE_ARGS);
-        shoal_info_kv(f, "ucx", "build_version:%s", UCT_VERNO_STRING);
+        shoal_info_kv(f, "ucx", "build_version:%s", ucx_built);
         shoal_info_kv(f, "ucx", "loaded_version:%s", ucx_loaded);
         shoal_info_kv(f, "ucx", "libs:%s", SHOAL_BUILD_UCX_LIBS);
         shoal_info_kv(f, "pmix", "build_version:%ld.%ld.%ld", (long)PMIX_VERSION_MAJOR,
@@ -142,7 +145,7 @@ void shoal_info_build_print(FILE *f, int all, int parsable)
         shoal_info_line(f, "LDFLAGS", "%s", or_none(SHOAL_BUILD_LDFLAGS));
         shoal_info_line(f, "configure", "%s", or_none(SHOAL_BUILD_CONFIGURE_ARGS));
     }
-    shoal_info_line(f, "UCX", "%s, loaded %s%s", UCT_VERNO_STRING, ucx_loaded,
+    shoal_info_line(f, "UCX", "%s, loaded %s%s", ucx_built, ucx_loaded,
                     ucx_differs ? " (not the version Shoal was built with)" : "");
     shoal_info_line(f, "PMIx", "%ld.%ld.%ld, loaded %s", (long)PMIX_VERSION_MAJOR,
                     (long)PMIX_VERSION_MINOR, (long)PMIX_VERSION_RELEASE, pmix);

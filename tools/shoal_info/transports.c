@@ -1,64 +1,14 @@
-/* The transports: same-node load/store, which needs nothing, and UCX's transports as a
- * UCP context with Shoal's features lists them under this environment's UCX_*
- * variables. Creating the context opens no connection and takes milliseconds; when UCX
- * cannot start (no device, a bad UCX_TLS), that is the answer, and the rest goes on. */
+/* The transports: same-node load/store, which needs nothing, and UCX's resources as
+ * the UCX component lists them under this environment's UCX_* variables (a context
+ * made as Shoal makes it, then dropped: no connection, milliseconds). When UCX cannot
+ * start (no device, a bad UCX_TLS), that is the answer, and the rest goes on. */
 #include "shoal_info.h"
+#include "shoal_transport.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include <ucp/api/ucp.h>
-
 #define WRAP_COLUMN 96
-
-/* UCX's resource lines ("#  resource 2 : md 1 dev 2 flags -- tcp/eth0"), as
- * "tcp/eth0" words in text (the memstream's buffer, rewritten in place). */
-static size_t resources(char *text, char **out, size_t max)
-{
-    char *line, *rest = NULL, *tl;
-    size_t n = 0;
-
-    for (line = strtok_r(text, "\n", &rest); line != NULL && n < max;
-         line = strtok_r(NULL, "\n", &rest)) {
-        if (strstr(line, "resource") == NULL || (tl = strstr(line, "-- ")) == NULL)
-            continue;
-        tl += 3;
-        tl[strcspn(tl, " \t")] = '\0';
-        if (tl[0] != '\0')
-            out[n++] = tl;
-    }
-    return n;
-}
-
-/* A UCP context as shoal_ucx_create makes it; its printout in *text (free it). */
-static ucs_status_t ucx_context_info(char **text)
-{
-    ucp_params_t params = {
-        .field_mask = UCP_PARAM_FIELD_FEATURES,
-        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
-    };
-    ucp_config_t *config;
-    ucp_context_h context;
-    ucs_status_t st;
-    size_t size = 0;
-    FILE *mem;
-
-    *text = NULL;
-    st = ucp_config_read(NULL, NULL, &config);
-    if (st != UCS_OK)
-        return st;
-    st = ucp_init(&params, config, &context);
-    ucp_config_release(config);
-    if (st != UCS_OK)
-        return st;
-    mem = open_memstream(text, &size);
-    if (mem != NULL) {
-        ucp_context_print_info(context, mem);
-        fclose(mem);
-    }
-    ucp_cleanup(context);
-    return mem != NULL ? UCS_OK : UCS_ERR_NO_MEMORY;
-}
 
 static void words_print(FILE *f, const char *label, char **words, size_t n)
 {
@@ -80,21 +30,18 @@ static void words_print(FILE *f, const char *label, char **words, size_t n)
 
 static void ucx_print(FILE *f, int parsable)
 {
-    char *text, *tl[128];
+    char **tl = NULL, why[128];
     const char *tls = getenv("UCX_TLS");
-    ucs_status_t st = ucx_context_info(&text);
-    size_t n, i;
+    size_t n = 0, i;
 
-    if (st != UCS_OK) {
+    if (shoal_ucx_component.resources(&tl, &n, why, sizeof(why)) != SHOAL_OK) {
         if (parsable)
-            shoal_info_kv(f, "transport", "ucx:error:%s", ucs_status_string(st));
+            shoal_info_kv(f, "transport", "ucx:error:%s", why);
         else
-            shoal_info_line(f, "UCX", "cannot start here (%s)%s%s", ucs_status_string(st),
-                            tls ? "; UCX_TLS=" : "", tls ? tls : "");
-        free(text);
+            shoal_info_line(f, "UCX", "cannot start here (%s)%s%s", why, tls ? "; UCX_TLS=" : "",
+                            tls ? tls : "");
         return;
     }
-    n = resources(text, tl, sizeof(tl) / sizeof(tl[0]));
     if (parsable) {
         shoal_info_kv(f, "transport", "ucx:yes");
         for (i = 0; i < n; i++)
@@ -106,7 +53,7 @@ static void ucx_print(FILE *f, int parsable)
     }
     if (tls != NULL && !parsable)
         shoal_info_line(f, "", "(as UCX_TLS=%s allows)", tls);
-    free(text);
+    free(tl);
 }
 
 void shoal_info_transports_print(FILE *f, int parsable)

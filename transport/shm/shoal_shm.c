@@ -1,25 +1,22 @@
-/* memfd-backed segments and the load/store ops. A peer's segment is opened
+/* The same-node component: each PE's segments live in memfd files that peers on
+ * the node map, so remote access is a load or store. A peer's segment is opened
  * through /proc/<pid>/fd/<fd>, so nothing is left behind in /dev/shm when a job
- * dies. Must never block or take a lock on the put/get path. */
-#include "shoal_shm.h"
-#include "shoal_futex.h"
+ * dies. Holds no global state (the core decides where it may be used:
+ * shoal_core_direct); must never block or take a lock on the put/get path. */
+#include "shoal_atomic.h"
+#include "shoal_transport.h"
 #include "shoal_log.h"
 #include "shoal_status.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#endif
 
 /* A peer's segments as mapped here; own: this PE's (not unmapped at destroy). */
 typedef struct shm_peer {
@@ -45,8 +42,8 @@ static shoal_status_t memfd_sized(const char *name, size_t size, int *fd_out)
     return SHOAL_OK;
 }
 
-shoal_status_t shoal_shm_segment_create(const char *name, size_t size, size_t align, int *fd_out,
-                             void **addr_out)
+static shoal_status_t segment_create(const char *name, size_t size, size_t align, int *fd_out,
+                                     void **addr_out)
 {
     char *span, *addr;
     size_t head;
@@ -89,7 +86,7 @@ err_close:
  * the padding between variables included, and AddressSanitizer's interceptors
  * would report that padding (its redzones) as an overflow. The kernel reads and
  * writes the bytes as they are; nothing is checked or lost. */
-shoal_status_t shoal_shm_file_copy(int fd, char *base, size_t size, int to_file)
+static shoal_status_t file_copy(int fd, char *base, size_t size, int to_file)
 {
     size_t done = 0;
     long n = 1;
@@ -102,14 +99,14 @@ shoal_status_t shoal_shm_file_copy(int fd, char *base, size_t size, int to_file)
     return done == size ? SHOAL_OK : SHOAL_ERR_SYSTEM;
 }
 
-shoal_status_t shoal_shm_segment_remap(const char *name, void *addr, size_t size, int *fd_out)
+static shoal_status_t segment_remap(const char *name, void *addr, size_t size, int *fd_out)
 {
     int fd, status;
 
     status = memfd_sized(name, size, &fd);
     if (status != SHOAL_OK)
         return status;
-    if (shoal_shm_file_copy(fd, addr, size, 1) != SHOAL_OK) {
+    if (file_copy(fd, addr, size, 1) != SHOAL_OK) {
         shoal_log_error("cannot copy %s into shared memory: %m", name);
         goto err_close;
     }
@@ -149,15 +146,19 @@ static shoal_status_t segment_attach(pid_t pid, int fd, size_t size, void **addr
     return SHOAL_OK;
 }
 
-void shoal_shm_segment_detach(void *addr, size_t size)
+static void segment_detach(void *addr, size_t size)
 {
     if (addr != NULL)
         munmap(addr, size);
 }
 
-shoal_status_t shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *size, char *const *own,
-                          void **state_out)
+/* A peer's state for shm_ops: its segments (info's fd and size, in process pid)
+ * mapped here; info->own: this PE's own segments, used as they are. No worker. */
+static shoal_status_t peer_create(shoal_transport_worker_t *w,
+                                  const shoal_transport_peer_info_t *info, void **state_out)
 {
+    char *const *own = info->own;
+    const size_t *size = info->size;
     shm_peer_t *peer = calloc(1, sizeof(*peer));
     int seg, status = SHOAL_OK;
 
@@ -168,7 +169,7 @@ shoal_status_t shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *siz
         void *addr = own != NULL ? own[seg] : NULL;
 
         if (own == NULL && size[seg] > 0) {
-            status = segment_attach(pid, fd[seg], size[seg], &addr);
+            status = segment_attach(info->pid, info->fd[seg], size[seg], &addr);
             if (status != SHOAL_OK)
                 goto err_detach;
         }
@@ -180,7 +181,7 @@ shoal_status_t shoal_shm_peer_create(pid_t pid, const int *fd, const size_t *siz
 
 err_detach:
     while (seg-- > 0)
-        shoal_shm_segment_detach(peer->base[seg], peer->size[seg]);
+        segment_detach(peer->base[seg], peer->size[seg]);
     free(peer);
     return status;
 }
@@ -191,61 +192,9 @@ static void shm_destroy(void *state)
     int seg;
 
     for (seg = 0; !peer->own && seg < SHOAL_SEG_COUNT; seg++)
-        shoal_shm_segment_detach(peer->base[seg], peer->size[seg]);
+        segment_detach(peer->base[seg], peer->size[seg]);
     free(peer);
 }
-
-/* Shared (not process-private) futexes: the word is in a mapping other PEs share,
- * so the kernel keys it by file and offset, whatever address each PE sees. */
-void shoal_shm_sleep(const void *word, uint32_t expect, long timeout_ns)
-{
-    struct timespec ts = {timeout_ns / 1000000000L, timeout_ns % 1000000000L};
-
-    shoal_futex_wait(word, expect, &ts, 1);
-}
-
-void shoal_shm_wake(const void *word)
-{
-    shoal_futex_wake_all(word, 1);
-}
-
-#if defined(__x86_64__)
-#include <emmintrin.h>
-
-void shoal_shm_copy_stream(void *dst, const void *src, size_t n)
-{
-    char *d = dst;
-    const char *s = src;
-    size_t head = (size_t)(-(uintptr_t)d & 63);
-
-    if (n < 256) {
-        memcpy(d, s, n);
-        return;
-    }
-    memcpy(d, s, head); /* up to the first 64-byte line of dst */
-    d += head;
-    s += head;
-    n -= head;
-    for (; n >= 64; n -= 64, d += 64, s += 64) {
-        __m128i a = _mm_loadu_si128((const __m128i *)s);
-        __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
-        __m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
-        __m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
-
-        _mm_stream_si128((__m128i *)d, a);
-        _mm_stream_si128((__m128i *)(d + 16), b);
-        _mm_stream_si128((__m128i *)(d + 32), c);
-        _mm_stream_si128((__m128i *)(d + 48), e);
-    }
-    memcpy(d, s, n);
-    _mm_sfence(); /* streaming stores are weakly ordered: order them before what follows */
-}
-#else
-void shoal_shm_copy_stream(void *dst, const void *src, size_t n)
-{
-    memcpy(dst, src, n);
-}
-#endif
 
 /* The ops: a copy (cost: the memcpy itself) or one CPU atomic. */
 static shoal_status_t shm_put(void *state, int seg, size_t off, const void *src, size_t len)
@@ -277,7 +226,7 @@ static shoal_status_t shm_amo(void *state, int seg, size_t off, shoal_amo_op_t o
 {
     shm_peer_t *peer = state;
 
-    shoal_shm_amo_at(peer->base[seg] + off, op, size, operand, compare, fetch);
+    shoal_atomic_at(peer->base[seg] + off, op, size, operand, compare, fetch);
     return SHOAL_OK;
 }
 
@@ -300,7 +249,7 @@ static void *shm_ptr(void *state, int seg, size_t off)
     return peer->base[seg] + off;
 }
 
-const shoal_transport_ops_t shoal_shm_ops = {
+static const shoal_transport_ops_t shm_ops = {
     .name = "shm",
     .put = shm_put,
     .get = shm_get,
@@ -311,4 +260,14 @@ const shoal_transport_ops_t shoal_shm_ops = {
     .iget = shm_iget,
     .ptr = shm_ptr,
     .destroy = shm_destroy,
+};
+
+const shoal_component_t shoal_shm_component = {
+    .name = "shm",
+    .ops = &shm_ops,
+    .seg_create = segment_create,
+    .seg_share = segment_remap,
+    .seg_copy = file_copy,
+    .seg_detach = segment_detach,
+    .peer_create = peer_create,
 };
