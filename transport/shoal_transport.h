@@ -44,12 +44,12 @@ typedef struct shoal_transport_ops {
     /* op on the size-byte value at (seg, off): operand and compare as the op needs,
      * fetch (NULL for none) receives the old value; with nbi, by quiet. */
     shoal_status_t (*amo)(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
-               const void *operand, const void *compare, void *fetch, int nbi);
+                          const void *operand, const void *compare, void *fetch, int nbi);
     /* Strided get of nelems elements of size bytes, from (seg, off) every sst bytes
      * into dst every dst_stride bytes; returns once dst holds them all, having
      * waited for nothing else (a put issued before it may still be in flight). */
     shoal_status_t (*iget)(void *state, int seg, size_t off, ptrdiff_t sst, char *dst,
-                ptrdiff_t dst_stride, size_t nelems, size_t size);
+                           ptrdiff_t dst_stride, size_t nelems, size_t size);
     /* A load/store address for (seg, off) on the peer, or NULL. */
     void *(*ptr)(void *state, int seg, size_t off);
     /* Frees the per-peer state (after the last operation on it). */

@@ -3,9 +3,9 @@
 #include "shoal_api.h"
 #include "shoal_check.h"
 
-void shoal_api_amo_checked(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest,
-                           const void *operand, const void *compare, void *fetch,
-                           size_t elem_size, int pe, int nbi, const char *routine)
+void shoal_api_amo_checked(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest, const void *operand,
+                           const void *compare, void *fetch, size_t elem_size, int pe, int nbi,
+                           const char *routine)
 {
     const char *arg = op == SHOAL_AMO_FETCH ? "source" : "dest";
     shoal_ctx_t *c;

@@ -15,16 +15,16 @@ void shoal_check_handle_fatal(uintptr_t handle, shoal_handle_state_t state, int 
             routine);
     if (state == SHOAL_HANDLE_DESTROYED)
         shoal_log_fatal("%s: argument %s is %#lx, a %s that was destroyed (%s); a handle is "
-                    "valid only until it is destroyed",
-                    routine, arg, (unsigned long)handle, kind,
-                    is_team ? "by shmem_team_destroy"
-                            : "by shmem_ctx_destroy, or with its team by shmem_team_destroy");
+                        "valid only until it is destroyed",
+                        routine, arg, (unsigned long)handle, kind,
+                        is_team ? "by shmem_team_destroy"
+                                : "by shmem_ctx_destroy, or with its team by shmem_team_destroy");
     shoal_log_fatal("%s: argument %s is %#lx, which is not a %s that this PE made; expected %s",
-                routine, arg, (unsigned long)handle, kind,
-                is_team ? "SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED or a team from "
-                          "shmem_team_split_strided or shmem_team_split_2d"
-                        : "SHMEM_CTX_DEFAULT or a context from shmem_ctx_create or "
-                          "shmem_team_create_ctx");
+                    routine, arg, (unsigned long)handle, kind,
+                    is_team ? "SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED or a team from "
+                              "shmem_team_split_strided or shmem_team_split_2d"
+                            : "SHMEM_CTX_DEFAULT or a context from shmem_ctx_create or "
+                              "shmem_team_create_ctx");
 }
 
 static void report_outside(const void *addr, const char *routine, const char *arg)
@@ -33,10 +33,10 @@ static void report_outside(const void *addr, const char *routine, const char *ar
                       *d = &shoal_core_state.seg[SHOAL_SEG_DATA];
 
     shoal_log_fatal("%s: argument %s is %p, which is not symmetric memory (symmetric heap "
-                "%p..%p, global/static data %p..%p); allocate it with shmem_malloc or make "
-                "it a global or static variable",
-                routine, arg, addr, (void *)h->base, (void *)(h->base + h->size),
-                (void *)d->base, (void *)(d->base + d->size));
+                    "%p..%p, global/static data %p..%p); allocate it with shmem_malloc or make "
+                    "it a global or static variable",
+                    routine, arg, addr, (void *)h->base, (void *)(h->base + h->size),
+                    (void *)d->base, (void *)(d->base + d->size));
 }
 
 static void check_allocation(const void *addr, size_t off, size_t len, const char *routine,
@@ -54,10 +54,10 @@ static void check_allocation(const void *addr, size_t off, size_t len, const cha
                             : "freed, or never allocated");
     if (off + len > start + size)
         shoal_log_fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of "
-                    "its allocation (%zu bytes at %p) by %zu bytes",
-                    routine, arg, addr, len, size,
-                    (void *)(shoal_core_state.seg[SHOAL_SEG_HEAP].base + start),
-                    off + len - (start + size));
+                        "its allocation (%zu bytes at %p) by %zu bytes",
+                        routine, arg, addr, len, size,
+                        (void *)(shoal_core_state.seg[SHOAL_SEG_HEAP].base + start),
+                        off + len - (start + size));
 }
 
 int shoal_check_symmetric(const void *addr, size_t len, const char *routine, const char *arg,

@@ -65,8 +65,8 @@ static void active_set(shoal_pset_t *ps, int start, int log_stride, int size, lo
     if (size < 1 || start < 0 || start >= shoal_core_state.n_pes ||
         (size - 1) > (shoal_core_state.n_pes - 1 - start) / stride)
         shoal_log_fatal("%s: the active set PE_start %d, logPE_stride %d, PE_size %d does not fit "
-                    "in PEs 0..%d",
-                    routine, start, log_stride, size, shoal_core_state.n_pes - 1);
+                        "in PEs 0..%d",
+                        routine, start, log_stride, size, shoal_core_state.n_pes - 1);
     last = shoal_core_state.my_pe - start;
     if (last < 0 || last % stride != 0 || last / stride >= size)
         shoal_log_fatal(
@@ -161,7 +161,7 @@ static void alltoalls(const shoal_pset_t *ps, void *dest, const void *source, pt
 
     if (dst < 1 || sst < 1)
         shoal_log_fatal("%s: argument %s is %td, expected a stride of at least 1 element", routine,
-                    dst < 1 ? "dst" : "sst", dst < 1 ? dst : sst);
+                        dst < 1 ? "dst" : "sst", dst < 1 ? dst : sst);
     shoal_check_bytes_pes(nelems, elem_size, ps->size, routine);
     dspan = alltoall_span(nelems, ps->size, dst, elem_size, routine, "dst");
     sspan = alltoall_span(nelems, ps->size, sst, elem_size, routine, "sst");
@@ -219,8 +219,8 @@ int shoal_api_reduce(shmem_team_t team, void *dest, const void *source, size_t n
     return 0;
 }
 
-int shoal_api_scan(shmem_team_t team, void *dest, const void *source, size_t nelems,
-                   int exclusive, shoal_dt_t dt, size_t elem_size, const char *routine)
+int shoal_api_scan(shmem_team_t team, void *dest, const void *source, size_t nelems, int exclusive,
+                   shoal_dt_t dt, size_t elem_size, const char *routine)
 {
     static const char *const names[] = {"nelems"};
     const shoal_pset_t *ps = shoal_check_team(team, routine);

@@ -9,8 +9,7 @@
 
 #define CTX_OPTIONS (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE)
 
-static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx,
-                      const char *routine)
+static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx, const char *routine)
 {
     shoal_team_t *team;
     shoal_ctx_t *made;
@@ -74,7 +73,7 @@ void pshmem_ctx_destroy(shmem_ctx_t ctx)
         return;
     if ((uintptr_t)ctx == SHOAL_CTX_DEFAULT_HANDLE)
         shoal_log_fatal("shmem_ctx_destroy: argument ctx is SHMEM_CTX_DEFAULT, which cannot be "
-                    "destroyed");
+                        "destroyed");
     shoal_ctx_destroy(shoal_check_ctx(ctx, "shmem_ctx_destroy"));
 }
 SHOAL_PROFILED(shmem_ctx_destroy);
@@ -131,8 +130,8 @@ void pshmem_ctx_session_start(shmem_ctx_t ctx, long options,
                         routine, config_mask);
     if (config_mask != 0 && config == NULL)
         shoal_log_fatal("%s: argument config is NULL, but config_mask is %#lx; pass the "
-                    "configuration it names",
-                    routine, config_mask);
+                        "configuration it names",
+                        routine, config_mask);
     /* No combination of options is wrong (the spec's words); a session that
      * cannot get its table is a hint not taken. */
     if ((options & SHMEM_CTX_SESSION_BATCH) && shoal_core_state.ucx != NULL)

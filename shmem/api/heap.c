@@ -17,22 +17,22 @@ static void warn_failed(size_t size, size_t align, const char *routine)
 
     if (align > SHOAL_HEAP_BASE_ALIGN)
         shoal_log_warn("%s: cannot place %zu bytes at a multiple of %zu bytes: the symmetric heap "
-                   "itself is aligned to %zu bytes, so no offset in it is; returning NULL",
-                   routine, size, align, (size_t)SHOAL_HEAP_BASE_ALIGN);
+                       "itself is aligned to %zu bytes, so no offset in it is; returning NULL",
+                       routine, size, align, (size_t)SHOAL_HEAP_BASE_ALIGN);
     else if (size > heap->capacity)
         shoal_log_warn("%s: cannot allocate %zu bytes: larger than the whole symmetric heap "
-                   "(SHMEM_SYMMETRIC_SIZE is %zu bytes); returning NULL",
-                   routine, size, heap->capacity);
+                       "(SHMEM_SYMMETRIC_SIZE is %zu bytes); returning NULL",
+                       routine, size, heap->capacity);
     else if (align > SHOAL_HEAP_MIN_ALIGN && largest >= size)
         shoal_log_warn("%s: cannot place %zu bytes at a multiple of %zu bytes: no free range of "
-                   "the %zu-byte symmetric heap starts at one (the largest free range, %zu "
-                   "bytes, would hold it unaligned); returning NULL",
-                   routine, size, align, heap->capacity, largest);
+                       "the %zu-byte symmetric heap starts at one (the largest free range, %zu "
+                       "bytes, would hold it unaligned); returning NULL",
+                       routine, size, align, heap->capacity, largest);
     else
         shoal_log_warn("%s: cannot allocate %zu bytes: %zu of %zu symmetric heap bytes are in "
-                   "use (largest free range %zu bytes); returning NULL; raise "
-                   "SHMEM_SYMMETRIC_SIZE",
-                   routine, size, heap->in_use, heap->capacity, largest);
+                       "use (largest free range %zu bytes); returning NULL; raise "
+                       "SHMEM_SYMMETRIC_SIZE",
+                       routine, size, heap->in_use, heap->capacity, largest);
 }
 
 /* Sizes the heap can never hold (2^63, SIZE_MAX, a negative int passed as size_t)
@@ -68,8 +68,8 @@ static size_t heap_block(const void *ptr, const char *routine)
     if (shoal_segment_find(ptr, &off) != SHOAL_SEG_HEAP ||
         shoal_heap_lookup(&shoal_core_state.heap, off, &start, &size) != SHOAL_OK || start != off)
         shoal_log_fatal("%s: argument ptr is %p, which is not a block from shmem_malloc (or it "
-                    "was freed already)",
-                    routine, ptr);
+                        "was freed already)",
+                        routine, ptr);
     return off;
 }
 
@@ -98,8 +98,8 @@ void *pshmem_calloc(size_t count, size_t size)
         shoal_check_init("shmem_calloc");
         shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_calloc");
         shoal_log_warn("shmem_calloc: cannot allocate %zu objects of %zu bytes: the product "
-                   "overflows size_t; returning NULL",
-                   count, size);
+                       "overflows size_t; returning NULL",
+                       count, size);
         return NULL;
     }
     if (bytes == 0) /* no action, as shmem_malloc(0) */
@@ -118,7 +118,7 @@ void *pshmem_align(size_t alignment, size_t size)
 {
     if (alignment == 0 || (alignment & (alignment - 1)) != 0)
         shoal_log_fatal("shmem_align: argument alignment is %zu, expected a power of two",
-                    alignment);
+                        alignment);
     return heap_alloc(size, alignment, "shmem_align");
 }
 SHOAL_PROFILED(shmem_align);

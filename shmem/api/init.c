@@ -20,8 +20,8 @@ int pshmem_init_thread(int requested, int *provided)
 {
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
         shoal_log_fatal("shmem_init_thread: argument requested is %d, expected one of "
-                    "SHMEM_THREAD_SINGLE (%d), _FUNNELED, _SERIALIZED, _MULTIPLE (%d)",
-                    requested, SHMEM_THREAD_SINGLE, SHMEM_THREAD_MULTIPLE);
+                        "SHMEM_THREAD_SINGLE (%d), _FUNNELED, _SERIALIZED, _MULTIPLE (%d)",
+                        requested, SHMEM_THREAD_SINGLE, SHMEM_THREAD_MULTIPLE);
     shoal_core_init(requested, "shmem_init_thread");
     if (provided != NULL)
         *provided = shoal_core_state.thread_level;
@@ -112,7 +112,7 @@ void *pshmem_ptr(const void *dest, int pe)
     shoal_check_init("shmem_ptr");
     if (pe < 0 || pe >= shoal_core_state.n_pes) { /* the spec's answer for what cannot be reached */
         shoal_log_debug("shmem_ptr: argument pe is %d, valid range 0..%d; returning NULL", pe,
-                    shoal_core_state.n_pes - 1);
+                        shoal_core_state.n_pes - 1);
         return NULL;
     }
     seg = shoal_segment_find(dest, &off);
@@ -126,8 +126,8 @@ void pshmem_info_get_version(int *major, int *minor)
 {
     if (major == NULL || minor == NULL)
         shoal_log_fatal("shmem_info_get_version: argument %s is NULL, expected the address of an "
-                    "int to receive the %s version",
-                    major == NULL ? "major" : "minor", major == NULL ? "major" : "minor");
+                        "int to receive the %s version",
+                        major == NULL ? "major" : "minor", major == NULL ? "major" : "minor");
     *major = SHMEM_MAJOR_VERSION;
     *minor = SHMEM_MINOR_VERSION;
 }
@@ -137,8 +137,8 @@ void pshmem_info_get_name(char *name)
 {
     if (name == NULL)
         shoal_log_fatal("shmem_info_get_name: argument name is NULL, expected a buffer of "
-                    "SHMEM_MAX_NAME_LEN (%d) characters",
-                    SHMEM_MAX_NAME_LEN);
+                        "SHMEM_MAX_NAME_LEN (%d) characters",
+                        SHMEM_MAX_NAME_LEN);
     strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
     name[SHMEM_MAX_NAME_LEN - 1] = '\0';
 }

@@ -27,8 +27,8 @@ void pshmem_set_lock(long *lock)
 
     if (shoal_lock_set(seg, off, may_wait, "shmem_set_lock") != SHOAL_OK)
         shoal_log_fatal("shmem_set_lock: argument lock is %p, which this PE holds already; it "
-                    "would wait for itself forever: clear it first",
-                    (void *)lock);
+                        "would wait for itself forever: clear it first",
+                        (void *)lock);
 }
 SHOAL_PROFILED(shmem_set_lock);
 
@@ -41,9 +41,9 @@ void pshmem_clear_lock(long *lock)
      * forever for a PE to queue behind this one; end the job with one line instead. */
     if (shoal_lock_clear(seg, off, "shmem_clear_lock") != SHOAL_OK)
         shoal_log_fatal("shmem_clear_lock: argument lock is %p, which this PE does not hold; clear "
-                    "a lock only after shmem_set_lock, or a shmem_test_lock that returned 0, "
-                    "took it",
-                    (void *)lock);
+                        "a lock only after shmem_set_lock, or a shmem_test_lock that returned 0, "
+                        "took it",
+                        (void *)lock);
 }
 SHOAL_PROFILED(shmem_clear_lock);
 

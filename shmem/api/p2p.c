@@ -16,8 +16,8 @@ static void check_cmp(int cmp, const char *routine)
 {
     if (!shoal_wait_cmp_valid(cmp))
         shoal_log_fatal("%s: argument cmp is %d, expected one of SHMEM_CMP_EQ, SHMEM_CMP_NE, "
-                    "SHMEM_CMP_GT, SHMEM_CMP_LE, SHMEM_CMP_LT, SHMEM_CMP_GE",
-                    routine, cmp);
+                        "SHMEM_CMP_GT, SHMEM_CMP_LE, SHMEM_CMP_LT, SHMEM_CMP_GE",
+                        routine, cmp);
 }
 
 size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *indices, int cmp,
@@ -46,11 +46,11 @@ size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *ind
         shoal_check_aligned(ivars, elem_size, routine, sel == SHOAL_SEL_ONE ? "ivar" : "ivars");
         if (sel == SHOAL_SEL_SOME && indices == NULL)
             shoal_log_fatal("%s: argument indices is NULL, expected an array of nelems (%zu) "
-                        "size_t",
-                        routine, nelems);
+                            "size_t",
+                            routine, nelems);
         if (vector && values == NULL)
             shoal_log_fatal("%s: argument cmp_values is NULL, expected nelems (%zu) values",
-                        routine, nelems);
+                            routine, nelems);
     }
     return shoal_core_sync(&set, sel, block, indices, routine);
 }
@@ -63,10 +63,9 @@ static int check_sig_addr(const uint64_t *sig_addr, const char *routine, size_t 
     return seg;
 }
 
-void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *source,
-                                  size_t nelems, size_t elem_size, uint64_t *sig_addr,
-                                  uint64_t signal, int sig_op, int pe, int nbi,
-                                  const char *routine)
+void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                  size_t elem_size, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                  int pe, int nbi, const char *routine)
 {
     size_t bytes = shoal_check_bytes(nelems, elem_size, routine), off = 0, sig_off;
     int seg = 0, sig_seg;
@@ -76,7 +75,7 @@ void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *sourc
     c = shoal_check_ctx_pe(ctx, &pe, routine);
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         shoal_log_fatal("%s: argument sig_op is %d, expected SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",
-                    routine, sig_op);
+                        routine, sig_op);
     if (bytes > 0)
         seg = shoal_check_symmetric(dest, bytes, routine, "dest", &off);
     shoal_check_local(source, bytes, routine, "source");
@@ -101,8 +100,8 @@ uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_valu
 
     shoal_check_init("shmem_signal_wait_until");
     check_sig_addr(sig_addr, "shmem_signal_wait_until", &off);
-    shoal_api_sync(sig_addr, 1, NULL, NULL, cmp, &cmp_value, 0, sizeof(*sig_addr), 0,
-                   SHOAL_SEL_ONE, 1, "shmem_signal_wait_until");
+    shoal_api_sync(sig_addr, 1, NULL, NULL, cmp, &cmp_value, 0, sizeof(*sig_addr), 0, SHOAL_SEL_ONE,
+                   1, "shmem_signal_wait_until");
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 SHOAL_PROFILED(shmem_signal_wait_until);

@@ -58,15 +58,15 @@ static size_t strided_span(ptrdiff_t stride, size_t bsize, size_t nblocks, size_
 
     if (stride <= 0 || (size_t)stride < least)
         shoal_log_fatal("%s: argument %s is %td, expected a stride of at least %zu element%s%s",
-                    routine, arg, stride, least, least == 1 ? "" : "s",
-                    blocked && least > 1 ? " (bsize)" : "");
+                        routine, arg, stride, least, least == 1 ? "" : "s",
+                        blocked && least > 1 ? " (bsize)" : "");
     if (nblocks == 0 || bsize == 0)
         return 0;
     if (__builtin_mul_overflow((size_t)stride, nblocks - 1, &span) ||
         __builtin_add_overflow(span, bsize, &span) ||
         __builtin_mul_overflow(span, elem_size, &span))
         shoal_log_fatal("%s: arguments %s (%zu) and %s (%td) span more than size_t bytes", routine,
-                    blocked ? "nblocks" : "nelems", nblocks, arg, stride);
+                        blocked ? "nblocks" : "nelems", nblocks, arg, stride);
     return span;
 }
 
@@ -95,30 +95,26 @@ static void strided(shmem_ctx_t ctx, int put, void *dest, const void *source, pt
         shoal_core_iget(c, pe, seg, off, dest, dst, sst, bsize, nblocks, elem_size, routine);
 }
 
-void shoal_api_iput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t nelems, size_t elem_size, int pe,
-                    const char *routine)
+void shoal_api_iput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                    size_t nelems, size_t elem_size, int pe, const char *routine)
 {
     strided(ctx, 1, dest, source, dst, sst, 1, nelems, 0, elem_size, pe, routine);
 }
 
-void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t nelems, size_t elem_size, int pe,
-                    const char *routine)
+void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                    size_t nelems, size_t elem_size, int pe, const char *routine)
 {
     strided(ctx, 0, dest, source, dst, sst, 1, nelems, 0, elem_size, pe, routine);
 }
 
-void shoal_api_ibput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size, int pe,
-                     const char *routine)
+void shoal_api_ibput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                     size_t bsize, size_t nblocks, size_t elem_size, int pe, const char *routine)
 {
     strided(ctx, 1, dest, source, dst, sst, bsize, nblocks, 1, elem_size, pe, routine);
 }
 
-void shoal_api_ibget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size, int pe,
-                     const char *routine)
+void shoal_api_ibget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                     size_t bsize, size_t nblocks, size_t elem_size, int pe, const char *routine)
 {
     strided(ctx, 0, dest, source, dst, sst, bsize, nblocks, 1, elem_size, pe, routine);
 }

@@ -31,79 +31,71 @@ void shoal_api_get_checked(shmem_ctx_t ctx, void *dest, const void *source, size
 /* A contiguous put (put set) or get, blocking or not (nbi): the core's direct path
  * first (shoal_core_try_rma), where a non-blocking transfer completes at once, as a
  * blocking one; else the checked path. */
-static inline void shoal_api_rma(shmem_ctx_t ctx, int put, int nbi, void *dest,
-                                 const void *source, size_t nelems, size_t elem_size, int pe,
-                                 const char *routine)
+static inline void shoal_api_rma(shmem_ctx_t ctx, int put, int nbi, void *dest, const void *source,
+                                 size_t nelems, size_t elem_size, int pe, const char *routine)
 {
-    if (__builtin_expect(!shoal_core_try_rma((uintptr_t)ctx, put, dest, source, nelems,
-                                             elem_size, pe),
-                         0))
-        (put ? shoal_api_put_checked : shoal_api_get_checked)(ctx, dest, source, nelems,
-                                                              elem_size, pe, nbi, routine);
+    if (__builtin_expect(
+            !shoal_core_try_rma((uintptr_t)ctx, put, dest, source, nelems, elem_size, pe), 0))
+        (put ? shoal_api_put_checked : shoal_api_get_checked)(ctx, dest, source, nelems, elem_size,
+                                                              pe, nbi, routine);
 }
 
-static inline void shoal_api_put(shmem_ctx_t ctx, void *dest, const void *source,
-                                 size_t nelems, size_t elem_size, int pe, const char *routine)
+static inline void shoal_api_put(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 size_t elem_size, int pe, const char *routine)
 {
     shoal_api_rma(ctx, 1, 0, dest, source, nelems, elem_size, pe, routine);
 }
 
-static inline void shoal_api_get(shmem_ctx_t ctx, void *dest, const void *source,
-                                 size_t nelems, size_t elem_size, int pe, const char *routine)
+static inline void shoal_api_get(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                 size_t elem_size, int pe, const char *routine)
 {
     shoal_api_rma(ctx, 0, 0, dest, source, nelems, elem_size, pe, routine);
 }
 
-static inline void shoal_api_put_nbi(shmem_ctx_t ctx, void *dest, const void *source,
-                                     size_t nelems, size_t elem_size, int pe,
-                                     const char *routine)
+static inline void shoal_api_put_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                     size_t elem_size, int pe, const char *routine)
 {
     shoal_api_rma(ctx, 1, 1, dest, source, nelems, elem_size, pe, routine);
 }
 
-static inline void shoal_api_get_nbi(shmem_ctx_t ctx, void *dest, const void *source,
-                                     size_t nelems, size_t elem_size, int pe,
-                                     const char *routine)
+static inline void shoal_api_get_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                     size_t elem_size, int pe, const char *routine)
 {
     shoal_api_rma(ctx, 0, 1, dest, source, nelems, elem_size, pe, routine);
 }
 
-static inline void shoal_api_p(shmem_ctx_t ctx, void *dest, const void *value,
-                               size_t elem_size, int pe, const char *routine)
+static inline void shoal_api_p(shmem_ctx_t ctx, void *dest, const void *value, size_t elem_size,
+                               int pe, const char *routine)
 {
     shoal_api_put(ctx, dest, value, 1, elem_size, pe, routine);
 }
 
-static inline void shoal_api_g(shmem_ctx_t ctx, void *out, const void *source,
-                               size_t elem_size, int pe, const char *routine)
+static inline void shoal_api_g(shmem_ctx_t ctx, void *out, const void *source, size_t elem_size,
+                               int pe, const char *routine)
 {
     shoal_api_get(ctx, out, source, 1, elem_size, pe, routine);
 }
 
 /* Strided: dst/sst are strides in elements. */
-void shoal_api_iput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t nelems, size_t elem_size, int pe,
-                    const char *routine);
-void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                    ptrdiff_t sst, size_t nelems, size_t elem_size, int pe,
-                    const char *routine);
+void shoal_api_iput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                    size_t nelems, size_t elem_size, int pe, const char *routine);
+void shoal_api_iget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                    size_t nelems, size_t elem_size, int pe, const char *routine);
 
 /* Blocked strided (shmemx_ibput, shmemx_ibget): nblocks blocks of bsize elements,
  * block i at element i * sst of source and i * dst of dest; strides at least bsize. */
-void shoal_api_ibput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size, int pe,
-                     const char *routine);
-void shoal_api_ibget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,
-                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size, int pe,
-                     const char *routine);
+void shoal_api_ibput(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                     size_t bsize, size_t nblocks, size_t elem_size, int pe, const char *routine);
+void shoal_api_ibget(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                     size_t bsize, size_t nblocks, size_t elem_size, int pe, const char *routine);
 
 /* Atomic memory operations. All AMO types are 4 or 8 bytes; the core works on their
  * bit patterns, so float and double need no special case for fetch, set and swap.
  * operand and compare point at elem_size bytes (NULL where the op takes none); fetch
  * receives the old value (NULL for the non-fetching ops); with nbi, by quiet. */
-void shoal_api_amo_checked(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest,
-                           const void *operand, const void *compare, void *fetch,
-                           size_t elem_size, int pe, int nbi, const char *routine);
+void shoal_api_amo_checked(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest, const void *operand,
+                           const void *compare, void *fetch, size_t elem_size, int pe, int nbi,
+                           const char *routine);
 
 static inline void shoal_api_amo(shmem_ctx_t ctx, shoal_amo_op_t op, void *dest,
                                  const void *operand, const void *compare, void *fetch,
@@ -144,10 +136,9 @@ size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *ind
                       shoal_sel_t sel, int block, const char *routine);
 
 /* Put with signal: the data is visible at pe before the signal update is. */
-void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *source,
-                                  size_t nelems, size_t elem_size, uint64_t *sig_addr,
-                                  uint64_t signal, int sig_op, int pe, int nbi,
-                                  const char *routine);
+void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
+                                  size_t elem_size, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                  int pe, int nbi, const char *routine);
 
 /* On the direct path (shoal_core_try_put_signal): the copy, a release fence, and the
  * signal's one atomic. Other signal operations take the checked path, which names them. */
@@ -161,8 +152,8 @@ static inline void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void 
                                                         elem_size, sig_addr, signal,
                                                         sig_op == SHMEM_SIGNAL_ADD, pe),
                          0))
-        shoal_api_put_signal_checked(ctx, dest, source, nelems, elem_size, sig_addr, signal,
-                                     sig_op, pe, nbi, routine);
+        shoal_api_put_signal_checked(ctx, dest, source, nelems, elem_size, sig_addr, signal, sig_op,
+                                     pe, nbi, routine);
 }
 
 /* Team collectives. Sizes are in elements of elem_size bytes; PE numbers are the
@@ -193,8 +184,8 @@ int shoal_api_reduce(shmem_team_t team, void *dest, const void *source, size_t n
                      shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, const char *routine);
 /* Scans (shmemx_sum_inscan, shmemx_sum_exscan): prefix sums in team index order,
  * the PE's own source included unless exclusive. */
-int shoal_api_scan(shmem_team_t team, void *dest, const void *source, size_t nelems,
-                   int exclusive, shoal_dt_t dt, size_t elem_size, const char *routine);
+int shoal_api_scan(shmem_team_t team, void *dest, const void *source, size_t nelems, int exclusive,
+                   shoal_dt_t dt, size_t elem_size, const char *routine);
 /* The deprecated active-set form; pWrk is not needed and not touched. */
 void shoal_api_reduce_to_all(void *dest, const void *source, int nreduce, int PE_start,
                              int logPE_stride, int PE_size, void *pWrk, long *pSync,

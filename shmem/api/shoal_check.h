@@ -14,20 +14,19 @@ static inline void shoal_check_init(const char *routine)
 {
     if (__builtin_expect(!shoal_core_state.initialized, 0))
         shoal_log_fatal("%s: called %s; call shmem_init first", routine,
-                    shoal_core_state.finalized ? "after shmem_finalize" : "before shmem_init");
+                        shoal_core_state.finalized ? "after shmem_finalize" : "before shmem_init");
 }
 
 static inline void shoal_check_pe(int pe, const char *routine)
 {
     if (__builtin_expect((unsigned)pe >= (unsigned)shoal_core_state.n_pes, 0))
         shoal_log_fatal("%s: argument pe is %d, valid range 0..%d", routine, pe,
-                    shoal_core_state.n_pes - 1);
+                        shoal_core_state.n_pes - 1);
 }
 
 /* The end of the job for a handle that names no live team or context (check.c). */
 void shoal_check_handle_fatal(uintptr_t handle, shoal_handle_state_t state, int is_team,
-                              const char *routine, const char *arg)
-    __attribute__((noreturn));
+                              const char *routine, const char *arg) __attribute__((noreturn));
 
 /* The context a handle names; SHMEM_CTX_INVALID, destroyed and made-up handles end
  * the job. Cost: one compare for SHMEM_CTX_DEFAULT, a table look-up otherwise. */
@@ -72,7 +71,7 @@ static inline shoal_ctx_t *shoal_check_ctx_pe(shmem_ctx_t ctx, int *pe, const ch
     }
     if (__builtin_expect((unsigned)*pe >= (unsigned)t->pset.size, 0))
         shoal_log_fatal("%s: argument pe is %d, valid range 0..%d (PEs of the context's team)",
-                    routine, *pe, t->pset.size - 1);
+                        routine, *pe, t->pset.size - 1);
     *pe = shoal_pset_pe(&t->pset, *pe);
     return c;
 }
@@ -86,10 +85,10 @@ static inline const shoal_pset_t *shoal_check_team(shmem_team_t handle, const ch
     team = shoal_check_team_handle(handle, routine, "team");
     if (team == NULL)
         shoal_log_fatal("%s: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to",
-                    routine);
+                        routine);
     if (team->pset.me < 0)
         shoal_log_fatal("%s: PE %d is not a member of the team it passed (%d PEs)", routine,
-                    shoal_core_state.my_pe, team->pset.size);
+                        shoal_core_state.my_pe, team->pset.size);
     return &team->pset;
 }
 
@@ -100,8 +99,8 @@ static inline void shoal_check_local(const void *local, size_t bytes, const char
 {
     if (__builtin_expect(local == NULL && bytes > 0, 0))
         shoal_log_fatal("%s: argument %s is NULL, but the call moves %zu bytes; expected a local "
-                    "buffer of that size",
-                    routine, arg, bytes);
+                        "buffer of that size",
+                        routine, arg, bytes);
 }
 
 /* nelems * elem_size, or the end of the job when it overflows. */
@@ -111,7 +110,7 @@ static inline size_t shoal_check_bytes(size_t nelems, size_t elem_size, const ch
 
     if (__builtin_expect(__builtin_mul_overflow(nelems, elem_size, &bytes), 0))
         shoal_log_fatal("%s: argument nelems is %zu, too large: %zu-byte elements overflow size_t",
-                    routine, nelems, elem_size);
+                        routine, nelems, elem_size);
     return bytes;
 }
 
@@ -138,7 +137,7 @@ static inline void shoal_check_aligned(const void *addr, size_t size, const char
 {
     if (__builtin_expect(((uintptr_t)addr & (size - 1)) != 0, 0))
         shoal_log_fatal("%s: argument %s is %p, not aligned to its %zu-byte type", routine, arg,
-                    addr, size);
+                        addr, size);
 }
 
 /* The segment and offset of [addr, addr+len) which must lie in symmetric memory. */

@@ -47,13 +47,13 @@ static void pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes, const 
     c = shoal_check_ctx(ctx, routine);
     if (npes > 0 && target_pes == NULL)
         shoal_log_fatal("%s: argument target_pes is NULL, but npes is %zu; expected an array of "
-                    "npes PE numbers",
-                    routine, npes);
+                        "npes PE numbers",
+                        routine, npes);
     for (i = 0; i < npes; i++)
         if ((unsigned)target_pes[i] >= (unsigned)c->team->pset.size)
             shoal_log_fatal("%s: argument target_pes[%zu] is %d, valid range 0..%d%s", routine, i,
-                        target_pes[i], c->team->pset.size - 1,
-                        c->team == &shoal_team_world ? "" : " (PEs of the context's team)");
+                            target_pes[i], c->team->pset.size - 1,
+                            c->team == &shoal_team_world ? "" : " (PEs of the context's team)");
     if (npes > 0)
         shoal_core_quiet(c);
 }

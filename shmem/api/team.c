@@ -87,7 +87,7 @@ static shoal_team_t *split_parent(shmem_team_t parent_team, const char *routine)
 
     if (parent != NULL && parent->pset.me < 0)
         shoal_log_fatal("%s: PE %d is not a member of argument parent_team (%d PEs)", routine,
-                    shoal_core_state.my_pe, parent->pset.size);
+                        shoal_core_state.my_pe, parent->pset.size);
     return parent;
 }
 
@@ -95,7 +95,7 @@ static void check_out(const void *out, const char *routine, const char *arg)
 {
     if (out == NULL)
         shoal_log_fatal("%s: argument %s is NULL, expected the address of a shmem_team_t", routine,
-                    arg);
+                        arg);
 }
 
 /* A split that makes no team: every parent member returns -1 alike (they passed
@@ -217,8 +217,8 @@ void pshmem_team_destroy(shmem_team_t team)
         return;
     if (t->predefined)
         shoal_log_fatal("shmem_team_destroy: argument team is %s, a predefined team, which cannot "
-                    "be destroyed",
-                    t == &shoal_team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+                        "be destroyed",
+                        t == &shoal_team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
     shoal_ctx_destroy_team(t);
     shoal_team_destroy(t);
 }
@@ -244,8 +244,8 @@ void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe)
         return NULL;
     if (pe < 0 || pe >= t->pset.size) { /* as for what cannot be reached: NULL */
         shoal_log_debug("shmem_team_ptr: argument pe is %d, valid range 0..%d (PEs of the team); "
-                    "returning NULL",
-                    pe, t->pset.size - 1);
+                        "returning NULL",
+                        pe, t->pset.size - 1);
         return NULL;
     }
     seg = shoal_segment_find(dest, &off);

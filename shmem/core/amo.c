@@ -6,8 +6,8 @@
 #include "shoal_stats.h"
 #include "shoal_status.h"
 
-void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op,
-                    size_t size, const void *operand, const void *compare, void *fetch, int nbi,
+void shoal_core_amo(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op, size_t size,
+                    const void *operand, const void *compare, void *fetch, int nbi,
                     const char *routine)
 {
     void *st;

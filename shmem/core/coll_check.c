@@ -32,14 +32,14 @@ void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_
     memset(scratch, 0, (size_t)(n + 1) * sizeof(uint64_t));
     if (first[0] != mine[0])
         shoal_log_fatal("%s: PE %d called it while PE %d (index 0 of the team) called another "
-                    "collective routine (or the same one for another type); every PE must call "
-                    "the same collectives in the same order",
-                    routine, shoal_core_state.my_pe, shoal_pset_pe(ps, 0));
+                        "collective routine (or the same one for another type); every PE must call "
+                        "the same collectives in the same order",
+                        routine, shoal_core_state.my_pe, shoal_pset_pe(ps, 0));
     for (i = 0; i < n; i++)
         if (first[i + 1] != mine[i + 1])
             shoal_log_fatal("%s: argument %s is %lld on PE %d but %lld on PE %d (index 0 of the "
-                        "team); every PE must pass the same value",
-                        routine, names[i], (long long)mine[i + 1], shoal_core_state.my_pe,
-                        (long long)first[i + 1], shoal_pset_pe(ps, 0));
+                            "team); every PE must pass the same value",
+                            routine, names[i], (long long)mine[i + 1], shoal_core_state.my_pe,
+                            (long long)first[i + 1], shoal_pset_pe(ps, 0));
     shoal_stats_coll_end(SHOAL_STATS_CHECK, begun);
 }

@@ -65,12 +65,12 @@ void shoal_coll_scratch_cleanup(void)
     scratch_free(s);
 }
 
-static void combine(void *inout, const void *in, size_t count, shoal_red_op_t op,
-                    shoal_dt_t dt, size_t elem_size, const char *routine)
+static void combine(void *inout, const void *in, size_t count, shoal_red_op_t op, shoal_dt_t dt,
+                    size_t elem_size, const char *routine)
 {
     if (shoal_reduce_combine(inout, in, count, op, dt, elem_size) != SHOAL_OK)
         shoal_log_fatal("%s: this operator does not apply to %zu-byte elements of this kind",
-                    routine, elem_size);
+                        routine, elem_size);
 }
 
 /* acc = the elements [lo, lo+count) of every PE's source combined in index order,
@@ -292,9 +292,9 @@ static int ring_mapped(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
  * combines block i only and pushes it to every dest (reduce-scatter, then
  * all-gather), so each PE moves about 2 * bytes whatever the PE count. */
 static void reduce_direct_or_ring(const shoal_pset_t *ps, int dseg, size_t doff, int sseg,
-                                  size_t soff, size_t lo, size_t hi, int ring,
-                                  shoal_red_op_t op, shoal_dt_t dt, size_t elem_size,
-                                  char *acc, char *in, const char *routine)
+                                  size_t soff, size_t lo, size_t hi, int ring, shoal_red_op_t op,
+                                  shoal_dt_t dt, size_t elem_size, char *acc, char *in,
+                                  const char *routine)
 {
     int n = ps->size, i;
     size_t bytes = (hi - lo) * elem_size;
@@ -360,12 +360,11 @@ void shoal_coll_reduce(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, 
             reduce_regions(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in, routine);
     } else if (algo == SHOAL_ALGO_DOUBLING) {
         if (bytes > 0)
-            reduce_doubling(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in,
-                            routine);
+            reduce_doubling(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, acc, in, routine);
         shoal_coll_barrier(ps, 0, routine);
     } else {
-        reduce_direct_or_ring(ps, dseg, doff, sseg, soff, lo, hi, ring, op, dt, elem_size,
-                              acc, in, routine);
+        reduce_direct_or_ring(ps, dseg, doff, sseg, soff, lo, hi, ring, op, dt, elem_size, acc, in,
+                              routine);
     }
     shoal_stats_coll_end(SHOAL_STATS_REDUCE, begun);
 }

@@ -51,8 +51,9 @@ void shoal_coll_flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_o
  * sender wakes it: a yield does not always give the core away (the scheduler may
  * find the PE we wait for not yet due, and keep us spinning for a whole time
  * slice), and a sleep does, but waking a sleeper costs tens of microseconds here. */
-#define SLEEP_AFTER_S 1e-3 /* 64 KiB alltoalls on 8 PEs wait hundreds of us in a
-                              * healthy run: sleeping then made them slower */
+#define SLEEP_AFTER_S                                                                              \
+    1e-3                      /* 64 KiB alltoalls on 8 PEs wait hundreds of us in a                \
+                               * healthy run: sleeping then made them slower */
 #define SLEEP_MAX_NS 2000000L /* bounds the cost of a wake-up that cannot come */
 
 /* One token to the counter at off of index to. */
@@ -225,9 +226,9 @@ uint64_t shoal_coll_wait(const shoal_pset_t *ps, int from, const shoal_coll_read
                             shoal_core_state.my_pe);
         else if (now_s() - start > (double)shoal_core_state.settings.check_coll_s)
             shoal_log_fatal("%s: waited %zu s for PE %d (index %d of this team or active set of %d "
-                        "PEs) to join; every PE of the team must call the same collectives in "
-                        "the same order",
-                        routine, shoal_core_state.settings.check_coll_s, pe, from, ps->size);
+                            "PEs) to join; every PE of the team must call the same collectives in "
+                            "the same order",
+                            routine, shoal_core_state.settings.check_coll_s, pe, from, ps->size);
     }
     return got;
 }

@@ -87,8 +87,8 @@ void *shoal_handle_find(const shoal_handles_t *t, uintptr_t h, shoal_handle_stat
         return NULL;
     e = entry(t, index);
     obj = __atomic_load_n(&e->obj, __ATOMIC_ACQUIRE);
-    if (obj != NULL && SHOAL_HANDLE_MAKE(t->tag, __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE),
-                                         index) == h) {
+    if (obj != NULL &&
+        SHOAL_HANDLE_MAKE(t->tag, __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE), index) == h) {
         *state_out = SHOAL_HANDLE_LIVE;
         return obj;
     }

@@ -202,9 +202,9 @@ void shoal_hang_wait_look(unsigned spins, const shoal_wait_set_t *set, int sel, 
             open, active, masked);
     else
         shoal_log_warn("%s(%s, %zu ivars, %s, %s): ivars[%zu] (%s) still %s %s; %zu of %zu "
-                   "unsatisfied%s",
-                   routine, at, set->nelems, cmp_text(set->cmp), want, first, first_at, seen, after,
-                   open, active, masked);
+                       "unsatisfied%s",
+                       routine, at, set->nelems, cmp_text(set->cmp), want, first, first_at, seen,
+                       after, open, active, masked);
 }
 
 /* ---- collectives ---- */
@@ -254,7 +254,7 @@ void shoal_hang_coll_look(unsigned spins, const shoal_pset_t *ps, int from, cons
     if (ps->stage_pending == NULL) {
         if (from >= 0)
             shoal_log_warn("%s: %s for PE %d of %s (world PE %d)", routine, waited, from, team,
-                       shoal_pset_pe(ps, from));
+                           shoal_pset_pe(ps, from));
         else
             shoal_log_warn("%s: %s for the other PEs of %s", routine, waited, team);
         return;
@@ -286,13 +286,13 @@ void shoal_hang_coll_look(unsigned spins, const shoal_pset_t *ps, int from, cons
                        more, behind > 1 ? "have" : "has", mute);
     else if (from >= 0)
         shoal_log_warn("%s: %s for PE %d of %s (world PE %d); every PE of the team has entered as "
-                   "many collectives on it as this one (SHOAL_CHECK_COLL=1 finds mismatched "
-                   "calls)%s",
-                   routine, waited, from, team, shoal_pset_pe(ps, from), mute);
+                       "many collectives on it as this one (SHOAL_CHECK_COLL=1 finds mismatched "
+                       "calls)%s",
+                       routine, waited, from, team, shoal_pset_pe(ps, from), mute);
     else
         shoal_log_warn("%s: %s; every PE of %s has entered as many collectives on it as this one "
-                   "(SHOAL_CHECK_COLL=1 finds mismatched calls)%s",
-                   routine, waited, team, mute);
+                       "(SHOAL_CHECK_COLL=1 finds mismatched calls)%s",
+                       routine, waited, team, mute);
 }
 
 /* ---- locks ---- */
@@ -317,5 +317,5 @@ void shoal_hang_lock_look(unsigned spins, int seg, size_t off, int acquire, cons
         shoal_log_warn("%s(%s): %s; held by PE %d", routine, at, waited, holder);
     else
         shoal_log_warn("%s(%s): %s; held by PE %d, and PE %d is ahead of this one in the queue",
-                   routine, at, waited, holder, ahead);
+                       routine, at, waited, holder, ahead);
 }

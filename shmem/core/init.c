@@ -150,7 +150,7 @@ static void warn_unknown_settings(const char *routine)
             n > 1 ? "s" : "");
     else
         shoal_log_debug("%s: %d unknown SHMEM_/SHOAL_/SMA_ variables, the first %s", routine, n,
-                    name);
+                        name);
 }
 
 /* Whether waits for collective tokens may sleep on a futex: only where every PE
@@ -168,7 +168,7 @@ static int sleep_agreed(const char *routine)
         return 0;
     all = shoal_team_and(&shoal_team_world, here, routine) != 0;
     shoal_log_debug("sleeping waits: this PE %s, the job %s", here ? "may" : "may not",
-                all ? "sleeps" : "does not");
+                    all ? "sleeps" : "does not");
     return all;
 }
 
@@ -216,7 +216,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     warn_unknown_settings(routine);
     if (shoal_core_state.n_pes > SHOAL_COLL_MAX_PES)
         shoal_log_fatal("%s: the job has %d PEs; Shoal's collectives count rounds for up to %d",
-                    routine, shoal_core_state.n_pes, SHOAL_COLL_MAX_PES);
+                        routine, shoal_core_state.n_pes, SHOAL_COLL_MAX_PES);
     shoal_log_set_abort_cb(abort_job);
     t[1] = now_ms();
 
@@ -229,8 +229,9 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         shoal_ucx_component.destroy(shoal_core_state.ucx);
         shoal_core_state.ucx = NULL;
     }
-    if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX ? shoal_core_state.n_pes > 1
-                                                          : local_size < shoal_core_state.n_pes) {
+    if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX
+            ? shoal_core_state.n_pes > 1
+            : local_size < shoal_core_state.n_pes) {
         status =
             shoal_core_state.ucx != NULL
                 ? SHOAL_OK
@@ -257,8 +258,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
                                       &shoal_core_state.seg[SHOAL_SEG_HEAP]);
     if (status != SHOAL_OK)
         shoal_log_fatal("%s: cannot create a symmetric heap of %zu bytes (%m); set "
-                    "SHMEM_SYMMETRIC_SIZE to a size this machine can map",
-                    routine, shoal_core_state.settings.symmetric_size);
+                        "SHMEM_SYMMETRIC_SIZE to a size this machine can map",
+                        routine, shoal_core_state.settings.symmetric_size);
     if (shoal_heap_setup(&shoal_core_state.heap, shoal_core_state.settings.symmetric_size) !=
             SHOAL_OK ||
         shoal_team_setup(local_size) != SHOAL_OK || shoal_ctx_setup() != SHOAL_OK)
@@ -269,7 +270,6 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (shoal_peer_setup() != SHOAL_OK)
         fail(routine, "allocating the peer table", SHOAL_ERR_NO_MEMORY);
     t[3] = now_ms();
-
 
     shoal_hang_setup(shoal_core_state.settings.hang_report_s); /* the teams' counts exist now */
     status = shoal_wireup_publish();
@@ -335,7 +335,7 @@ static void finalize(int by_exit)
     shoal_core_quiet_all();
     shoal_core_quiet_tokens();
     shoal_coll_mark_left(by_exit ? SHOAL_LEFT_EXIT : SHOAL_LEFT_FINALIZE);
-    shoal_stats_publish(); /* SHOAL_STATS: this PE's sums, which PE 0 prints after */
+    shoal_stats_publish();              /* SHOAL_STATS: this PE's sums, which PE 0 prints after */
     if (shoal_rt_barrier() != SHOAL_OK) /* said why; the launcher ends the job */
         shoal_log_fatal("shmem_finalize: cannot synchronise with the other PEs");
     shoal_stats_report();

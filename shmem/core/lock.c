@@ -62,8 +62,8 @@ static uint32_t amo_fetch(int pe, int seg, size_t off, shoal_amo_op_t op, uint32
 {
     uint32_t old = 0;
 
-    shoal_core_amo(&shoal_ctx_default, pe, seg, off, op, sizeof(old), &operand, &compare, &old,
-                   0, routine);
+    shoal_core_amo(&shoal_ctx_default, pe, seg, off, op, sizeof(old), &operand, &compare, &old, 0,
+                   routine);
     return old;
 }
 

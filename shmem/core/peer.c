@@ -115,18 +115,19 @@ static shoal_status_t connect_wireup(int pe, const wireup_t *w, shoal_peer_t *pe
      * offset valid here land past the peer's heap (or in another mapping). */
     if (w->size[SHOAL_SEG_HEAP] != shoal_core_state.seg[SHOAL_SEG_HEAP].size)
         shoal_log_fatal("PE %d has a symmetric heap of %llu bytes, this PE %zu: every PE must be "
-                    "given the same SHMEM_SYMMETRIC_SIZE",
-                    pe, (unsigned long long)w->size[SHOAL_SEG_HEAP],
-                    shoal_core_state.seg[SHOAL_SEG_HEAP].size);
+                        "given the same SHMEM_SYMMETRIC_SIZE",
+                        pe, (unsigned long long)w->size[SHOAL_SEG_HEAP],
+                        shoal_core_state.seg[SHOAL_SEG_HEAP].size);
     __atomic_store_n(&peer->where,
                      shoal_wireup_same_node(w) ? SHOAL_PEER_THIS_NODE : SHOAL_PEER_OTHER_NODE,
                      __ATOMIC_RELAXED);
     if (peer->where == SHOAL_PEER_THIS_NODE && w->amo_ucx != shoal_core_state.amo_ucx)
         shoal_log_fatal("PE %d, on this node, sends its AMOs %s but this PE %s: one of them may "
-                    "use a NIC's atomics, which CPU atomics on the same memory would break; "
-                    "give every PE of a node the same UCX_TLS and UCX_ATOMIC_MODE",
-                    pe, w->amo_ucx ? "through UCX" : "by CPU atomics within the node",
-                    shoal_core_state.amo_ucx ? "through UCX" : "by CPU atomics within the node");
+                        "use a NIC's atomics, which CPU atomics on the same memory would break; "
+                        "give every PE of a node the same UCX_TLS and UCX_ATOMIC_MODE",
+                        pe, w->amo_ucx ? "through UCX" : "by CPU atomics within the node",
+                        shoal_core_state.amo_ucx ? "through UCX"
+                                                 : "by CPU atomics within the node");
     if (!is_direct(pe, w))
         return connect_ucx(w, pe, peer);
     /* Same node (or this PE): load/store for RMA; AMOs by CPU atomics too, unless the
@@ -197,8 +198,8 @@ void shoal_peer_connect(int pe)
             status = connect_peer(pe, peer);
         }
         shoal_log_debug("connected to PE %d: RMA through %s, AMOs through %s", pe,
-                    peer->ops ? peer->ops->name : "nothing",
-                    peer->amo_ops ? peer->amo_ops->name : "nothing");
+                        peer->ops ? peer->ops->name : "nothing",
+                        peer->amo_ops ? peer->amo_ops->name : "nothing");
     }
     pthread_mutex_unlock(&shoal_core_state.connect_lock);
     if (status != SHOAL_OK) {

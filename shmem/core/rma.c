@@ -24,8 +24,8 @@ void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *s
                     routine, pe, "a put");
 }
 
-void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, size_t len,
-                    int nbi, const char *routine)
+void shoal_core_get(shoal_ctx_t *ctx, int pe, int seg, size_t off, void *dst, size_t len, int nbi,
+                    const char *routine)
 {
     void *st;
     const shoal_transport_ops_t *ops = shoal_core_path(ctx, pe, 0, &st);
@@ -68,9 +68,9 @@ static shoal_status_t iput_packed(const shoal_transport_ops_t *ops, void *st, in
     return SHOAL_OK;
 }
 
-void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *src,
-                     ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
-                     size_t elem_size, const char *routine)
+void shoal_core_iput(shoal_ctx_t *ctx, int pe, int seg, size_t off, const char *src, ptrdiff_t dst,
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size,
+                     const char *routine)
 {
     void *st;
     const shoal_transport_ops_t *ops = shoal_core_path(ctx, pe, 0, &st);
@@ -113,9 +113,9 @@ static shoal_status_t iget_span(const shoal_transport_ops_t *ops, void *st, int 
     return SHOAL_OK;
 }
 
-void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_buf,
-                     ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
-                     size_t elem_size, const char *routine)
+void shoal_core_iget(shoal_ctx_t *ctx, int pe, int seg, size_t off, char *dst_buf, ptrdiff_t dst,
+                     ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size,
+                     const char *routine)
 {
     void *st;
     const shoal_transport_ops_t *ops = shoal_core_path(ctx, pe, 0, &st);

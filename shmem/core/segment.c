@@ -84,7 +84,7 @@ static void data_map_file(char *base, size_t size, int fd)
 {
     if (mmap(base, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
         shoal_log_fatal("cannot map the global/static data back at %p (%zu bytes): %m",
-                    (void *)base, size);
+                        (void *)base, size);
 }
 
 void shoal_segment_data_to_ucx(void)
@@ -105,7 +105,7 @@ void shoal_segment_data_to_ucx(void)
         shoal_log_fatal("shmem_init: cannot copy the global/static data into UCX's memory: %m");
     data_in_ucx = 1;
     shoal_log_debug("global/static data (%zu bytes at %p) now in memory UCX allocated", size,
-                (void *)base);
+                    (void *)base);
 }
 
 void shoal_segment_data_from_ucx(void)
@@ -127,8 +127,8 @@ void shoal_segment_data_from_ucx(void)
  * back at once: the caller maps there before anything else runs), or NULL. */
 static void *aligned_hole(size_t size, size_t align)
 {
-    char *span = mmap(NULL, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                      -1, 0);
+    char *span =
+        mmap(NULL, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
     if (span == MAP_FAILED)
         return NULL;

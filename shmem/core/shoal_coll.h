@@ -64,11 +64,11 @@ typedef struct shoal_hier {
 
 typedef struct shoal_pset {
     int size;
-    int me;           /* the calling PE's index, -1 when it is not a member */
-    int start;        /* world PE of index i: start + i * stride ... */
+    int me;    /* the calling PE's index, -1 when it is not a member */
+    int start; /* world PE of index i: start + i * stride ... */
     int stride;
-    const int *pes;   /* ... or pes[i] when not NULL */
-    int sync_seg;     /* where the counters are, and the bytes between two */
+    const int *pes; /* ... or pes[i] when not NULL */
+    int sync_seg;   /* where the counters are, and the bytes between two */
     size_t sync_off;
     size_t sync_stride;
     /* Teams only (0 and NULL for an active set): where the staged counters and
@@ -98,20 +98,19 @@ static inline size_t shoal_pset_scratch(const shoal_pset_t *ps, int i)
     return ps->sync_off + (size_t)SHOAL_SYNC_FLAGS * ps->sync_stride + (size_t)i * 8;
 }
 
-
 typedef struct shoal_team {
     shoal_pset_t pset;
-    int slot;             /* its counters in the internal symmetric area */
-    int *pes;             /* owned copy of pset.pes, or NULL when strided */
-    int *index_of;        /* world PE -> team index, -1 outside; NULL when strided */
-    int num_contexts;     /* contexts it may have at once, from its configuration;
-                           * SHOAL_TEAM_CTX_ANY when none was asked (no mask bit) */
+    int slot;         /* its counters in the internal symmetric area */
+    int *pes;         /* owned copy of pset.pes, or NULL when strided */
+    int *index_of;    /* world PE -> team index, -1 outside; NULL when strided */
+    int num_contexts; /* contexts it may have at once, from its configuration;
+                       * SHOAL_TEAM_CTX_ANY when none was asked (no mask bit) */
     int predefined;
-    int stage_pending;    /* pset.stage_pending points here */
-    unsigned exchanges;   /* pset.exchanges points here */
+    int stage_pending;  /* pset.stage_pending points here */
+    unsigned exchanges; /* pset.exchanges points here */
     unsigned region_sent[SHOAL_STAGE_ROOTS], region_got[SHOAL_STAGE_ROOTS]; /* and these */
-    shoal_hier_t hier;    /* pset.hier points here */
-    uintptr_t handle;     /* what the program holds: see shoal_handle.h */
+    shoal_hier_t hier; /* pset.hier points here */
+    uintptr_t handle;  /* what the program holds: see shoal_handle.h */
 } shoal_team_t;
 
 /* num_contexts of a team made without SHMEM_TEAM_NUM_CONTEXTS in its mask, and

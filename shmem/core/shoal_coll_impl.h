@@ -27,7 +27,7 @@
  * release after it arrived, a result after it folded in), and taken before that
  * collective returns, so no token of one is ever pending when the other waits. */
 enum {
-    ALGO_ROUNDS = 27, /* shmem_init refuses jobs of more than SHOAL_COLL_MAX_PES */
+    ALGO_ROUNDS = 27,     /* shmem_init refuses jobs of more than SHOAL_COLL_MAX_PES */
     ALGO_STAGE_DONE = 27, /* staged broadcast: readers done with the root's staging area */
     ALGO_LEFT = 28,       /* world team only: why this PE left (LEFT_*), 0 while it runs */
     ALGO_RD_DONE = 29,    /* recursive doubling: done reading the partner */

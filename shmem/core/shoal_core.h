@@ -34,7 +34,7 @@ typedef struct shoal_peer {
      * UCX's own AMOs are CPU atomics (TCP, UCX_ATOMIC_MODE=cpu; see amo_ucx). */
     const shoal_transport_ops_t *amo_ops;
     void *amo_state;
-    int where; /* SHOAL_PEER_*: whether it runs on this node, once looked up */
+    int where;     /* SHOAL_PEER_*: whether it runs on this node, once looked up */
     uint64_t node; /* shoal_peer_node, once looked up; 0 before */
 } shoal_peer_t;
 
@@ -99,7 +99,7 @@ extern shoal_ctx_t shoal_ctx_default;
 extern shoal_state_t shoal_core_state;
 
 static const char *const shoal_segment_names[SHOAL_SEG_COUNT] = {"symmetric heap",
-                                                             "global/static data"};
+                                                                 "global/static data"};
 
 /* The segment holding addr (and its offset), or -1. Cost: two compares. */
 static inline int shoal_segment_find(const void *addr, size_t *off_out)
@@ -122,8 +122,7 @@ static inline int shoal_segment_find(const void *addr, size_t *off_out)
  * takes the checked path (which also reports every error: a bad PE, an address
  * outside symmetric memory, before shmem_init). Cost: about ten instructions, no
  * call. */
-static inline char *shoal_core_direct_below(const void *addr, size_t len, int pe,
-                                            const int *pes)
+static inline char *shoal_core_direct_below(const void *addr, size_t len, int pe, const int *pes)
 {
     uintptr_t off = (uintptr_t)addr - (uintptr_t)shoal_core_state.seg[SHOAL_SEG_HEAP].base;
     int seg = SHOAL_SEG_HEAP;
@@ -222,9 +221,8 @@ static inline int shoal_core_try_amo(uintptr_t ctx, shoal_amo_op_t op, void *des
 /* Put with signal: the copy, a release fence, and the signal's one atomic (an add
  * where sig_add is set, else a set). */
 static inline int shoal_core_try_put_signal(uintptr_t ctx, void *dest, const void *source,
-                                            size_t nelems, size_t elem_size,
-                                            uint64_t *sig_addr, uint64_t signal, int sig_add,
-                                            int pe)
+                                            size_t nelems, size_t elem_size, uint64_t *sig_addr,
+                                            uint64_t signal, int sig_add, int pe)
 {
     char *to = shoal_core_direct_ctx(ctx, dest, nelems, elem_size, pe);
     char *sig = to != NULL && source != NULL
@@ -257,7 +255,7 @@ void *shoal_ctx_ucx_peer(shoal_ctx_t *ctx, int pe);
 /* The ops and state that carry ctx's RMA (amo: AMOs) to world PE pe. Cost: the
  * peer look-up, plus one compare for contexts other than the default. */
 static inline const shoal_transport_ops_t *shoal_core_path(shoal_ctx_t *ctx, int pe, int amo,
-                                                       void **state_out)
+                                                           void **state_out)
 {
     shoal_peer_t *peer = shoal_peer_get(pe);
     const shoal_transport_ops_t *ops = amo ? peer->amo_ops : peer->ops;

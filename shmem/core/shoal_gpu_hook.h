@@ -33,8 +33,8 @@ typedef struct shoal_gpu_env {
      * the job naming the first that differs (only under SHOAL_CHECK_COLL, else
      * nothing); barrier is a world barrier that completes this PE's puts, named
      * routine in hang reports. */
-    void (*coll_args)(const char *routine, const unsigned long long *vals,
-                      const char *const *names, int n);
+    void (*coll_args)(const char *routine, const unsigned long long *vals, const char *const *names,
+                      int n);
     void (*barrier)(const char *routine);
     /* One pass of this PE's UCX progress (every worker another thread does not
      * hold), so that peers' operations on this PE's memory go on while its

@@ -14,8 +14,8 @@
 
 /* A handle: tag in bits 48-63 (never a canonical user address), generation in
  * bits 20-47, entry index in bits 0-19. Every entry's first generation is 1. */
-#define SHOAL_HANDLE_MAKE(tag, gen, index)                                              \
-    (((uintptr_t)(tag) << 48) | (((uintptr_t)(gen) & 0xfffffff) << 20) | (uintptr_t)(index))
+#define SHOAL_HANDLE_MAKE(tag, gen, index)                                                         \
+    (((uintptr_t)(tag) << 48) | (((uintptr_t)(gen)&0xfffffff) << 20) | (uintptr_t)(index))
 
 enum { SHOAL_HANDLE_TEAM_TAG = 0x7ea3, SHOAL_HANDLE_CTX_TAG = 0xc7c5 };
 
@@ -25,9 +25,9 @@ enum { SHOAL_HANDLE_TEAM_TAG = 0x7ea3, SHOAL_HANDLE_CTX_TAG = 0xc7c5 };
 #define SHOAL_CTX_DEFAULT_HANDLE SHOAL_HANDLE_MAKE(SHOAL_HANDLE_CTX_TAG, 1, 0)
 
 typedef struct shoal_handle_entry {
-    void *obj;         /* NULL while free */
-    uint32_t gen;      /* bumped when the entry is freed */
-    uint32_t next;     /* the next free entry + 1, while free */
+    void *obj;     /* NULL while free */
+    uint32_t gen;  /* bumped when the entry is freed */
+    uint32_t next; /* the next free entry + 1, while free */
 } shoal_handle_entry_t;
 
 typedef struct shoal_handles {
@@ -38,9 +38,9 @@ typedef struct shoal_handles {
     uint32_t free_head; /* a free entry + 1, or 0 */
 } shoal_handles_t;
 
-#define SHOAL_HANDLES_INIT(tag_)                                                        \
-    {                                                                                   \
-        .tag = (tag_), .lock = PTHREAD_MUTEX_INITIALIZER                                \
+#define SHOAL_HANDLES_INIT(tag_)                                                                   \
+    {                                                                                              \
+        .tag = (tag_), .lock = PTHREAD_MUTEX_INITIALIZER                                           \
     }
 
 /* What a look-up found: the object, or why there is none. */

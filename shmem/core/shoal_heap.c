@@ -126,8 +126,7 @@ static shoal_status_t heap_alloc(shoal_heap_t *heap, size_t size, size_t align, 
         shoal_heap_block_t *b = &heap->blocks[i];
         size_t start = align_up(b->off, align);
 
-        if (b->used || start < b->off || start - b->off > b->len ||
-            b->len - (start - b->off) < len)
+        if (b->used || start < b->off || start - b->off > b->len || b->len - (start - b->off) < len)
             continue;
         block_carve(heap, i, start, len, size, used);
         *off_out = start;
@@ -184,7 +183,7 @@ shoal_status_t shoal_heap_free(shoal_heap_t *heap, size_t off)
 }
 
 shoal_status_t shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, size_t *new_off_out,
-                       int *moved_out)
+                                  int *moved_out)
 {
     size_t i = block_find(heap, off), len, room;
     shoal_heap_block_t *b;
@@ -225,7 +224,7 @@ shoal_status_t shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, s
 }
 
 shoal_status_t shoal_heap_lookup(const shoal_heap_t *heap, size_t off, size_t *start_out,
-                      size_t *size_out)
+                                 size_t *size_out)
 {
     size_t i = block_find(heap, off);
 

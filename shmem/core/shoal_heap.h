@@ -30,7 +30,7 @@ typedef struct shoal_heap {
     shoal_heap_block_t *blocks; /* sorted by offset, covering [0, capacity) */
     size_t nblocks;
     size_t max_blocks;
-    size_t in_use; /* bytes spanned by used blocks */
+    size_t in_use;     /* bytes spanned by used blocks */
     size_t in_use_max; /* the most in_use has been: SHOAL_STATS' high-water mark */
     /* Frees, reallocs and setups so far, never reset: when it changes, an array
      * may start where another one did (the pSync check's memory, shmem/api/coll.c). */
@@ -53,10 +53,10 @@ size_t shoal_heap_largest_free(const shoal_heap_t *heap);
 /* Grows or shrinks in place when it can; otherwise allocates anew (the caller copies
  * and frees the old block). *moved_out says which happened. */
 shoal_status_t shoal_heap_realloc(shoal_heap_t *heap, size_t off, size_t size, size_t *new_off_out,
-                       int *moved_out);
+                                  int *moved_out);
 /* The program's block containing off: its start and requested size. */
 shoal_status_t shoal_heap_lookup(const shoal_heap_t *heap, size_t off, size_t *start_out,
-                      size_t *size_out);
+                                 size_t *size_out);
 /* Whether off lies in a block the library keeps for itself. */
 int shoal_heap_is_own(const shoal_heap_t *heap, size_t off);
 

@@ -97,12 +97,18 @@ static inline SHOAL_HD int shoal_wait_compare(int cmp, int is_signed, uint64_t a
     int lt = is_signed ? (int64_t)a < (int64_t)b : a < b;
 
     switch (cmp) {
-    case SHOAL_CMP_EQ: return a == b;
-    case SHOAL_CMP_NE: return a != b;
-    case SHOAL_CMP_GT: return !lt && a != b;
-    case SHOAL_CMP_LE: return lt || a == b;
-    case SHOAL_CMP_LT: return lt;
-    case SHOAL_CMP_GE: return !lt;
+    case SHOAL_CMP_EQ:
+        return a == b;
+    case SHOAL_CMP_NE:
+        return a != b;
+    case SHOAL_CMP_GT:
+        return !lt && a != b;
+    case SHOAL_CMP_LE:
+        return lt || a == b;
+    case SHOAL_CMP_LT:
+        return lt;
+    case SHOAL_CMP_GE:
+        return !lt;
     }
     return 0;
 }

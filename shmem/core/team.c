@@ -24,9 +24,9 @@ _Static_assert(SLOT_STRIDE >= 16, "a counter's line also holds the count of shoa
 shoal_team_t shoal_team_world, shoal_team_shared;
 
 static shoal_handles_t handles = SHOAL_HANDLES_INIT(SHOAL_HANDLE_TEAM_TAG);
-static size_t slots_off;    /* heap offset of slot 0 */
+static size_t slots_off;                        /* heap offset of slot 0 */
 static size_t slot_bytes = SLOT_BYTES_ONE_NODE; /* set by shoal_team_setup */
-static uint64_t slots_free; /* this PE's free slots, one bit each */
+static uint64_t slots_free;                     /* this PE's free slots, one bit each */
 
 static void pset_init(shoal_pset_t *ps, int slot)
 {

@@ -210,7 +210,7 @@ int shmem_test_lock(long *lock);
  * spec's C11 synopsis has it; with three arguments it is the default-context one. */
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define SHOAL_SYNC_PICK(_1, _2, _3, _4, name, ...) name
-#define shmem_sync(...) \
+#define shmem_sync(...)                                                                            \
     SHOAL_SYNC_PICK(__VA_ARGS__, (shmem_sync), _, _, shmem_team_sync, _)(__VA_ARGS__)
 #define shmem_signal_add(...)                                                                      \
     SHOAL_SYNC_PICK(__VA_ARGS__, shmem_ctx_signal_add, (shmem_signal_add), _, _, _)(__VA_ARGS__)

@@ -34,9 +34,8 @@ static const char *run_key(const char *key, char *buf, size_t len)
  * end this PE, and a PE waiting for its peers would spin forever. Runs in PMIx's
  * thread; ends the process at once. */
 static void lost_server(size_t id, pmix_status_t status, const pmix_proc_t *source,
-                        pmix_info_t info[], size_t ninfo, pmix_info_t *results,
-                        size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
-                        void *cbdata)
+                        pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                        pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     (void)id;
     (void)source;
@@ -47,7 +46,7 @@ static void lost_server(size_t id, pmix_status_t status, const pmix_proc_t *sour
     (void)cbfunc;
     (void)cbdata;
     shoal_log_error("lost the connection to the launcher (%s): ending this PE",
-                PMIx_Error_string(status));
+                    PMIx_Error_string(status));
     _exit(1);
 }
 
@@ -93,7 +92,7 @@ shoal_status_t shoal_rt_init(int *rank_out, int *size_out, int *local_size_out)
     rc = PMIx_Init(&rt_me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
         shoal_log_error("PMIx_Init failed: %s; was the program started by a PMIx launcher?",
-                    PMIx_Error_string(rc));
+                        PMIx_Error_string(rc));
         return SHOAL_ERR_RUNTIME;
     }
     rt_active = 1;
@@ -197,7 +196,7 @@ static shoal_status_t collective_failed(const char *what, pmix_status_t rc)
     if (rc == PMIX_ERR_PARTIAL_SUCCESS || rc == PMIX_ERR_LOST_CONNECTION ||
         rc == PMIX_ERR_PROC_ABORTED || rc == PMIX_ERR_UNREACH) {
         shoal_log_debug("%s failed (%s): a peer is gone; waiting for the launcher", what,
-                    PMIx_Error_string(rc));
+                        PMIx_Error_string(rc));
         sleep(10);
     }
     shoal_log_error("%s failed: %s", what, PMIx_Error_string(rc));

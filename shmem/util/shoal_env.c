@@ -25,11 +25,18 @@ int shoal_env_parse_size(const char *text, size_t *out)
     if (errno != 0)
         return -1;
     switch (toupper((unsigned char)*end)) {
-    case 'T': mult <<= 10; /* fall through */
-    case 'G': mult <<= 10; /* fall through */
-    case 'M': mult <<= 10; /* fall through */
-    case 'K': mult <<= 10; end++; break;
-    default: break;
+    case 'T':
+        mult <<= 10; /* fall through */
+    case 'G':
+        mult <<= 10; /* fall through */
+    case 'M':
+        mult <<= 10; /* fall through */
+    case 'K':
+        mult <<= 10;
+        end++;
+        break;
+    default:
+        break;
     }
     if (mult > 1 && toupper((unsigned char)*end) == 'I')
         end++;
@@ -475,8 +482,7 @@ static size_t distance(const char *a, size_t na, const char *b, size_t nb)
     return row[nb] < 4 ? row[nb] : 4;
 }
 
-int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near,
-                      size_t nearlen)
+int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near, size_t nearlen)
 {
     extern char **environ;
     int count = 0;

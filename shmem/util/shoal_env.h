@@ -27,26 +27,25 @@ enum { SHOAL_GPU_PROXY_AUTO = 0, SHOAL_GPU_PROXY_ALL = 1, SHOAL_GPU_PROXY_NONE =
  * kinds a setting may have. A ranged kind is a size_t number that a row may bound;
  * the error for a bad value reads "expected <what><form>, e.g. <example>", or
  * "expected <what><form> from <min> to <max>" when the row has a range. */
-#define SHOAL_ENV_KINDS(K)                                                                        \
-    K(size, size_t, size, 1, "a number of bytes", " with an optional K, M, G or T suffix",       \
-      "512M")                                                                                     \
-    K(count, size_t, count, 1, "a whole number", "", "1000")                                      \
-    K(seconds, size_t, count, 1, "a number of seconds", "", "10")                                 \
-    K(usec, size_t, count, 1, "a number of microseconds", "", "1000")                             \
-    K(bool, int, bool, 0, "one of 0, 1, yes, no, true, false, on, off", "", "")                   \
-    K(transport, int, transport, 0, "one of auto, ucx", "", "")                                   \
-    K(bcast, int, bcast, 0, "one of auto, flat, direct, binomial", "", "")                        \
-    K(reduce, int, reduce, 0, "one of auto, flat, doubling, ring, direct", "", "")                \
+#define SHOAL_ENV_KINDS(K)                                                                         \
+    K(size, size_t, size, 1, "a number of bytes", " with an optional K, M, G or T suffix", "512M") \
+    K(count, size_t, count, 1, "a whole number", "", "1000")                                       \
+    K(seconds, size_t, count, 1, "a number of seconds", "", "10")                                  \
+    K(usec, size_t, count, 1, "a number of microseconds", "", "1000")                              \
+    K(bool, int, bool, 0, "one of 0, 1, yes, no, true, false, on, off", "", "")                    \
+    K(transport, int, transport, 0, "one of auto, ucx", "", "")                                    \
+    K(bcast, int, bcast, 0, "one of auto, flat, direct, binomial", "", "")                         \
+    K(reduce, int, reduce, 0, "one of auto, flat, doubling, ring, direct", "", "")                 \
     K(gpu_proxy, int, gpu_proxy, 0, "one of auto, all, none", "", "")
 
 /* C(category, title) - the groups the settings are listed in (SHMEM_INFO, README,
  * shmem_intro(3)), in this order. */
-#define SHOAL_ENV_CATEGORIES(C)                                                                   \
-    C(resources, "Resources")                                                                     \
-    C(transport, "Transport")                                                                     \
-    C(collectives, "Collectives")                                                                 \
-    C(checks, "Checks")                                                                           \
-    C(gpu, "GPU")                                                                                 \
+#define SHOAL_ENV_CATEGORIES(C)                                                                    \
+    C(resources, "Resources")                                                                      \
+    C(transport, "Transport")                                                                      \
+    C(collectives, "Collectives")                                                                  \
+    C(checks, "Checks")                                                                            \
+    C(gpu, "GPU")                                                                                  \
     C(output, "Output")
 
 /* X(NAME, kind, field, default, range, category, help). range bounds a ranged
@@ -113,7 +112,7 @@ enum { SHOAL_GPU_PROXY_AUTO = 0, SHOAL_GPU_PROXY_ALL = 1, SHOAL_GPU_PROXY_NONE =
       "NVSHMEM_SYMMETRIC_SIZE is read when this is unset; 0: none")
 
 /* Each kind's field type: shoal_env_size_t, shoal_env_bool_t, ... */
-#define SHOAL_ENV_KIND_TYPE(kind, type, parser, ranged, what, form, example) \
+#define SHOAL_ENV_KIND_TYPE(kind, type, parser, ranged, what, form, example)                       \
     typedef type shoal_env_##kind##_t;
 SHOAL_ENV_KINDS(SHOAL_ENV_KIND_TYPE)
 #undef SHOAL_ENV_KIND_TYPE
@@ -122,7 +121,7 @@ enum {
 #define SHOAL_ENV_CATEGORY(category, title) SHOAL_ENV_CAT_##category,
     SHOAL_ENV_CATEGORIES(SHOAL_ENV_CATEGORY)
 #undef SHOAL_ENV_CATEGORY
-    SHOAL_ENV_CAT_COUNT
+        SHOAL_ENV_CAT_COUNT
 };
 
 /* The settings: one field per row, of its kind's type. */
@@ -166,8 +165,7 @@ int shoal_env_expected(const char *name, char *buf, size_t len);
  * within 3 edits of a known name, else the first), copied to name, with that
  * known name (or "") in near.
  * Returns how many such variables there are. A typo is otherwise silently ignored. */
-int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near,
-                      size_t nearlen);
+int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near, size_t nearlen);
 
 /* What oshrun chose for this PE's binding, and why (its OSHRUN_BINDING), or NULL
  * where oshrun did not start it. */

@@ -23,17 +23,16 @@ void shoal_log_set_abort_cb(shoal_log_abort_cb_t cb);
  * for a probe whose failure is an answer, not an error. Fatal lines still print. */
 void shoal_log_mute(int on);
 void shoal_log_print(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void shoal_log_vprint(int level, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0)));
+void shoal_log_vprint(int level, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* Prints one line on this PE and ends the job with a non-zero status. */
 void shoal_log_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void shoal_log_vfatal(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0), noreturn));
 
-#define shoal_log_at(level, ...)                    \
-    do {                                         \
-        if ((level) <= shoal_log_level)          \
-            shoal_log_print((level), __VA_ARGS__); \
+#define shoal_log_at(level, ...)                                                                   \
+    do {                                                                                           \
+        if ((level) <= shoal_log_level)                                                            \
+            shoal_log_print((level), __VA_ARGS__);                                                 \
     } while (0)
 
 #define shoal_log_error(...) shoal_log_at(SHOAL_LOG_ERROR, __VA_ARGS__)

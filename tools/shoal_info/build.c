@@ -92,11 +92,13 @@ static void cuda_print(FILE *f, int all, int parsable)
                     SHOAL_BUILD_NVCC_VERSION, SHOAL_BUILD_CUDA_ARCH);
     /* What nvshmem_malloc has, as shmem_init would read it here. */
     if (shoal_info_settings_values()->gpu_symmetric_size > 0)
-        shoal_info_line(f, "GPU heap", "%zu bytes per PE in GPU memory (cudaMalloc, "
+        shoal_info_line(f, "GPU heap",
+                        "%zu bytes per PE in GPU memory (cudaMalloc, "
                         "SHOAL_GPU_SYMMETRIC_SIZE); same-node PEs' mapped by CUDA IPC",
                         shoal_info_settings_values()->gpu_symmetric_size);
     else
-        shoal_info_line(f, "GPU heap", "none (SHOAL_GPU_SYMMETRIC_SIZE is 0): nvshmem_malloc "
+        shoal_info_line(f, "GPU heap",
+                        "none (SHOAL_GPU_SYMMETRIC_SIZE is 0): nvshmem_malloc "
                         "allocates in the host heap");
     if (all)
         shoal_info_line(f, "nvcc", "%s %s", SHOAL_BUILD_NVCC, SHOAL_BUILD_CUDA_ARCH_FLAGS);

@@ -24,8 +24,8 @@ static struct {
     const char *name, *value;
 } asked[4 * N_ROWS];
 static size_t n_asked;
-static int blocked[N_ROWS];    /* rows whose value the parser rejected: read as unset */
-static char load_error[256];   /* a parser's line no row could be found for */
+static int blocked[N_ROWS];  /* rows whose value the parser rejected: read as unset */
+static char load_error[256]; /* a parser's line no row could be found for */
 
 static shoal_info_setting_t *row_of(const char *name)
 {

@@ -54,13 +54,12 @@ static shoal_status_t segment_create(const char *name, size_t size, size_t align
         return status;
     /* Reserve size + align of address space, map the segment at the aligned spot
      * inside it, and give back the rest. */
-    span = mmap(NULL, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                -1, 0);
+    span = mmap(NULL, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (span == MAP_FAILED)
         goto err_close;
     addr = (char *)(((uintptr_t)span + align - 1) & ~(uintptr_t)(align - 1));
-    if (mmap(addr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd,
-             0) == MAP_FAILED) {
+    if (mmap(addr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, 0) ==
+        MAP_FAILED) {
         saved = errno;
         munmap(span, size + align);
         errno = saved;
@@ -222,7 +221,7 @@ static shoal_status_t shm_get_within(void *state, int seg, size_t off, void *dst
 }
 
 static shoal_status_t shm_amo(void *state, int seg, size_t off, shoal_amo_op_t op, size_t size,
-                   const void *operand, const void *compare, void *fetch, int nbi)
+                              const void *operand, const void *compare, void *fetch, int nbi)
 {
     shm_peer_t *peer = state;
 
@@ -231,7 +230,7 @@ static shoal_status_t shm_amo(void *state, int seg, size_t off, shoal_amo_op_t o
 }
 
 static shoal_status_t shm_iget(void *state, int seg, size_t off, ptrdiff_t sst, char *dst,
-                    ptrdiff_t dst_stride, size_t nelems, size_t size)
+                               ptrdiff_t dst_stride, size_t nelems, size_t size)
 {
     shm_peer_t *peer = state;
     const char *src = peer->base[seg] + off;
