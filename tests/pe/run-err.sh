@@ -193,7 +193,8 @@ if [ -n "${ERR_LAUNCH:-}" ]; then
     # shellcheck disable=SC2086 # a command and its words
     set -- $ERR_LAUNCH "$prog"
 elif [ -x "$OSHRUN" ]; then
-    set -- "$OSHRUN" --timeout "$ERR_TIMEOUT" -np "$ERR_PES" "$prog"
+    # unbound: no 50 ms look for idle CPUs before each job (run-pe.sh says why)
+    set -- "$OSHRUN" --bind-to none --timeout "$ERR_TIMEOUT" -np "$ERR_PES" "$prog"
 elif command -v mpirun >/dev/null 2>&1; then
     set -- mpirun --allow-run-as-root --oversubscribe -np "$ERR_PES" "$prog"
 else
