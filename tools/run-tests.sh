@@ -5,7 +5,8 @@
 # hang-report.sh, run-fuzz.sh, check_heap, check-man.sh), with their logs.
 # Needs tools/setup.sh to have run once (it configures build/).
 # Usage: tools/run-tests.sh [NAME...]; RUN_TESTS_JOBS=N runs N tests at a time
-# (default: 2 per CPU; the multi-PE jobs mostly start up and wait).
+# (default: 2 per CPU; the multi-PE jobs mostly start up and wait). The results
+# are those of make check (it runs the same tests, one directory at a time).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -52,8 +53,20 @@ if [ $# -gt 0 ]; then
     exit $rc
 fi
 
+# make check goes through the test directories one after another, each waiting
+# for its slowest test; here every directory's check-am (its programs, then its
+# tests) runs under one make -j, so that all of them share the $jobs slots: the
+# biggest directory first.
 start=$(date +%s)
-make -C build check -j"$jobs" VERBOSE=1 > build/check.out 2>&1
+dirs=$(cd build && for d in tests/pe tests/fuzz tests/launcher tests/gpu-cpu tests/gpu \
+    tests/unit tests bench; do [ -f $d/Makefile ] && echo $d; done)
+{
+    printf 'all:'
+    for d in $dirs; do printf ' check-%s' "$d"; done
+    printf '\n'
+    for d in $dirs; do printf 'check-%s:\n\t$(MAKE) -C %s check-am VERBOSE=1\n' "$d" "$d"; done
+} > build/run-tests.mk
+make -C build -f run-tests.mk -k -j"$jobs" > build/check.out 2>&1
 rc=$?
 grep -E '^(FAIL|ERROR|XPASS):' build/check.out
 pass=$(grep -c '^PASS:' build/check.out)

@@ -4,11 +4,11 @@
 # with a status mask), a barrier that half of the PEs never join (hang_barrier), a
 # broadcast whose root never calls it (hang_bcast; "team": on a team of world PEs
 # 1..n-1), a lock whose holder never clears it (hang_lock). With
-# SHOAL_HANG_REPORT=1 every waiting PE must print its line, as the report after
-# 1 s (well before --timeout 5, which leaves a loaded machine 4 s to start the
-# job): the routine, the heap offset the program printed, the value, or the PEs
-# the collective lacks, or the lock's holder. Without the setting, oshrun's
-# SIGUSR2 at the timeout (4 s) must bring the lines before the kill. Every job
+# SHOAL_HANG_REPORT=2 every waiting PE must print its line, as the report after
+# 2 s (well before --timeout 6): the routine, the heap offset the program printed,
+# the value, or the PEs the collective lacks, or the lock's holder. Without the
+# setting, oshrun's SIGUSR2 at the timeout (3 s) must bring the lines before the
+# kill. Every job
 # must end with oshrun's timeout status, 124. Runs at HANG_PES PEs through
 # HANG_TRANSPORTS (SHOAL_TRANSPORT values), every pair of the two at the same
 # time (the jobs only wait), each in its own files. Exit 0 pass, 1 fail.
@@ -116,16 +116,16 @@ check_hang_lock() {
 check_pair() {
     last=$((np - 1))
     out=$tmp/$transport-$np.out
-    # The reports of SHOAL_HANG_REPORT=1, at 1 s of a wait (and 2 s, 4 s, and when
-    # oshrun asks at 5 s).
-    mode="SHOAL_HANG_REPORT=1"
-    after="after 1 s"
-    waited="waited 1 s"
-    export SHOAL_HANG_REPORT=1
+    # The reports of SHOAL_HANG_REPORT=2, at 2 s of a wait (and 4 s, and when
+    # oshrun asks at 6 s).
+    mode="SHOAL_HANG_REPORT=2"
+    after="after 2 s"
+    waited="waited 2 s"
+    export SHOAL_HANG_REPORT=2
     for check in hang_wait hang_wait_vector hang_barrier hang_bcast hang_bcast_team \
         hang_lock; do
         [ $check = hang_bcast_team ] && [ "$np" -lt 4 ] && continue
-        check_$check 5
+        check_$check 6
         [ $failed -eq 0 ] && echo "== ok ($case)" || cat "$out"
     done
     # Only oshrun's request at the timeout: each line comes after oshrun says
@@ -135,7 +135,7 @@ check_pair() {
     waited="waiting when SIGUSR2 came"
     unset SHOAL_HANG_REPORT
     for check in hang_barrier hang_lock; do
-        check_$check 4
+        check_$check 3
         first=$(grep -n "SIGUSR2 came" "$out" | head -n 1 | cut -d: -f1)
         timed=$(grep -n "^oshrun: job timed out" "$out" | cut -d: -f1)
         if [ -n "$first" ] && [ -n "$timed" ] && [ "$first" -lt "$timed" ]; then
