@@ -10,8 +10,8 @@
 # setting, oshrun's SIGUSR2 at the timeout (3 s) must bring the lines before the
 # kill. Every job
 # must end with oshrun's timeout status, 124. Runs at HANG_PES PEs through
-# HANG_TRANSPORTS (SHOAL_TRANSPORT values), every pair of the two at the same
-# time (the jobs only wait), each in its own files. Exit 0 pass, 1 fail.
+# HANG_TRANSPORTS (SHOAL_TRANSPORT values), the PE counts of a transport at the
+# same time, each in its own files. Exit 0 pass, 1 fail.
 : "${OSHRUN:=../../tools/oshrun/oshrun}"
 : "${HANG_PES:=2 4}"
 : "${HANG_TRANSPORTS:=auto ucx}"
@@ -146,14 +146,16 @@ check_pair() {
     return $status
 }
 
+# The PE counts of a transport at once; the transports one after the other (the
+# hung PEs spin, and a report a second late fails the check).
 pairs=
 for transport in $HANG_TRANSPORTS; do
     for np in $HANG_PES; do
         pairs="$pairs $transport-$np"
         (check_pair > "$tmp/$transport-$np.log" 2>&1; echo $? > "$tmp/$transport-$np.rc") &
     done
+    wait
 done
-wait
 for pair in $pairs; do
     cat "$tmp/$pair.log"
     [ "$(cat "$tmp/$pair.rc" 2>/dev/null)" = 0 ] || status=1
