@@ -46,9 +46,11 @@ UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 ${UBSAN_OPTIONS:-}"
 export UCX_MEM_MMAP_HOOK_MODE UCX_MEM_MALLOC_HOOKS ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
 
 rc=0
-make -C tests/unit check > unit.out 2>&1 || rc=1
+make -C tests/unit -j"$(nproc)" check > unit.out 2>&1 || rc=1
+# Two tests per CPU at once, as tools/run-tests.sh.
 # shellcheck disable=SC2086 # lists of words
-PE_COUNTS="2 4" PE_TRANSPORTS="auto ucx" make -C tests/pe check TESTS="$pe_tests $err_tests" \
+PE_COUNTS="2 4" PE_TRANSPORTS="auto ucx" make -C tests/pe -j$(($(nproc) * 2)) check \
+    TESTS="$pe_tests $err_tests" \
     check_PROGRAMS="$pe_tests $err_tests" > check.out 2>&1 || rc=1
 # The fuzzer finds what no test calls (a leak at finalize, a crash on a bad argument).
 FUZZ_LAST=${ASAN_FUZZ_SEEDS:-200} make -C tests/fuzz check > fuzz.out 2>&1 || rc=1

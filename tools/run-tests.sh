@@ -1,7 +1,12 @@
 #!/bin/sh
 # Shoal's second command: run the whole test suite (unit tests, launcher tests,
-# multi-PE tests over both transports, man page and generated-file checks).
+# multi-PE tests over both transports, man page and generated-file checks), or,
+# given names, only those tests (each as make check knows it: pe_rma, err_pe.err,
+# hang-report.sh, run-fuzz.sh, check_heap, check-man.sh), with their logs.
 # Needs tools/setup.sh to have run once (it configures build/).
+# Usage: tools/run-tests.sh [NAME...]; RUN_TESTS_JOBS=N runs N tests at a time
+# (default: 2 per CPU; the multi-PE jobs mostly start up and wait). The results
+# are those of make check (it runs the same tests, one directory at a time).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -9,8 +14,59 @@ if [ ! -f build/Makefile ]; then
     [ -x configure ] || ./autogen.sh || exit 1
     mkdir -p build && (cd build && ../configure --prefix="$top/_inst") || exit 1
 fi
-make -C build -j"$(nproc)" >/dev/null || exit 1
-make -C build check -j1 VERBOSE=1 > build/check.out 2>&1
+jobs=${RUN_TESTS_JOBS:-$(($(nproc) * 2))}
+make -C build -j"$jobs" >/dev/null || exit 1
+
+# The tests of directory $1 (TESTS, after configure's conditionals), one a line.
+tests_of() {
+    printf 'run-tests-list:\n\t@echo $(TESTS)\n' |
+        make -s -C "$1" -f Makefile -f - run-tests-list 2>/dev/null | tr ' ' '\n'
+}
+
+if [ $# -gt 0 ]; then
+    dirs=$(find build -name Makefile -path 'build/tests*' -o -name Makefile -path 'build/bench*' |
+        sed 's|/Makefile$||' | sort)
+    rc=0
+    for name in "$@"; do
+        dir=
+        for d in $dirs; do
+            if tests_of "$d" | grep -qxF "$name"; then
+                dir=$d
+                break
+            fi
+        done
+        if [ -z "$dir" ]; then
+            echo "run-tests: no test named $name (make check's names: pe_rma, err_pe.err, hang-report.sh)"
+            rc=1
+            continue
+        fi
+        # check-am: this directory only (check would recurse into SUBDIRS with TESTS)
+        make -C "$dir" -j"$jobs" check-am TESTS="$name" > "$dir/run-tests.out" 2>&1
+        r=$?
+        # err_pe.err's log is err_pe.log (a TEST_EXTENSIONS suffix goes), check-man.sh's
+        # check-man.sh.log
+        log=$dir/$name.log
+        [ -f "$log" ] || log=$dir/${name%.*}.log
+        if [ -f "$log" ]; then cat "$log"; else tail -n 40 "$dir/run-tests.out"; fi
+        [ $r -eq 0 ] || rc=1
+    done
+    exit $rc
+fi
+
+# make check goes through the test directories one after another, each waiting
+# for its slowest test; here every directory's check-am (its programs, then its
+# tests) runs under one make -j, so that all of them share the $jobs slots: the
+# biggest directory first.
+start=$(date +%s)
+dirs=$(cd build && for d in tests/pe tests/fuzz tests/launcher tests/gpu-cpu tests/gpu \
+    tests/unit tests bench; do [ -f $d/Makefile ] && echo $d; done)
+{
+    printf 'all:'
+    for d in $dirs; do printf ' check-%s' "$d"; done
+    printf '\n'
+    for d in $dirs; do printf 'check-%s:\n\t$(MAKE) -C %s check-am VERBOSE=1\n' "$d" "$d"; done
+} > build/run-tests.mk
+make -C build -f run-tests.mk -k -j"$jobs" > build/check.out 2>&1
 rc=$?
 grep -E '^(FAIL|ERROR|XPASS):' build/check.out
 pass=$(grep -c '^PASS:' build/check.out)
@@ -23,5 +79,5 @@ if [ $rc -ne 0 ]; then
     done
     [ "$fail" -gt 0 ] || fail=1
 fi
-echo "tests: $pass passed, $fail failed, $skip skipped"
+echo "tests: $pass passed, $fail failed, $skip skipped in $(($(date +%s) - start)) s ($jobs at a time)"
 [ $rc -eq 0 ] && [ "$fail" -eq 0 ]

@@ -1,4 +1,9 @@
-/* Must fail: an active set one PE larger than the job. */
+/* Must fail: an active set one PE larger than the job.
+ *
+ * err-from: any
+ * err-line: shmem_barrier: the active set PE_start 0, logPE_stride 0, PE_size $((ERR_PES + 1)) does
+ *   not fit in PEs 0\.\.$last
+ */
 #include "pe_test.h"
 
 static long psync[SHMEM_BARRIER_SYNC_SIZE];

@@ -1,4 +1,8 @@
-/* Must fail: shmem_align needs a power-of-two alignment. */
+/* Must fail: shmem_align needs a power-of-two alignment.
+ *
+ * err-from: any
+ * err-line: shmem_align: argument alignment is 48, expected a power of two
+ */
 #include "pe_test.h"
 
 int main(void)

@@ -1,4 +1,8 @@
-/* Must fail: an atomic on a long that straddles its natural alignment. */
+/* Must fail: an atomic on a long that straddles its natural alignment.
+ *
+ * err-from: $last 1
+ * err-line: shmem_long_atomic_add: argument dest is $hex, not aligned to its 8-byte type
+ */
 #include "pe_test.h"
 
 static long words[2];

@@ -1,5 +1,9 @@
 /* Must fail: the last PE does a fetch_add at PE n_pes; the others wait in a
- * barrier, and the job must still end promptly with the error line. */
+ * barrier, and the job must still end promptly with the error line.
+ *
+ * err-from: $last 1
+ * err-line: shmem_int_atomic_fetch_add: argument pe is $ERR_PES, valid range 0\.\.$last
+ */
 #include "pe_test.h"
 
 static int counter;

@@ -1,4 +1,8 @@
-/* Must fail: shmem_int_p before shmem_init (on every PE: none knows its number). */
+/* Must fail: shmem_int_p before shmem_init (on every PE: none knows its number).
+ *
+ * err-from: - any
+ * err-line: shmem_int_p: called before shmem_init; call shmem_init first
+ */
 #include "pe_test.h"
 
 static int dest;

@@ -1,5 +1,11 @@
 /* Must fail with SHOAL_CHECK_COLL=1 (run-err.sh sets it): the last PE names
- * another (valid) root of a broadcast than the others. */
+ * another (valid) root of a broadcast than the others.
+ *
+ * err-env: SHOAL_CHECK_COLL=1
+ * err-from: $last 1
+ * err-line: shmem_long_broadcast: argument PE_root is 1 on PE $last but 0 on PE 0 (index 0 of the
+ *   team); every PE must pass the same value
+ */
 #include "pe_test.h"
 
 static long src[8], dest[8];

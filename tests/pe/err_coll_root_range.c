@@ -1,5 +1,9 @@
 /* Must fail: every PE names PE_root n_pes, one past the last PE of the team (a
- * check that is always on). */
+ * check that is always on).
+ *
+ * err-from: any
+ * err-line: shmem_int_broadcast: argument PE_root is $ERR_PES, valid range 0\.\.$last
+ */
 #include "pe_test.h"
 
 static int src[8], dest[8];

@@ -1,5 +1,11 @@
 /* Must fail: a put on a context after shmem_ctx_destroy, on the last PE only (it
- * used to crash on the freed context). */
+ * used to crash on the freed context).
+ *
+ * err-from: $last 1
+ * err-line: shmem_ctx_int_p: argument ctx is $hex, a context that was destroyed (by
+ *   shmem_ctx_destroy, or with its team by shmem_team_destroy); a handle is valid only until it is
+ *   destroyed
+ */
 #include "pe_test.h"
 
 static int target;

@@ -1,5 +1,10 @@
 /* Must fail: the last PE puts through SHMEM_CTX_INVALID (what a failed
- * shmem_ctx_create leaves behind) instead of a context. */
+ * shmem_ctx_create leaves behind) instead of a context.
+ *
+ * err-from: $last 1
+ * err-line: shmem_ctx_int_p: argument ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context
+ *   that shmem_ctx_create or shmem_team_create_ctx made
+ */
 #include "pe_test.h"
 
 static int x;

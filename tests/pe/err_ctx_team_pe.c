@@ -1,5 +1,9 @@
 /* Must fail: on a context of a one-PE team (each PE's own team), PE number 1 is
- * out of range even though the world has more PEs. */
+ * out of range even though the world has more PEs.
+ *
+ * err-from: $last 1
+ * err-line: shmem_ctx_int_p: argument pe is 1, valid range 0\.\.0 (PEs of the context's team)
+ */
 #include "pe_test.h"
 
 static int x;

@@ -1,6 +1,10 @@
 /* Must fail: the last PE calls exit(3) while the others wait in a barrier. It
  * must end the job at once with its status and one line, not join their barrier
- * through an implicit finalize and leave them waiting (the job hung before). */
+ * through an implicit finalize and leave them waiting (the job hung before).
+ *
+ * err-from: $last 1
+ * err-line: exit status 3 before shmem_finalize; ending the job
+ */
 #include "pe_test.h"
 
 int main(void)

@@ -1,6 +1,11 @@
 /* Must fail: the last PE calls shmem_finalize while the others call a broadcast
  * from it (a collective it never joins). They must end the job naming it, not
- * match its finalize and hang. */
+ * match its finalize and hang.
+ *
+ * err-from: any
+ * err-line: shmem_long_broadcast: PE $last called shmem_finalize, so it cannot join this
+ *   collective, which waits for it; every PE must call the same collectives before shmem_finalize
+ */
 #include "pe_test.h"
 
 static long src, dst;

@@ -1,4 +1,9 @@
-/* Must fail: a symmetric heap of 1000 TiB cannot be mapped on any machine today. */
+/* Must fail: a symmetric heap of 1000 TiB cannot be mapped on any machine today.
+ *
+ * err-from: any
+ * err-line: shmem_init: cannot create a symmetric heap of 1099511627776000 bytes ([^)]*); set
+ *   SHMEM_SYMMETRIC_SIZE to a size this machine can map
+ */
 #include "pe_test.h"
 
 int main(void)

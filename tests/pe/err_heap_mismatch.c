@@ -2,7 +2,12 @@
  * its PMIx rank before shmem_init), then PE 0 puts at an offset that fits its own
  * heap but not PE 1's. The job must end with the one line about the sizes (from
  * whichever PE connects first: shmem_malloc's barrier may), not a segfault in
- * memcpy or a write into another mapping. */
+ * memcpy or a write into another mapping.
+ *
+ * err-from: any
+ * err-line: PE [01] has a symmetric heap of \(67108864\|268435456\) bytes, this PE
+ *   \(67108864\|268435456\): every PE must be given the same SHMEM_SYMMETRIC_SIZE
+ */
 #include "pe_test.h"
 
 int main(void)

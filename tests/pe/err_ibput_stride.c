@@ -1,5 +1,9 @@
 /* Must fail: the last PE puts blocks of 3 ints with a destination stride of 2,
- * so that its blocks would overlap. */
+ * so that its blocks would overlap.
+ *
+ * err-from: $last 1
+ * err-line: shmem_int_ibput: argument dst is 2, expected a stride of at least 3 elements (bsize)
+ */
 #include "pe_test.h"
 
 #include <shmem.h>

@@ -1,4 +1,9 @@
-/* Must fail: the last PE puts 4 ints from a null source (it crashed in memcpy). */
+/* Must fail: the last PE puts 4 ints from a null source (it crashed in memcpy).
+ *
+ * err-from: $last 1
+ * err-line: shmem_int_put: argument source is NULL, but the call moves 16 bytes; expected a local
+ *   buffer of that size
+ */
 #include "pe_test.h"
 
 static int dest[4];

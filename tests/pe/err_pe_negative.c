@@ -1,5 +1,9 @@
 /* Must fail: the last PE puts to PE -1; the others wait in a barrier, and the
- * job must still end promptly with the error line. */
+ * job must still end promptly with the error line.
+ *
+ * err-from: $last 1
+ * err-line: shmem_int_put: argument pe is -1, valid range 0\.\.$last
+ */
 #include "pe_test.h"
 
 static int dest;

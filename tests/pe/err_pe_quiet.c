@@ -1,4 +1,8 @@
-/* Must fail: the last PE asks shmem_pe_quiet for a PE one past the last. */
+/* Must fail: the last PE asks shmem_pe_quiet for a PE one past the last.
+ *
+ * err-from: $last 1
+ * err-line: shmem_pe_quiet: argument target_pes\[1\] is $ERR_PES, valid range 0\.\.$last
+ */
 #include "pe_test.h"
 
 #include <shmem.h>

@@ -1,4 +1,10 @@
 /* Must fail: shmem_int_sum_to_all at the first use of a garbage pSync
- * (err_psync.h). */
+ * (err_psync.h).
+ *
+ * err-from: any
+ * err-line: shmem_int_sum_to_all: argument pSync\[0\] is 0x5a5a5a5a5a5a5a5a on entry, expected
+ *   SHMEM_SYNC_VALUE (0); set every element of pSync to SHMEM_SYNC_VALUE on every PE of the active
+ *   set, then synchronize (shmem_barrier_all), before its first use
+ */
 #define PSYNC_ROUTINE 3
 #include "err_psync.h"

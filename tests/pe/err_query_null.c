@@ -1,4 +1,8 @@
-/* Must fail: the last PE asks shmem_query_initialized to store into NULL. */
+/* Must fail: the last PE asks shmem_query_initialized to store into NULL.
+ *
+ * err-from: $last 1
+ * err-line: shmem_query_initialized: argument initialized is NULL; pass the address of an int
+ */
 #include "pe_test.h"
 
 int main(void)

@@ -1,5 +1,10 @@
 /* Must fail: with SHOAL_CHECK=1 (set here, before shmem_init reads it), a put of
- * 2 ints to the last int of a 4-int block runs 4 bytes past its allocation. */
+ * 2 ints to the last int of a 4-int block runs 4 bytes past its allocation.
+ *
+ * err-from: $last 1
+ * err-line: shmem_int_put: argument dest is $hex and 8 bytes long, which runs past the end of its
+ *   allocation (16 bytes at $hex) by 4 bytes
+ */
 #include "pe_test.h"
 
 int main(void)

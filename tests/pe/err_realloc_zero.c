@@ -1,5 +1,10 @@
 /* Must fail: shmem_realloc(ptr, 0) of a pointer that is no heap block; the line must
- * name shmem_realloc (it named shmem_free, which the program never called). */
+ * name shmem_realloc (it named shmem_free, which the program never called).
+ *
+ * err-from: any
+ * err-line: shmem_realloc: argument ptr is $hex, which is not a block from shmem_malloc (or it was
+ *   freed already)
+ */
 #include "pe_test.h"
 
 int main(void)

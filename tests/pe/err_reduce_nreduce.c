@@ -1,4 +1,8 @@
-/* Must fail: a _to_all reduction with a negative nreduce. */
+/* Must fail: a _to_all reduction with a negative nreduce.
+ *
+ * err-from: any
+ * err-line: shmem_int_sum_to_all: argument nreduce is -3, expected 0 or more
+ */
 #include "pe_test.h"
 
 static int src[4], dest[4], wrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];

@@ -1,4 +1,10 @@
-/* Must fail: the last PE puts with a signal on its stack, which is not symmetric. */
+/* Must fail: the last PE puts with a signal on its stack, which is not symmetric.
+ *
+ * err-from: $last 1
+ * err-line: shmem_putmem_signal: argument sig_addr is $hex, which is not symmetric memory
+ *   (symmetric heap $hex\.\.$hex, global/static data $hex\.\.$hex); allocate it with shmem_malloc
+ *   or make it a global or static variable
+ */
 #include "pe_test.h"
 
 static char dest[8];

@@ -1,5 +1,10 @@
 /* Must fail: the last PE puts with signal operator 7, which is neither
- * SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD. */
+ * SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD.
+ *
+ * err-from: $last 1
+ * err-line: shmem_putmem_signal: argument sig_op is 7, expected SHMEM_SIGNAL_SET or
+ *   SHMEM_SIGNAL_ADD
+ */
 #include "pe_test.h"
 
 static char dest[8];

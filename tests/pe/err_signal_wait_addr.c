@@ -1,4 +1,10 @@
-/* Must fail: shmem_signal_wait_until on a stack variable, which no PE can signal. */
+/* Must fail: shmem_signal_wait_until on a stack variable, which no PE can signal.
+ *
+ * err-from: any
+ * err-line: shmem_signal_wait_until: argument sig_addr is $hex, which is not symmetric memory
+ *   (symmetric heap $hex\.\.$hex, global/static data $hex\.\.$hex); allocate it with shmem_malloc
+ *   or make it a global or static variable
+ */
 #include "pe_test.h"
 
 int main(void)

@@ -1,4 +1,9 @@
-/* Must fail: a putmem of SIZE_MAX / 2 bytes cannot fit in any segment. */
+/* Must fail: a putmem of SIZE_MAX / 2 bytes cannot fit in any segment.
+ *
+ * err-from: $last 1
+ * err-line: shmem_putmem: argument dest is $hex and 9223372036854775807 bytes long, which runs past
+ *   the end of the [a-z/ ]* ([0-9]* bytes at $hex) by [0-9]* bytes
+ */
 #include "pe_test.h"
 
 #include <stdint.h>

@@ -1,6 +1,11 @@
 /* Must fail: the last PE passes another size to shmem_team_split_strided than the
  * others. Each would make a different team and hang in its first collective; the
- * split must name the PE and the argument instead. */
+ * split must name the PE and the argument instead.
+ *
+ * err-from: $last 1
+ * err-line: shmem_team_split_strided: argument size is $last on PE $last but $ERR_PES on PE 0
+ *   (index 0 of the team); every PE must pass the same value
+ */
 #include "pe_test.h"
 
 int main(void)

@@ -1,4 +1,9 @@
-/* Must fail: SHMEM_TEAM_WORLD is predefined and cannot be destroyed. */
+/* Must fail: SHMEM_TEAM_WORLD is predefined and cannot be destroyed.
+ *
+ * err-from: any
+ * err-line: shmem_team_destroy: argument team is SHMEM_TEAM_WORLD, a predefined team, which cannot
+ *   be destroyed
+ */
 #include "pe_test.h"
 
 int main(void)

@@ -1,5 +1,10 @@
 /* Must fail: a collective on a team after shmem_team_destroy (it used to read freed
- * memory and crash). */
+ * memory and crash).
+ *
+ * err-from: any
+ * err-line: shmem_team_sync: argument team is $hex, a team that was destroyed (by
+ *   shmem_team_destroy); a handle is valid only until it is destroyed
+ */
 #include "pe_test.h"
 
 int main(void)

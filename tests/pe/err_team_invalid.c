@@ -1,4 +1,8 @@
-/* Must fail: a collective on SHMEM_TEAM_INVALID (what a failed split leaves). */
+/* Must fail: a collective on SHMEM_TEAM_INVALID (what a failed split leaves).
+ *
+ * err-from: any
+ * err-line: shmem_team_sync: argument team is SHMEM_TEAM_INVALID; pass a team this PE belongs to
+ */
 #include "pe_test.h"
 
 int main(void)

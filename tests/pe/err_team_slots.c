@@ -1,6 +1,11 @@
 /* Must fail: with SHOAL_CHECK=1 (set here, before shmem_init reads it), a put
  * 8 KiB below the first shmem_malloc block lands in the team slots that Shoal
- * carves from the heap at init, which no program allocated. */
+ * carves from the heap at init, which no program allocated.
+ *
+ * err-from: $last 1
+ * err-line: shmem_int_put: argument dest is $hex, inside the symmetric heap but not inside any live
+ *   allocation (it is Shoal's own: the teams' counters, carved from the heap at shmem_init)
+ */
 #include "pe_test.h"
 
 int main(void)

@@ -1,4 +1,9 @@
-/* Must fail: destroying a team twice (it used to abort in free()). */
+/* Must fail: destroying a team twice (it used to abort in free()).
+ *
+ * err-from: any
+ * err-line: shmem_team_destroy: argument team is $hex, a team that was destroyed (by
+ *   shmem_team_destroy); a handle is valid only until it is destroyed
+ */
 #include "pe_test.h"
 
 int main(void)

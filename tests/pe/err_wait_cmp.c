@@ -1,5 +1,10 @@
 /* Must fail: the last PE waits with comparison operator 99, which is none of the
- * SHMEM_CMP_* constants; the others wait in a barrier. */
+ * SHMEM_CMP_* constants; the others wait in a barrier.
+ *
+ * err-from: $last 1
+ * err-line: shmem_int_wait_until: argument cmp is 99, expected one of SHMEM_CMP_EQ, SHMEM_CMP_NE,
+ *   SHMEM_CMP_GT, SHMEM_CMP_LE, SHMEM_CMP_LT, SHMEM_CMP_GE
+ */
 #include "pe_test.h"
 
 static int ivar;

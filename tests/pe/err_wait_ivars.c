@@ -1,5 +1,11 @@
 /* Must fail: the last PE waits on ivars on its stack, which are not symmetric.
- * They already satisfy the comparison, so a missing check returns at once. */
+ * They already satisfy the comparison, so a missing check returns at once.
+ *
+ * err-from: $last 1
+ * err-line: shmem_int_wait_until_all: argument ivars is $hex, which is not symmetric memory
+ *   (symmetric heap $hex\.\.$hex, global/static data $hex\.\.$hex); allocate it with shmem_malloc
+ *   or make it a global or static variable
+ */
 #include "pe_test.h"
 
 int main(void)

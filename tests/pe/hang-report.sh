@@ -7,13 +7,16 @@
 # SHOAL_HANG_REPORT=2 every waiting PE must print its line, as the report after
 # 2 s (well before --timeout 6): the routine, the heap offset the program printed,
 # the value, or the PEs the collective lacks, or the lock's holder. Without the
-# setting, oshrun's SIGUSR2 at the timeout must bring the lines before the kill.
-# Every job must end with oshrun's timeout status, 124. Runs at HANG_PES PEs
-# through HANG_TRANSPORTS (SHOAL_TRANSPORT values). Exit 0 pass, 1 fail.
+# setting, oshrun's SIGUSR2 at the timeout (3 s) must bring the lines before the
+# kill. Every job
+# must end with oshrun's timeout status, 124. Runs at HANG_PES PEs through
+# HANG_TRANSPORTS (SHOAL_TRANSPORT values), the PE counts of a transport at the
+# same time, each in its own files. Exit 0 pass, 1 fail.
 : "${OSHRUN:=../../tools/oshrun/oshrun}"
 : "${HANG_PES:=2 4}"
 : "${HANG_TRANSPORTS:=auto ucx}"
-out=hang-report.out
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
 status=0 failed=0
 
 fail() {
@@ -28,7 +31,8 @@ run() {
     shift
     case="$* at $np PEs, SHOAL_TRANSPORT=$transport, ${mode}"
     failed=0
-    SHOAL_TRANSPORT=$transport "$OSHRUN" --timeout "$t" -np "$np" "./$1" $2 > "$out" 2>&1
+    SHOAL_TRANSPORT=$transport "$OSHRUN" --bind-to none --timeout "$t" -np "$np" "./$1" $2 \
+        > "$out" 2>&1
     rc=$?
     [ $rc -eq 124 ] || fail "status $rc, expected 124 (oshrun's timeout)"
 }
@@ -108,37 +112,52 @@ check_hang_lock() {
     done
 }
 
+# One pair (transport, np): every case in turn, its lines in $tmp/$transport-$np.log.
+check_pair() {
+    last=$((np - 1))
+    out=$tmp/$transport-$np.out
+    # The reports of SHOAL_HANG_REPORT=2, at 2 s of a wait (and 4 s, and when
+    # oshrun asks at 6 s).
+    mode="SHOAL_HANG_REPORT=2"
+    after="after 2 s"
+    waited="waited 2 s"
+    export SHOAL_HANG_REPORT=2
+    for check in hang_wait hang_wait_vector hang_barrier hang_bcast hang_bcast_team \
+        hang_lock; do
+        [ $check = hang_bcast_team ] && [ "$np" -lt 4 ] && continue
+        check_$check 6
+        [ $failed -eq 0 ] && echo "== ok ($case)" || cat "$out"
+    done
+    # Only oshrun's request at the timeout: each line comes after oshrun says
+    # the job timed out, and before it ends the job.
+    mode="SHOAL_HANG_REPORT unset"
+    after="when SIGUSR2 came"
+    waited="waiting when SIGUSR2 came"
+    unset SHOAL_HANG_REPORT
+    for check in hang_barrier hang_lock; do
+        check_$check 3
+        first=$(grep -n "SIGUSR2 came" "$out" | head -n 1 | cut -d: -f1)
+        timed=$(grep -n "^oshrun: job timed out" "$out" | cut -d: -f1)
+        if [ -n "$first" ] && [ -n "$timed" ] && [ "$first" -lt "$timed" ]; then
+            fail "a report came before the timeout"
+        fi
+        [ $failed -eq 0 ] && echo "== ok ($case)" || cat "$out"
+    done
+    return $status
+}
+
+# The PE counts of a transport at once; the transports one after the other (the
+# hung PEs spin, and a report a second late fails the check).
+pairs=
 for transport in $HANG_TRANSPORTS; do
     for np in $HANG_PES; do
-        last=$((np - 1))
-        # The reports of SHOAL_HANG_REPORT=2, at 2 s of a wait (and 4 s, and when
-        # oshrun asks at 6 s).
-        mode="SHOAL_HANG_REPORT=2"
-        after="after 2 s"
-        waited="waited 2 s"
-        export SHOAL_HANG_REPORT=2
-        for check in hang_wait hang_wait_vector hang_barrier hang_bcast hang_bcast_team \
-            hang_lock; do
-            [ $check = hang_bcast_team ] && [ "$np" -lt 4 ] && continue
-            check_$check 6
-            [ $failed -eq 0 ] && echo "== ok ($case)" || cat "$out"
-        done
-        # Only oshrun's request at the timeout: each line comes after oshrun says
-        # the job timed out, and before it ends the job.
-        mode="SHOAL_HANG_REPORT unset"
-        after="when SIGUSR2 came"
-        waited="waiting when SIGUSR2 came"
-        unset SHOAL_HANG_REPORT
-        for check in hang_barrier hang_lock; do
-            check_$check 3
-            first=$(grep -n "SIGUSR2 came" "$out" | head -n 1 | cut -d: -f1)
-            timed=$(grep -n "^oshrun: job timed out" "$out" | cut -d: -f1)
-            if [ -n "$first" ] && [ -n "$timed" ] && [ "$first" -lt "$timed" ]; then
-                fail "a report came before the timeout"
-            fi
-            [ $failed -eq 0 ] && echo "== ok ($case)" || cat "$out"
-        done
+        pairs="$pairs $transport-$np"
+        (check_pair > "$tmp/$transport-$np.log" 2>&1; echo $? > "$tmp/$transport-$np.rc") &
     done
+    wait
 done
-rm -f "$out"
+for pair in $pairs; do
+    cat "$tmp/$pair.log"
+    [ "$(cat "$tmp/$pair.rc" 2>/dev/null)" = 0 ] || status=1
+done
 exit $status

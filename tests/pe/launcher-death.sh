@@ -8,34 +8,44 @@
 : "${MPIRUN:=$(command -v mpirun)}"
 prog=hold_forever
 status=0 ran=0
+out=$(mktemp) || exit 99
+trap 'rm -f "$out"' EXIT
 
-alive() { pgrep -f "/$prog\$|/lt-$prog\$|\./$prog\$" ; }
+# The PEs of this job only (their pids, from their "up" lines), not those of another
+# test's hold_forever running at the same time: those still running it.
+pes() { sed -n "s/^$prog: PE .* up (pid \([0-9]*\))$/\1/p" "$out"; }
+alive() {
+    for pid in $(pes); do
+        grep -qs "$prog" "/proc/$pid/cmdline" && echo "$pid"
+    done
+}
 
 check() { # check NAME COMMAND...
     name=$1
     shift
-    if alive >/dev/null; then
-        echo "== $name: PEs of an earlier $prog still run; ending them first"
-        pkill -KILL -f "$prog"
-        sleep 1
-    fi
-    "$@" > launcher-death.out 2>&1 &
+    "$@" > "$out" 2>&1 &
     launcher=$!
     tries=0
-    while [ "$(grep -c "$prog: PE .* up" launcher-death.out)" -lt 2 ] && [ $tries -lt 200 ]; do
+    while [ "$(pes | wc -l)" -lt 2 ] && [ $tries -lt 200 ]; do
         sleep 0.1
         tries=$((tries + 1))
     done
     kill -KILL $launcher
     wait $launcher 2>/dev/null
+    if [ "$(pes | wc -l)" -lt 2 ]; then
+        echo "== FAILED ($name): the PEs did not come up"
+        cat "$out"
+        status=1
+    fi
     tries=0
-    while alive >/dev/null && [ $tries -lt 100 ]; do
+    while [ -n "$(alive)" ] && [ $tries -lt 100 ]; do
         sleep 0.1
         tries=$((tries + 1))
     done
-    if alive >/dev/null; then
-        echo "== FAILED ($name): PEs left after their launcher died: $(alive | tr '\n' ' ')"
-        pkill -KILL -f "$prog"
+    left=$(alive)
+    if [ -n "$left" ]; then
+        echo "== FAILED ($name): PEs left after their launcher died: $(echo $left)"
+        kill -KILL $left 2>/dev/null
         status=1
     else
         echo "== ok ($name): no PE outlived the launcher ($((tries / 10)) s)"
@@ -47,6 +57,5 @@ check() { # check NAME COMMAND...
 if [ -n "$MPIRUN" ] && "$MPIRUN" --version 2>/dev/null | grep -q "Open MPI"; then
     check mpirun "$MPIRUN" --allow-run-as-root --oversubscribe -np 2 ./$prog
 fi
-rm -f launcher-death.out
 [ $ran -eq 1 ] || { echo "no launcher: skipped"; exit 77; }
 exit $status

@@ -3,6 +3,9 @@
 # at each PE count in PE_COUNTS and through each path in PE_TRANSPORTS, with a
 # watchdog. A transport is a SHOAL_TRANSPORT value, or tcp: SHOAL_TRANSPORT=ucx with
 # UCX_TLS=tcp,self (UCX emulates RMA and AMOs in software: every peer must progress).
+# The PEs run unbound (--bind-to none): oshrun's default samples the CPUs for 50 ms
+# before each job to pick idle ones, and under make -j what it sees is the other
+# tests; binding itself is tests/launcher's.
 # Exit: 0 all passed, 77 when the program skips, else the failing status.
 prog="$1"; shift
 : "${OSHRUN:=../../tools/oshrun/oshrun}"
@@ -15,9 +18,10 @@ for transport in $PE_TRANSPORTS; do
         echo "== $prog at $np PEs, SHOAL_TRANSPORT=$transport"
         if [ "$transport" = tcp ]; then
             SHOAL_TRANSPORT=ucx UCX_TLS=tcp,self \
-                "$OSHRUN" --timeout "$PE_TIMEOUT" -np "$np" "$prog" "$@"
+                "$OSHRUN" --bind-to none --timeout "$PE_TIMEOUT" -np "$np" "$prog" "$@"
         else
-            SHOAL_TRANSPORT=$transport "$OSHRUN" --timeout "$PE_TIMEOUT" -np "$np" "$prog" "$@"
+            SHOAL_TRANSPORT=$transport "$OSHRUN" --bind-to none --timeout "$PE_TIMEOUT" -np "$np" \
+                "$prog" "$@"
         fi
         rc=$?
         if [ $rc -eq 77 ]; then
