@@ -240,4 +240,3 @@ int shoal_oshrun_conn_owner(shoal_job_t *job, int sd)
     }
     return ino < 0 ? -2 : ino == 0 ? -1 : socket_owner(job, (unsigned long)ino);
 }
-

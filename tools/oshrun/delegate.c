@@ -214,7 +214,8 @@ static int build_command(const shoal_job_t *job, const char *kind, const char *p
     }
     snprintf(num, sizeof(num), "%d", job->np);
     if (strcmp(kind, "srun") == 0) {
-        if (add(cmd, "--mpi=pmix") != 0 || (job->np_set && (add(cmd, "-n") != 0 || add(cmd, num) != 0))) {
+        if (add(cmd, "--mpi=pmix") != 0 ||
+            (job->np_set && (add(cmd, "-n") != 0 || add(cmd, num) != 0))) {
             goto out;
         }
         if (job->npernode > 0) {
@@ -251,7 +252,8 @@ static int build_command(const shoal_job_t *job, const char *kind, const char *p
         if (job->hosts != NULL && (add(cmd, "--host") != 0 || add(cmd, job->hosts) != 0)) {
             goto out;
         }
-        if (job->hostfile != NULL && (add(cmd, "--hostfile") != 0 || add(cmd, job->hostfile) != 0)) {
+        if (job->hostfile != NULL &&
+            (add(cmd, "--hostfile") != 0 || add(cmd, job->hostfile) != 0)) {
             goto out;
         }
         if (job->npernode > 0) {
@@ -312,8 +314,8 @@ static double seconds_since(const struct timespec *t0)
 }
 
 /* Runs the launcher in oshrun's process group (a Ctrl-C reaches both, and the launcher
- * ends its job; other signals to oshrun are forwarded); returns its exit status, 124 when --timeout ended it: SIGTERM first,
- * which the launcher answers by ending every PE, SIGKILL 5 s later. */
+ * ends its job; other signals to oshrun are forwarded); returns its exit status, 124 when --timeout
+ * ended it: SIGTERM first, which the launcher answers by ending every PE, SIGKILL 5 s later. */
 static int run_launcher(const shoal_job_t *job, char **cmd)
 {
     struct timespec start;
@@ -347,8 +349,7 @@ static int run_launcher(const shoal_job_t *job, char **cmd)
             return 1;
         }
         if (job->timeout > 0 && !termed && seconds_since(&start) > job->timeout) {
-            fprintf(stderr, "oshrun: job timed out after %s s; ending the job\n",
-                    job->timeout_arg);
+            fprintf(stderr, "oshrun: job timed out after %s s; ending the job\n", job->timeout_arg);
             kill(pid, SIGTERM);
             termed = 1;
         } else if (termed && !killed && seconds_since(&start) > job->timeout + 5) {

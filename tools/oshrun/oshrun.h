@@ -15,18 +15,26 @@
 #define SHOAL_OSHRUN_MAX_NP 65536
 
 /* --bind-to: AUTO binds each PE to an idle CPU of its own when there are enough (bind.c) */
-enum { SHOAL_OSHRUN_BIND_AUTO = -1, SHOAL_OSHRUN_BIND_NONE, SHOAL_OSHRUN_BIND_CORE,
-       SHOAL_OSHRUN_BIND_HWTHREAD };
+enum {
+    SHOAL_OSHRUN_BIND_AUTO = -1,
+    SHOAL_OSHRUN_BIND_NONE,
+    SHOAL_OSHRUN_BIND_CORE,
+    SHOAL_OSHRUN_BIND_HWTHREAD
+};
 /* --map-by: on one node slot, core and node all place PE r on the r-th core; hwthread fills
  * a core's hardware threads before the next core's */
-enum { SHOAL_OSHRUN_MAP_SLOT, SHOAL_OSHRUN_MAP_CORE, SHOAL_OSHRUN_MAP_NODE,
-       SHOAL_OSHRUN_MAP_HWTHREAD };
+enum {
+    SHOAL_OSHRUN_MAP_SLOT,
+    SHOAL_OSHRUN_MAP_CORE,
+    SHOAL_OSHRUN_MAP_NODE,
+    SHOAL_OSHRUN_MAP_HWTHREAD
+};
 
 /* One output stream of one PE (output.c): what oshrun reads, and the line it has begun. */
 typedef struct shoal_out {
-    int fd;      /* read end (a pipe, or a pty's master); -1 once at its end */
-    int dest;    /* index into the job's destinations */
-    char *line;  /* a line begun and not yet ended; NULL when none */
+    int fd;     /* read end (a pipe, or a pty's master); -1 once at its end */
+    int dest;   /* index into the job's destinations */
+    char *line; /* a line begun and not yet ended; NULL when none */
     size_t len;
     double since; /* when the line began, to show a stalled one at a terminal */
     int midline;  /* part of this line was written already (no second tag) */
@@ -71,14 +79,14 @@ typedef struct shoal_job {
      * --output-filename DIR writes DIR/1/rank.R/stdout and stderr instead */
     int tag_output;
     const char *output_dir;
-    int oversubscribe;    /* --oversubscribe: for a launcher; one node always may */
-    shoal_out_t *outs;    /* 2 per PE: stdout, stderr */
-    int *dests;           /* fds the lines go to: 1, 2, or 2 files per PE; -1 given up */
+    int oversubscribe; /* --oversubscribe: for a launcher; one node always may */
+    shoal_out_t *outs; /* 2 per PE: stdout, stderr */
+    int *dests;        /* fds the lines go to: 1, 2, or 2 files per PE; -1 given up */
     int ndests;
-    int tty[2];           /* oshrun's stdout, stderr are terminals */
-    double write_until;   /* once past, a destination that takes nothing is given up; 0 never */
-    struct pollfd *pfds;  /* 1 + 2 per PE: the wake pipe, then the open streams */
-    int *pfd_out;         /* which stream each of pfds[1..] is */
+    int tty[2];          /* oshrun's stdout, stderr are terminals */
+    double write_until;  /* once past, a destination that takes nothing is given up; 0 never */
+    struct pollfd *pfds; /* 1 + 2 per PE: the wake pipe, then the open streams */
+    int *pfd_out;        /* which stream each of pfds[1..] is */
 
     /* Server-thread -> main-thread hand-off: flags in pes[] and the abort record, all under
      * lock; a byte on wake[1] tells the main loop to look. */

@@ -79,8 +79,8 @@ static void child_exec(shoal_job_t *job, int rank, char **env, const int out[2],
     if (job->pes[rank].pgid != 0) {
         setpgid(0, 0);
     }
-    if ((rank != 0 && dup2(job->devnull, STDIN_FILENO) < 0) ||
-        dup2(out[0], STDOUT_FILENO) < 0 || dup2(out[1], STDERR_FILENO) < 0) {
+    if ((rank != 0 && dup2(job->devnull, STDIN_FILENO) < 0) || dup2(out[0], STDOUT_FILENO) < 0 ||
+        dup2(out[1], STDERR_FILENO) < 0) {
         goto err_exit;
     }
     if (job->nbind_sets > 0) {
