@@ -37,23 +37,14 @@ static int status_buf[FZ_OBJ];
 static size_t indices_buf[FZ_OBJ];
 static long double cmpvals_buf[FZ_OBJ];
 
-/* The untyped collectives, in the table's form: "as_" ops take an active set. */
+/* The untyped team collectives, in the table's form (the table's own "as_" rows, the
+ * active-set 32 and 64 forms, take an active set). */
 static const shoal_routine_info_t extra_rows[] = {
     {"shmem_broadcastmem", "broadcast", "mem", (shoal_fn_t)shmem_broadcastmem, 1},
     {"shmem_collectmem", "collect", "mem", (shoal_fn_t)shmem_collectmem, 1},
     {"shmem_fcollectmem", "fcollect", "mem", (shoal_fn_t)shmem_fcollectmem, 1},
     {"shmem_alltoallmem", "alltoall", "mem", (shoal_fn_t)shmem_alltoallmem, 1},
     {"shmem_alltoallsmem", "alltoalls", "mem", (shoal_fn_t)shmem_alltoallsmem, 1},
-    {"shmem_broadcast32", "as_broadcast", "32", (shoal_fn_t)shmem_broadcast32, 4},
-    {"shmem_broadcast64", "as_broadcast", "64", (shoal_fn_t)shmem_broadcast64, 8},
-    {"shmem_collect32", "as_collect", "32", (shoal_fn_t)shmem_collect32, 4},
-    {"shmem_collect64", "as_collect", "64", (shoal_fn_t)shmem_collect64, 8},
-    {"shmem_fcollect32", "as_fcollect", "32", (shoal_fn_t)shmem_fcollect32, 4},
-    {"shmem_fcollect64", "as_fcollect", "64", (shoal_fn_t)shmem_fcollect64, 8},
-    {"shmem_alltoall32", "as_alltoall", "32", (shoal_fn_t)shmem_alltoall32, 4},
-    {"shmem_alltoall64", "as_alltoall", "64", (shoal_fn_t)shmem_alltoall64, 8},
-    {"shmem_alltoalls32", "as_alltoalls", "32", (shoal_fn_t)shmem_alltoalls32, 4},
-    {"shmem_alltoalls64", "as_alltoalls", "64", (shoal_fn_t)shmem_alltoalls64, 8},
 };
 #define N_EXTRA (sizeof(extra_rows) / sizeof(extra_rows[0]))
 

@@ -7,7 +7,8 @@
 # SHOAL_HANG_REPORT=2 every waiting PE must print its line, as the report after
 # 2 s (well before --timeout 6): the routine, the heap offset the program printed,
 # the value, or the PEs the collective lacks, or the lock's holder. Without the
-# setting, oshrun's SIGUSR2 at the timeout (3 s) must bring the lines before the
+# setting, oshrun's SIGUSR2 at the timeout (6 s: 4 PEs on UCX took over 3 s to
+# reach their hang under the parallel suite) must bring the lines before the
 # kill. Every job
 # must end with oshrun's timeout status, 124. Runs at HANG_PES PEs through
 # HANG_TRANSPORTS (SHOAL_TRANSPORT values), the PE counts of a transport at the
@@ -135,7 +136,7 @@ check_pair() {
     waited="waiting when SIGUSR2 came"
     unset SHOAL_HANG_REPORT
     for check in hang_barrier hang_lock; do
-        check_$check 3
+        check_$check 6
         first=$(grep -n "SIGUSR2 came" "$out" | head -n 1 | cut -d: -f1)
         timed=$(grep -n "^oshrun: job timed out" "$out" | cut -d: -f1)
         if [ -n "$first" ] && [ -n "$timed" ] && [ "$first" -lt "$timed" ]; then

@@ -614,22 +614,22 @@ _ASET_A = "PE_start, logPE_stride, PE_size, pSync, {routine}"
 _ASET_OUT = {"over": "sized", "sizes": ("32", "64"), "ret": "void", "deprecated": True,
              "source": "shmem/api/gen/coll_aset.c"}
 ROUTINES += [
-    _row(name="shmem_broadcast{SIZE}", op="broadcast_aset",
+    _row(name="shmem_broadcast{SIZE}", op="as_broadcast",
          params="TYPE *dest, const TYPE *source, size_t nelems, int PE_root, " + _ASET_P,
          core="shoal_api_aset_broadcast",
          args="dest, source, nelems, {size}, PE_root, " + _ASET_A, page="shmem_broadcast",
          **_ASET_OUT),
-    _row(name="shmem_collect{SIZE}", op="collect_aset", params="TYPE *dest, const TYPE *source, size_t nelems, "
+    _row(name="shmem_collect{SIZE}", op="as_collect", params="TYPE *dest, const TYPE *source, size_t nelems, "
          + _ASET_P, core="shoal_api_aset_collect",
          args="dest, source, nelems, {size}, 0, " + _ASET_A, page="shmem_collect", **_ASET_OUT),
-    _row(name="shmem_fcollect{SIZE}", op="fcollect_aset", params="TYPE *dest, const TYPE *source, size_t nelems, "
+    _row(name="shmem_fcollect{SIZE}", op="as_fcollect", params="TYPE *dest, const TYPE *source, size_t nelems, "
          + _ASET_P, core="shoal_api_aset_collect",
          args="dest, source, nelems, {size}, 1, " + _ASET_A, page="shmem_fcollect", **_ASET_OUT),
-    _row(name="shmem_alltoall{SIZE}", op="alltoall_aset", params="TYPE *dest, const TYPE *source, size_t nelems, "
+    _row(name="shmem_alltoall{SIZE}", op="as_alltoall", params="TYPE *dest, const TYPE *source, size_t nelems, "
          + _ASET_P, core="shoal_api_aset_alltoalls",
          args="dest, source, 1, 1, nelems, {size}, " + _ASET_A, page="shmem_alltoall",
          **_ASET_OUT),
-    _row(name="shmem_alltoalls{SIZE}", op="alltoalls_aset",
+    _row(name="shmem_alltoalls{SIZE}", op="as_alltoalls",
          params="TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, "
          + _ASET_P, core="shoal_api_aset_alltoalls",
          args="dest, source, dst, sst, nelems, {size}, " + _ASET_A, page="shmem_alltoalls",
