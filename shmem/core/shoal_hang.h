@@ -14,8 +14,10 @@
 #include "shoal_wait.h"
 
 /* Turns of a wait loop between two looks at the clock while reports are on: few
- * enough that a collective asleep on its futex (2 ms a turn) looks every 128 ms. */
-#define SHOAL_HANG_EVERY 64
+ * enough that a collective asleep on its futex (2 ms a turn) looks every 32 ms,
+ * and that a loop of yields on a loaded machine (4 PEs over UCX in the parallel
+ * test suite: 64 turns took over a second) answers oshrun's SIGUSR2 in time. */
+#define SHOAL_HANG_EVERY 16
 
 /* Non-zero once SHOAL_HANG_REPORT is set or a report has been asked for. */
 extern int shoal_hang_armed;

@@ -32,7 +32,7 @@ static const char usage[] =
     "\n"
     "  -np N, -n N        number of PEs (default 1)\n"
     "  --timeout SEC      end the job after SEC seconds, exit status 124; first each\n"
-    "                     waiting PE says what it waits for (SIGUSR2, 1 s)\n"
+    "                     waiting PE says what it waits for (SIGUSR2, 2 s)\n"
     "  --bind-to core     bind each PE to a core of its own (all of its threads)\n"
     "  --bind-to hwthread bind each PE to a CPU (hardware thread) of its own\n"
     "  --bind-to none     let the PEs run on any of oshrun's CPUs\n"

@@ -33,8 +33,9 @@
 
 #define KILL_GRACE_S 1.0
 /* --timeout: how long the PEs have to print their hang reports (libshoal answers
- * HANG_SIGNAL within 128 ms of a wait's turn) before the job is ended. */
-#define REPORT_GRACE_S 1.0
+ * HANG_SIGNAL within 16 turns of a wait, 32 ms asleep, longer on a loaded machine)
+ * before the job is ended. */
+#define REPORT_GRACE_S 2.0
 #define HANG_SIGNAL SIGUSR2
 
 static volatile sig_atomic_t got_signal; /* SIGINT/SIGTERM/SIGHUP received by oshrun */
