@@ -519,6 +519,11 @@ int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near, 
     return count;
 }
 
+int shoal_env_has(const char *name)
+{
+    return getenv(name) != NULL;
+}
+
 const char *shoal_env_oshrun_binding(void)
 {
     return getenv("OSHRUN_BINDING");

@@ -167,6 +167,10 @@ int shoal_env_expected(const char *name, char *buf, size_t len);
  * Returns how many such variables there are. A typo is otherwise silently ignored. */
 int shoal_env_unknown(char *const *env, char *name, size_t namelen, char *near, size_t nearlen);
 
+/* Whether the environment sets name (for settings of other libraries that Shoal
+ * gives a default of its own only where the user did not choose). */
+int shoal_env_has(const char *name);
+
 /* What oshrun chose for this PE's binding, and why (its OSHRUN_BINDING), or NULL
  * where oshrun did not start it. */
 const char *shoal_env_oshrun_binding(void);

@@ -4,6 +4,7 @@
  * question and for shoal_info) and whether its AMOs on this PE's memory are CPU
  * atomics. */
 #include "ucx_impl.h"
+#include "shoal_env.h"
 #include "shoal_log.h"
 #include "shoal_status.h"
 
@@ -165,6 +166,21 @@ static void keep_private(ucp_config_t *config)
         shoal_log_debug("UCX: cannot set UCX_TLS to %s", kept);
 }
 
+/* UCX's TCP transport sends a large put in segments of UCX_TCP_TX_SEG_SIZE, 8 KiB
+ * by default, one send each. 64 KiB segments moved a 1 MiB put between two
+ * simulated nodes in 342 us instead of 1276 (bench/bandwidth put_bw), and a
+ * 1 MiB broadcast at 2 PEs in 396 us instead of 1608, with no change in the
+ * latency of small operations; a value the user sets stands. */
+#define TCP_TX_SEG_SIZE "64K"
+
+static void tune_tcp(ucp_config_t *config)
+{
+    if (shoal_env_has("UCX_TCP_TX_SEG_SIZE"))
+        return;
+    if (ucp_config_modify(config, "TX_SEG_SIZE", TCP_TX_SEG_SIZE) != UCS_OK)
+        shoal_log_debug("UCX: cannot set UCX_TCP_TX_SEG_SIZE to %s", TCP_TX_SEG_SIZE);
+}
+
 int shoal_ucx_cpu_atomics(shoal_ucx_t *ucx)
 {
     return ucx->cpu_atomics;
@@ -183,6 +199,7 @@ ucs_status_t shoal_ucx_context_open(ucp_config_t **config_out, ucp_context_h *co
     if (st != UCS_OK)
         return st;
     keep_private(config);
+    tune_tcp(config);
     st = ucp_init(&params, config, context_out);
     if (st != UCS_OK) {
         ucp_config_release(config);
