@@ -14,6 +14,11 @@
 # HANG_TRANSPORTS (SHOAL_TRANSPORT values), the PE counts of a transport at the
 # same time, each in its own files. Exit 0 pass, 1 fail.
 : "${OSHRUN:=../../tools/oshrun/oshrun}"
+# A small heap: these jobs need a few words, and UCX zero-fills a heap it
+# allocates (SHOAL_TRANSPORT=ucx), which at 256 MiB per PE made a job under the
+# parallel suite miss its 2 s report before the 6 s timeout.
+SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-16M}
+export SHMEM_SYMMETRIC_SIZE
 : "${HANG_PES:=2 4}"
 : "${HANG_TRANSPORTS:=auto ucx}"
 tmp=$(mktemp -d) || exit 99
