@@ -186,10 +186,12 @@ if [ -n "$slurm_conf" ]; then
     MN_ENV_SET=$saved_set
     record "scenario:srun-ring-fence" $rc $(( $(date +%s) - start ))
 
+    # -w: the allocation must hold the nodes that -H names (Slurm may grant
+    # any two of the cluster's nodes otherwise).
     for how in "-H ${prefix}1:2,${prefix}2:2" "-N 2"; do
         echo "== scenario: salloc -N2 -n4 oshrun $how -np 4 pe_rma"
         start=$(date +%s)
-        slurm_do "timeout -k 5 $MN_TIMEOUT salloc -N2 -n4 '$build/tools/oshrun/oshrun' \
+        slurm_do "timeout -k 5 $MN_TIMEOUT salloc -N2 -n4 -w ${prefix}1,${prefix}2 '$build/tools/oshrun/oshrun' \
             --verbose --timeout $MN_TIMEOUT $how -np 4 ./pe_rma" > "$out" 2>&1
         rc=$?
         cat "$out"
