@@ -23,7 +23,7 @@ enum {
      * strided transfers into few calls; the _nbi forms really return early. */
     SHOAL_CAP_MESSAGES = 1 << 0,
     /* The per-peer state belongs to a worker: a context with a worker of its own
-     * needs a state of its own for the peer (shoal_ctx_ucx_peer). */
+     * needs a state of its own for the peer (shoal_ctx_net_peer). */
     SHOAL_CAP_PER_CTX = 1 << 1,
 };
 

@@ -134,7 +134,7 @@ void pshmem_ctx_session_start(shmem_ctx_t ctx, long options,
                         routine, config_mask);
     /* No combination of options is wrong (the spec's words); a session that
      * cannot get its table is a hint not taken. */
-    if ((options & SHMEM_CTX_SESSION_BATCH) && shoal_core_state.ucx != NULL)
+    if ((options & SHMEM_CTX_SESSION_BATCH) && shoal_core_state.net != NULL)
         (void)shoal_session_start(
             c, config_mask & SHMEM_CTX_SESSION_TOTAL_OPS ? (long)config->total_ops : 0);
 }

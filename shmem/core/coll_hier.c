@@ -117,17 +117,17 @@ void shoal_coll_hier_gather(const shoal_pset_t *ps, const shoal_hier_t *h, const
 void shoal_coll_hier_release(const shoal_pset_t *ps, const shoal_hier_t *h, int dseg, size_t doff,
                              const void *data, size_t bytes, const char *routine)
 {
-    int k, by_ucx = 0;
+    int k, by_net = 0;
 
     for (k = 0; k < h->nlocal && bytes > 0; k++) {
         int i = h->local[k], pe = shoal_pset_pe(ps, i);
 
         if (i == ps->me)
             continue;
-        by_ucx |= shoal_core_direct(shoal_coll_local(dseg, doff), bytes, pe) == NULL;
+        by_net |= shoal_core_direct(shoal_coll_local(dseg, doff), bytes, pe) == NULL;
         shoal_coll_put(ps, i, dseg, doff, data, bytes, routine);
     }
-    if (by_ucx) /* what went by UCX lands before the release, which may not */
+    if (by_net) /* what went by UCX lands before the release, which may not */
         shoal_core_quiet(&shoal_ctx_default);
     for (k = 0; k < h->nlocal; k++)
         if (h->local[k] != ps->me)

@@ -54,11 +54,11 @@ shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **
         goto err_unlock;
     ctx->options = options;
     ctx->team = team;
-    if (shoal_core_state.ucx != NULL) {
-        ctx->ucx_peers = calloc((size_t)shoal_core_state.n_pes, sizeof(void *));
-        if (ctx->ucx_peers == NULL)
+    if (shoal_core_state.net != NULL) {
+        ctx->net_peers = calloc((size_t)shoal_core_state.n_pes, sizeof(void *));
+        if (ctx->net_peers == NULL)
             goto err_free;
-        status = shoal_ucx_component.worker_create(shoal_core_state.ucx, &ctx->worker);
+        status = shoal_core_net->worker_create(shoal_core_state.net, &ctx->worker);
         if (status != SHOAL_OK)
             goto err_free;
     }
@@ -75,9 +75,9 @@ shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **
 err_handle:
     shoal_handle_remove(&handles, ctx->handle);
 err_worker:
-    shoal_ucx_component.worker_destroy(ctx->worker);
+    shoal_core_net->worker_destroy(ctx->worker);
 err_free:
-    free(ctx->ucx_peers);
+    free(ctx->net_peers);
     free(ctx);
 err_unlock:
     pthread_mutex_unlock(&ctx_lock);
@@ -99,11 +99,11 @@ void shoal_ctx_destroy(shoal_ctx_t *ctx)
         }
     }
     pthread_mutex_unlock(&ctx_lock);
-    for (i = 0; ctx->ucx_peers != NULL && i < shoal_core_state.n_pes; i++)
-        if (ctx->ucx_peers[i] != NULL)
-            shoal_ucx_component.ops->destroy(ctx->ucx_peers[i]);
-    shoal_ucx_component.worker_destroy(ctx->worker);
-    free(ctx->ucx_peers);
+    for (i = 0; ctx->net_peers != NULL && i < shoal_core_state.n_pes; i++)
+        if (ctx->net_peers[i] != NULL)
+            shoal_core_net->ops->destroy(ctx->net_peers[i]);
+    shoal_core_net->worker_destroy(ctx->worker);
+    free(ctx->net_peers);
     free(ctx);
 }
 
@@ -163,20 +163,20 @@ void shoal_core_quiet_all(void)
     pthread_mutex_unlock(&ctx_lock);
 }
 
-void *shoal_ctx_ucx_peer(shoal_ctx_t *ctx, int pe)
+void *shoal_ctx_net_peer(shoal_ctx_t *ctx, int pe)
 {
-    void *state = __atomic_load_n(&ctx->ucx_peers[pe], __ATOMIC_ACQUIRE);
+    void *state = __atomic_load_n(&ctx->net_peers[pe], __ATOMIC_ACQUIRE);
     int status = SHOAL_OK;
 
     if (state != NULL)
         return state;
     pthread_mutex_lock(&shoal_core_state.connect_lock);
-    if (ctx->ucx_peers[pe] == NULL) {
-        status = shoal_peer_ucx_attach(pe, ctx->worker, &state);
+    if (ctx->net_peers[pe] == NULL) {
+        status = shoal_peer_net_attach(pe, ctx->worker, &state);
         if (status == SHOAL_OK)
-            __atomic_store_n(&ctx->ucx_peers[pe], state, __ATOMIC_RELEASE);
+            __atomic_store_n(&ctx->net_peers[pe], state, __ATOMIC_RELEASE);
     }
-    state = ctx->ucx_peers[pe];
+    state = ctx->net_peers[pe];
     pthread_mutex_unlock(&shoal_core_state.connect_lock);
     if (status != SHOAL_OK)
         shoal_log_fatal("cannot reach PE %d from a context: %s", pe, shoal_status_string(status));

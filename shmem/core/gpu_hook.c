@@ -37,7 +37,7 @@ __attribute__((format(printf, 1, 2), noreturn)) static void gpu_fatal(const char
 
 static unsigned gpu_progress(void)
 {
-    return shoal_core_state.ucx != NULL ? shoal_ucx_component.progress(shoal_core_state.ucx) : 0;
+    return shoal_core_state.net != NULL ? shoal_core_net->progress(shoal_core_state.net) : 0;
 }
 
 static void gpu_coll_args(const char *routine, const unsigned long long *vals,

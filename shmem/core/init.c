@@ -86,7 +86,7 @@ static void fail(const char *routine, const char *what, int status)
     shoal_log_fatal("%s: %s failed (%s)", routine, what, shoal_status_string(status));
 }
 
-static void print_info(const double *t, int ucx_on, const char *gpu)
+static void print_info(const double *t, int net_on, const char *gpu)
 {
     printf("Shoal %s, OpenSHMEM %d.%d, %d PEs\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION,
            SHMEM_MINOR_VERSION, shoal_core_state.n_pes);
@@ -98,12 +98,12 @@ static void print_info(const double *t, int ucx_on, const char *gpu)
     shoal_env_print(stdout, &shoal_core_state.settings);
     printf("Transports: same-node peers by %s, other nodes by %s\n",
            shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX ? "UCX" : "load/store",
-           ucx_on ? "UCX" : "UCX (not started: every PE is on this node)");
+           net_on ? "UCX" : "UCX (not started: every PE is on this node)");
     printf("Atomics: %s\n",
-           shoal_core_state.amo_ucx
+           shoal_core_state.amo_net
                ? "UCX for every AMO, this PE's own included (the job spans nodes "
                  "and a NIC may do UCX's AMOs)"
-           : ucx_on && !shoal_core_state.one_node
+           : net_on && !shoal_core_state.one_node
                ? "CPU atomics within a node, UCX between nodes (UCX's AMOs are CPU atomics "
                  "on the target: no NIC atomics among its transports, or UCX_ATOMIC_MODE=cpu)"
                : "CPU atomics on mapped memory (UCX's same-node transports use "
@@ -161,7 +161,7 @@ static void warn_unknown_settings(const char *routine)
 static int sleep_agreed(const char *routine)
 {
     uint64_t here = shoal_core_state.spins_before_yield == 0 && shoal_core_state.direct_amo &&
-                    shoal_core_state.ucx == NULL && shoal_core_state.settings.sleep_waits;
+                    shoal_core_state.net == NULL && shoal_core_state.settings.sleep_waits;
     int all;
 
     if (!shoal_core_state.one_node) /* the same answer on every PE, without asking */
@@ -201,12 +201,12 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (status != SHOAL_OK)
         fail(routine, "making global/static data symmetric", status);
     if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX) {
-        status = shoal_ucx_component.create((unsigned)shoal_core_state.settings.progress_us,
-                                            (unsigned)shoal_core_state.settings.peer_timeout_s,
-                                            &shoal_core_state.ucx);
+        status = shoal_core_net->create((unsigned)shoal_core_state.settings.progress_us,
+                                        (unsigned)shoal_core_state.settings.peer_timeout_s,
+                                        &shoal_core_state.net);
         if (status != SHOAL_OK)
             fail(routine, "starting UCX", status);
-        shoal_segment_data_to_ucx();
+        shoal_segment_data_to_net();
     }
 
     status = shoal_rt_init(&shoal_core_state.my_pe, &shoal_core_state.n_pes, &local_size);
@@ -225,22 +225,21 @@ void shoal_core_init(int requested_thread_level, const char *routine)
      * progress while it computes: start the thread. */
     if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX && shoal_core_state.n_pes == 1) {
         /* a job of one PE has nobody to reach: no UCX, as without the setting */
-        shoal_segment_data_from_ucx();
-        shoal_ucx_component.destroy(shoal_core_state.ucx);
-        shoal_core_state.ucx = NULL;
+        shoal_segment_data_from_net();
+        shoal_core_net->destroy(shoal_core_state.net);
+        shoal_core_state.net = NULL;
     }
     if (shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX
             ? shoal_core_state.n_pes > 1
             : local_size < shoal_core_state.n_pes) {
-        status =
-            shoal_core_state.ucx != NULL
-                ? SHOAL_OK
-                : shoal_ucx_component.create((unsigned)shoal_core_state.settings.progress_us,
-                                             (unsigned)shoal_core_state.settings.peer_timeout_s,
-                                             &shoal_core_state.ucx);
+        status = shoal_core_state.net != NULL
+                     ? SHOAL_OK
+                     : shoal_core_net->create((unsigned)shoal_core_state.settings.progress_us,
+                                              (unsigned)shoal_core_state.settings.peer_timeout_s,
+                                              &shoal_core_state.net);
         if (status == SHOAL_OK) {
-            shoal_core_state.ucx_main = shoal_ucx_component.main_worker(shoal_core_state.ucx);
-            status = shoal_ucx_component.progress_start(shoal_core_state.ucx);
+            shoal_core_state.net_main = shoal_core_net->main_worker(shoal_core_state.net);
+            status = shoal_core_net->progress_start(shoal_core_state.net);
         }
         if (status != SHOAL_OK)
             fail(routine, "starting UCX", status);
@@ -249,8 +248,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
          * takes UCX so that its atomics never meet the CPU's; where UCX's AMOs are
          * CPU atomics anyway (software AMOs over TCP, UCX_ATOMIC_MODE=cpu), the
          * PEs of a node keep CPU atomics on each other's memory. */
-        shoal_core_state.amo_ucx = local_size < shoal_core_state.n_pes &&
-                                   !shoal_ucx_component.cpu_atomics(shoal_core_state.ucx);
+        shoal_core_state.amo_net = local_size < shoal_core_state.n_pes &&
+                                   !shoal_core_net->cpu_atomics(shoal_core_state.net);
     }
     t[2] = now_ms();
 
@@ -280,7 +279,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     shoal_core_state.initialized = 1;
     shoal_core_state.finalized = 0;
     shoal_core_state.init_count = 1;
-    shoal_core_state.direct_amo = !shoal_core_state.amo_ucx;
+    shoal_core_state.direct_amo = !shoal_core_state.amo_net;
     /* SHOAL_STATS counts the program's operations where they are not direct. */
     shoal_core_state.direct_pes = shoal_core_state.settings.check || shoal_core_state.settings.stats
                                       ? 0
@@ -305,7 +304,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     t[5] = now_ms();
     if (shoal_core_state.my_pe == 0 &&
         (shoal_core_state.settings.info || shoal_core_state.settings.version))
-        print_info(t, shoal_core_state.ucx != NULL, gpu);
+        print_info(t, shoal_core_state.net != NULL, gpu);
 }
 
 /* A finalize that leaves an initialisation unmatched (all but the last, which
@@ -350,10 +349,10 @@ static void finalize(int by_exit)
      * may need the peer's worker, so every PE closes before any worker goes. */
     shoal_peer_cleanup();
     shoal_rt_barrier();
-    shoal_segment_data_from_ucx();
-    shoal_ucx_component.destroy(shoal_core_state.ucx);
-    shoal_core_state.ucx = NULL;
-    shoal_core_state.ucx_main = NULL;
+    shoal_segment_data_from_net();
+    shoal_core_net->destroy(shoal_core_state.net);
+    shoal_core_state.net = NULL;
+    shoal_core_state.net_main = NULL;
     shoal_hang_cleanup();
     shoal_coll_scratch_cleanup();
     shoal_team_cleanup();

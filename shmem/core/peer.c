@@ -32,7 +32,7 @@ static void peer_info(const wireup_t *w, int pe, shoal_transport_peer_info_t *in
 
     *info = (shoal_transport_peer_info_t){.pe = pe, .pid = w->pid};
     if (w->addr_len > 0)
-        info->address = shoal_wireup_ucx_address(w);
+        info->address = shoal_wireup_net_address(w);
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
         info->fd[seg] = w->fd[seg];
         info->size[seg] = w->size[seg];
@@ -44,7 +44,7 @@ static void peer_info(const wireup_t *w, int pe, shoal_transport_peer_info_t *in
 /* RMA to pe by load/store (shoal_shm_component); AMOs too where amo_ops says so. */
 static shoal_status_t connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
 {
-    const shoal_transport_ops_t *ops = shoal_shm_component.ops;
+    const shoal_transport_ops_t *ops = shoal_core_local->ops;
     char *own[SHOAL_SEG_COUNT], *base[SHOAL_SEG_COUNT];
     shoal_transport_peer_info_t info;
     int seg, status;
@@ -54,7 +54,7 @@ static shoal_status_t connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
         own[seg] = shoal_core_state.seg[seg].base;
     info.own = pe == shoal_core_state.my_pe ? own : NULL;
-    status = shoal_shm_component.peer_create(NULL, &info, &state);
+    status = shoal_core_local->peer_create(NULL, &info, &state);
     if (status != SHOAL_OK)
         return status;
     for (seg = 0; seg < SHOAL_SEG_COUNT; seg++)
@@ -68,21 +68,21 @@ static shoal_status_t connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
 }
 
 /* A UCX endpoint on worker wk and remote keys for the peer that published w. */
-static shoal_status_t attach_ucx(const wireup_t *w, int pe, shoal_transport_worker_t *wk,
+static shoal_status_t attach_net(const wireup_t *w, int pe, shoal_transport_worker_t *wk,
                                  void **state_out)
 {
     shoal_transport_peer_info_t info;
 
-    if (shoal_core_state.ucx == NULL || w->addr_len == 0)
+    if (shoal_core_state.net == NULL || w->addr_len == 0)
         return SHOAL_ERR_UNREACHABLE;
     peer_info(w, pe, &info);
-    return shoal_ucx_component.peer_create(wk, &info, state_out);
+    return shoal_core_net->peer_create(wk, &info, state_out);
 }
 
-static shoal_status_t connect_ucx(const wireup_t *w, int pe, shoal_peer_t *peer)
+static shoal_status_t connect_net(const wireup_t *w, int pe, shoal_peer_t *peer)
 {
-    const shoal_transport_ops_t *ops = shoal_ucx_component.ops;
-    int status = attach_ucx(w, pe, shoal_core_state.ucx_main, &peer->state), seg;
+    const shoal_transport_ops_t *ops = shoal_core_net->ops;
+    int status = attach_net(w, pe, shoal_core_state.net_main, &peer->state), seg;
     char *base[SHOAL_SEG_COUNT];
 
     if (status != SHOAL_OK)
@@ -121,23 +121,23 @@ static shoal_status_t connect_wireup(int pe, const wireup_t *w, shoal_peer_t *pe
     __atomic_store_n(&peer->where,
                      shoal_wireup_same_node(w) ? SHOAL_PEER_THIS_NODE : SHOAL_PEER_OTHER_NODE,
                      __ATOMIC_RELAXED);
-    if (peer->where == SHOAL_PEER_THIS_NODE && w->amo_ucx != shoal_core_state.amo_ucx)
+    if (peer->where == SHOAL_PEER_THIS_NODE && w->amo_net != shoal_core_state.amo_net)
         shoal_log_fatal("PE %d, on this node, sends its AMOs %s but this PE %s: one of them may "
                         "use a NIC's atomics, which CPU atomics on the same memory would break; "
                         "give every PE of a node the same UCX_TLS and UCX_ATOMIC_MODE",
-                        pe, w->amo_ucx ? "through UCX" : "by CPU atomics within the node",
-                        shoal_core_state.amo_ucx ? "through UCX"
+                        pe, w->amo_net ? "through UCX" : "by CPU atomics within the node",
+                        shoal_core_state.amo_net ? "through UCX"
                                                  : "by CPU atomics within the node");
     if (!is_direct(pe, w))
-        return connect_ucx(w, pe, peer);
+        return connect_net(w, pe, peer);
     /* Same node (or this PE): load/store for RMA; AMOs by CPU atomics too, unless the
      * job spans nodes, where they must meet the NIC's atomics on one path. */
-    peer->amo_ops = shoal_shm_component.ops;
-    if (shoal_core_state.amo_ucx) {
-        status = attach_ucx(w, pe, shoal_core_state.ucx_main, &peer->amo_state);
+    peer->amo_ops = shoal_core_local->ops;
+    if (shoal_core_state.amo_net) {
+        status = attach_net(w, pe, shoal_core_state.net_main, &peer->amo_state);
         if (status != SHOAL_OK)
             return status;
-        peer->amo_ops = shoal_ucx_component.ops;
+        peer->amo_ops = shoal_core_net->ops;
     }
     return connect_shm(w, pe, peer);
 }
@@ -156,14 +156,14 @@ static shoal_status_t connect_peer(int pe, shoal_peer_t *peer)
     return status;
 }
 
-shoal_status_t shoal_peer_ucx_attach(int pe, shoal_transport_worker_t *wk, void **state_out)
+shoal_status_t shoal_peer_net_attach(int pe, shoal_transport_worker_t *wk, void **state_out)
 {
     wireup_t *w = NULL;
     int status = shoal_wireup_lookup(pe, &w);
 
     if (status != SHOAL_OK)
         return status;
-    status = attach_ucx(w, pe, wk, state_out);
+    status = attach_net(w, pe, wk, state_out);
     free(w);
     return status;
 }
@@ -192,7 +192,7 @@ void shoal_peer_connect(int pe)
 
             self.size[0] = shoal_core_state.seg[0].size;
             self.size[1] = shoal_core_state.seg[1].size;
-            peer->amo_ops = shoal_shm_component.ops;
+            peer->amo_ops = shoal_core_local->ops;
             status = connect_shm(&self, pe, peer);
         } else {
             status = connect_peer(pe, peer);

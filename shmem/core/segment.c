@@ -53,7 +53,7 @@ shoal_status_t shoal_segment_data_setup(shoal_seg_t *seg_out)
     start = r.relro_end > r.start && r.relro_end < r.end ? r.relro_end : r.start;
     start &= ~(page - 1);
     r.end = (r.end + page - 1) & ~(page - 1);
-    status = shoal_shm_component.seg_share("shoal-data", (void *)start, r.end - start, &fd);
+    status = shoal_core_local->seg_share("shoal-data", (void *)start, r.end - start, &fd);
     if (status != SHOAL_OK)
         return status;
     *seg_out = (shoal_seg_t){.base = (char *)start, .size = r.end - start, .fd = fd};
@@ -66,17 +66,17 @@ shoal_status_t shoal_segment_data_setup(shoal_seg_t *seg_out)
  * to it is a UCX message the target must progress). The allocation replaces the
  * pages; the data comes back from the shared-memory file that held them, which
  * also puts the old mapping back where UCX fails. It runs before PMIx starts
- * its threads. shoal_segment_data_from_ucx undoes it at shmem_finalize, since
+ * its threads. shoal_segment_data_from_net undoes it at shmem_finalize, since
  * the program goes on using its data (and at shmem_init in a job of one PE). Only locals are used
  * while the pages are replaced: in a static link, shoal_core_state itself is among them. */
-static int data_in_ucx;
+static int data_in_net;
 
 /* Whether UCX allocates the segments: every peer through UCX, and no GPU library
  * (there, a UCX-allocated heap and the CUDA runtime crash UCX 1.13 now and then
  * when the job ends). */
-static int ucx_allocates(void)
+static int net_allocates(void)
 {
-    return shoal_core_state.ucx != NULL &&
+    return shoal_core_state.net != NULL &&
            shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX && shoal_gpu_hooks == NULL;
 }
 
@@ -87,39 +87,39 @@ static void data_map_file(char *base, size_t size, int fd)
                         (void *)base, size);
 }
 
-void shoal_segment_data_to_ucx(void)
+void shoal_segment_data_to_net(void)
 {
     char *base = shoal_core_state.seg[SHOAL_SEG_DATA].base;
     size_t size = shoal_core_state.seg[SHOAL_SEG_DATA].size;
     int fd = shoal_core_state.seg[SHOAL_SEG_DATA].fd;
-    shoal_transport_t *ucx = shoal_core_state.ucx;
+    shoal_transport_t *net = shoal_core_state.net;
 
-    if (size == 0 || fd < 0 || !ucx_allocates())
+    if (size == 0 || fd < 0 || !net_allocates())
         return;
-    if (shoal_ucx_component.mem_alloc(ucx, SHOAL_SEG_DATA, base, size) != SHOAL_OK) {
+    if (shoal_core_net->mem_alloc(net, SHOAL_SEG_DATA, base, size) != SHOAL_OK) {
         data_map_file(base, size, fd);
         shoal_log_debug("UCX cannot allocate the global/static data; it stays in Shoal's mapping");
         return;
     }
-    if (shoal_shm_component.seg_copy(fd, base, size, 0) != SHOAL_OK)
+    if (shoal_core_local->seg_copy(fd, base, size, 0) != SHOAL_OK)
         shoal_log_fatal("shmem_init: cannot copy the global/static data into UCX's memory: %m");
-    data_in_ucx = 1;
+    data_in_net = 1;
     shoal_log_debug("global/static data (%zu bytes at %p) now in memory UCX allocated", size,
                     (void *)base);
 }
 
-void shoal_segment_data_from_ucx(void)
+void shoal_segment_data_from_net(void)
 {
     char *base = shoal_core_state.seg[SHOAL_SEG_DATA].base;
     size_t size = shoal_core_state.seg[SHOAL_SEG_DATA].size;
     int fd = shoal_core_state.seg[SHOAL_SEG_DATA].fd;
 
-    if (!data_in_ucx)
+    if (!data_in_net)
         return;
-    data_in_ucx = 0;
-    if (shoal_shm_component.seg_copy(fd, base, size, 1) != SHOAL_OK)
+    data_in_net = 0;
+    if (shoal_core_local->seg_copy(fd, base, size, 1) != SHOAL_OK)
         shoal_log_fatal("shmem_finalize: cannot save the global/static data from UCX's memory: %m");
-    shoal_ucx_component.mem_unmap(shoal_core_state.ucx, SHOAL_SEG_DATA);
+    shoal_core_net->mem_unmap(shoal_core_state.net, SHOAL_SEG_DATA);
     data_map_file(base, size, fd);
 }
 
@@ -141,19 +141,19 @@ shoal_status_t shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
     void *addr;
     int status, fd;
 
-    if (ucx_allocates()) {
+    if (net_allocates()) {
         /* Let UCX allocate the heap, so that its same-node transports can map it
          * into the peers (ucp_rkey_ptr) as ours do. */
         addr = aligned_hole(size, SHOAL_HEAP_BASE_ALIGN);
         if (addr == NULL)
             return SHOAL_ERR_NO_MEMORY;
-        status = shoal_ucx_component.mem_alloc(shoal_core_state.ucx, SHOAL_SEG_HEAP, addr, size);
+        status = shoal_core_net->mem_alloc(shoal_core_state.net, SHOAL_SEG_HEAP, addr, size);
         if (status != SHOAL_OK)
             return status;
         *seg_out = (shoal_seg_t){.base = addr, .size = size, .fd = -1};
         return SHOAL_OK;
     }
-    status = shoal_shm_component.seg_create("shoal-heap", size, SHOAL_HEAP_BASE_ALIGN, &fd, &addr);
+    status = shoal_core_local->seg_create("shoal-heap", size, SHOAL_HEAP_BASE_ALIGN, &fd, &addr);
     if (status != SHOAL_OK)
         return status;
     *seg_out = (shoal_seg_t){.base = addr, .size = size, .fd = fd};
@@ -163,7 +163,7 @@ shoal_status_t shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out)
 void shoal_segment_heap_cleanup(shoal_seg_t *seg)
 {
     if (seg->fd >= 0) { /* else UCX allocated it, and freed it when destroyed */
-        shoal_shm_component.seg_detach(seg->base, seg->size);
+        shoal_core_local->seg_detach(seg->base, seg->size);
         close(seg->fd); /* the peers, which took copies of it, have closed theirs */
     }
     *seg = (shoal_seg_t){.fd = -1};

@@ -31,7 +31,7 @@ typedef struct shoal_peer {
     void *state;                      /* the transport's per-peer object */
     /* AMOs may take another path than RMA: all AMOs of a job must be atomic with
      * each other, so a job that spans nodes sends every AMO through UCX, unless
-     * UCX's own AMOs are CPU atomics (TCP, UCX_ATOMIC_MODE=cpu; see amo_ucx). */
+     * UCX's own AMOs are CPU atomics (TCP, UCX_ATOMIC_MODE=cpu; see amo_net). */
     const shoal_transport_ops_t *amo_ops;
     void *amo_state;
     int where;     /* SHOAL_PEER_*: whether it runs on this node, once looked up */
@@ -51,10 +51,10 @@ typedef struct shoal_state {
     shoal_seg_t seg[SHOAL_SEG_COUNT];
     shoal_heap_t heap;
     shoal_peer_t *peers;
-    shoal_transport_t *ucx;             /* shoal_ucx_component's instance, or NULL */
-    shoal_transport_worker_t *ucx_main; /* the default context's worker */
-    int amo_ucx; /* every AMO goes through UCX (the job spans nodes and UCX's AMOs
-                  * are not CPU atomics: the component's cpu_atomics) */
+    shoal_transport_t *net;             /* shoal_core_net's instance, or NULL */
+    shoal_transport_worker_t *net_main; /* the default context's worker */
+    int amo_net; /* every AMO goes through the network (the job spans nodes and its
+                  * AMOs are not CPU atomics: the component's cpu_atomics) */
     /* The direct path, which RMA and AMOs on the default context try first: per
      * segment, each PE's copy as mapped here (NULL until connected, and where only
      * UCX reaches it). direct_pes is n_pes while the program's RMA and AMOs may
@@ -62,7 +62,7 @@ typedef struct shoal_state {
      * the same for the library's own collectives and tokens, which SHOAL_STATS
      * leaves alone (it counts the program's operations on the checked path, and
      * would only slow the collectives it times); direct_amo: AMOs may take it too
-     * (not amo_ucx); direct_amo_pes: direct_pes where direct_amo is set, else 0 (the
+     * (not amo_net); direct_amo_pes: direct_pes where direct_amo is set, else 0 (the
      * program's AMOs test one bound instead of a flag and a bound). */
     char **direct[SHOAL_SEG_COUNT];
     int direct_pes;
@@ -89,12 +89,19 @@ typedef struct shoal_ctx {
     long options;
     shoal_team_t *team;
     shoal_transport_worker_t *worker; /* NULL: the main worker (the default context) */
-    void **ucx_peers;                 /* per world PE: endpoints on worker, made on first use */
+    void **net_peers;                 /* per world PE: endpoints on worker, made on first use */
     uintptr_t handle;                 /* what the program holds: see shoal_handle.h */
     shoal_session_t *session;         /* a batch session's held AMOs, or NULL */
 } shoal_ctx_t;
 
 extern shoal_ctx_t shoal_ctx_default;
+
+/* The two roles a transport plays for the core, and the components that play
+ * them: the only place the core names one. local maps same-node segments for
+ * load/store (memfd files: shoal_shm_component); net reaches other nodes, and
+ * every PE under SHOAL_TRANSPORT=ucx (shoal_ucx_component). */
+static const shoal_component_t *const shoal_core_local = &shoal_shm_component;
+static const shoal_component_t *const shoal_core_net = &shoal_ucx_component;
 
 extern shoal_state_t shoal_core_state;
 
@@ -204,7 +211,7 @@ static inline int shoal_core_try_rma(uintptr_t ctx, int put, void *dest, const v
 }
 
 /* op on the elem_size-byte (4 or 8) value at dest of pe; operand, compare and fetch
- * as shoal_atomic_at takes them. Not where AMOs must go through UCX (amo_ucx),
+ * as shoal_atomic_at takes them. Not where AMOs must go through UCX (amo_net),
  * nor at a misaligned address. */
 static inline int shoal_core_try_amo(uintptr_t ctx, shoal_amo_op_t op, void *dest,
                                      const void *operand, const void *compare, void *fetch,
@@ -250,7 +257,7 @@ static inline shoal_peer_t *shoal_peer_get(int pe)
     return peer;
 }
 
-void *shoal_ctx_ucx_peer(shoal_ctx_t *ctx, int pe);
+void *shoal_ctx_net_peer(shoal_ctx_t *ctx, int pe);
 
 /* The ops and state that carry ctx's RMA (amo: AMOs) to world PE pe. Cost: the
  * peer look-up, plus one compare for contexts other than the default. */
@@ -262,7 +269,7 @@ static inline const shoal_transport_ops_t *shoal_core_path(shoal_ctx_t *ctx, int
 
     *state_out = amo ? peer->amo_state : peer->state;
     if (__builtin_expect(ctx->worker != NULL, 0) && (ops->caps & SHOAL_CAP_PER_CTX))
-        *state_out = shoal_ctx_ucx_peer(ctx, pe);
+        *state_out = shoal_ctx_net_peer(ctx, pe);
     return ops;
 }
 
@@ -270,9 +277,9 @@ static inline const shoal_transport_ops_t *shoal_core_path(shoal_ctx_t *ctx, int
 shoal_status_t shoal_segment_data_setup(shoal_seg_t *seg_out);
 shoal_status_t shoal_segment_heap_setup(size_t size, shoal_seg_t *seg_out);
 void shoal_segment_heap_cleanup(shoal_seg_t *seg);
-/* SHOAL_TRANSPORT=ucx: global/static data into UCX's memory, and back. */
-void shoal_segment_data_to_ucx(void);
-void shoal_segment_data_from_ucx(void);
+/* SHOAL_TRANSPORT=ucx: global/static data into the network component's memory, and back. */
+void shoal_segment_data_to_net(void);
+void shoal_segment_data_from_net(void);
 
 /* peer.c: the peer table (n_pes entries, and the direct path's table), its
  * entries connected on first use. */
@@ -289,7 +296,7 @@ int shoal_peer_is_local(int pe);
  * numbers are taken for one node: a collision only sends some copies by UCX. */
 uint64_t shoal_peer_node(int pe, const char *routine);
 /* A UCX endpoint to pe on worker w (for a context). */
-shoal_status_t shoal_peer_ucx_attach(int pe, shoal_transport_worker_t *w, void **state_out);
+shoal_status_t shoal_peer_net_attach(int pe, shoal_transport_worker_t *w, void **state_out);
 /* Ends the job for an operation (what: "a get", "a quiet", ...) of routine that
  * failed on pe (-1: no one peer) with status; SHOAL_ERR_TIMEOUT names pe's node
  * and SHOAL_PEER_TIMEOUT. */

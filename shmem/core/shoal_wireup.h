@@ -11,7 +11,7 @@
 typedef struct wireup {
     char node[80]; /* host name and pid namespace: same string = same node */
     int32_t pid;
-    int32_t amo_ucx; /* shoal_core_state.amo_ucx: the PEs of a node must agree on it */
+    int32_t amo_net; /* shoal_core_state.amo_net: the PEs of a node must agree on it */
     int32_t fd[SHOAL_SEG_COUNT];
     uint64_t base[SHOAL_SEG_COUNT];
     uint64_t size[SHOAL_SEG_COUNT];
@@ -25,7 +25,7 @@ shoal_status_t shoal_wireup_publish(void);
 /* pe's blob, to free(); SHOAL_OK or the runtime's error. */
 shoal_status_t shoal_wireup_lookup(int pe, wireup_t **w_out);
 /* The UCX worker address and the packed rkey of segment seg in w. */
-const void *shoal_wireup_ucx_address(const wireup_t *w);
+const void *shoal_wireup_net_address(const wireup_t *w);
 const void *shoal_wireup_rkey(const wireup_t *w, int seg);
 /* Whether the PE that published w runs on this node. */
 int shoal_wireup_same_node(const wireup_t *w);

@@ -9,15 +9,15 @@
 
 void shoal_core_progress(void)
 {
-    if (shoal_core_state.ucx != NULL) {
+    if (shoal_core_state.net != NULL) {
         shoal_session_send_mine(); /* a PE never waits on an AMO it holds */
-        shoal_ucx_component.progress(shoal_core_state.ucx);
+        shoal_core_net->progress(shoal_core_state.net);
     }
 }
 
 static shoal_transport_worker_t *worker_of(shoal_ctx_t *ctx)
 {
-    return ctx->worker != NULL ? ctx->worker : shoal_core_state.ucx_main;
+    return ctx->worker != NULL ? ctx->worker : shoal_core_state.net_main;
 }
 
 static void quiet(shoal_ctx_t *ctx, int with_tokens)
@@ -28,8 +28,8 @@ static void quiet(shoal_ctx_t *ctx, int with_tokens)
     if (ctx->session != NULL)
         shoal_session_send(ctx);
     shoal_core_direct_quiet();
-    if (w != NULL && (status = shoal_ucx_component.quiet(w, with_tokens)) != SHOAL_OK)
-        shoal_peer_fail("shmem_quiet", shoal_ucx_component.stuck_pe(w), "a quiet", status);
+    if (w != NULL && (status = shoal_core_net->quiet(w, with_tokens)) != SHOAL_OK)
+        shoal_peer_fail("shmem_quiet", shoal_core_net->stuck_pe(w), "a quiet", status);
 }
 
 void shoal_core_quiet(shoal_ctx_t *ctx)
@@ -44,8 +44,8 @@ void shoal_core_quiet_tokens(void)
 
 void shoal_core_untracked(int on)
 {
-    if (shoal_core_state.ucx_main != NULL)
-        shoal_ucx_component.untracked(on);
+    if (shoal_core_state.net_main != NULL)
+        shoal_core_net->untracked(on);
 }
 
 void shoal_core_fence(shoal_ctx_t *ctx)
@@ -55,7 +55,7 @@ void shoal_core_fence(shoal_ctx_t *ctx)
     if (ctx->session != NULL)
         shoal_session_send(ctx);
     shoal_core_direct_fence();
-    if (w != NULL && shoal_ucx_component.fence(w) != SHOAL_OK)
+    if (w != NULL && shoal_core_net->fence(w) != SHOAL_OK)
         shoal_peer_fail("shmem_fence", -1, "a fence", SHOAL_ERR_TRANSPORT);
 }
 

@@ -32,13 +32,13 @@ shoal_status_t shoal_wireup_publish(void)
     char *p;
     int seg, status;
 
-    if (shoal_core_state.ucx != NULL) {
-        shoal_ucx_component.address(shoal_core_state.ucx, &addr, &addr_len);
+    if (shoal_core_state.net != NULL) {
+        shoal_core_net->address(shoal_core_state.net, &addr, &addr_len);
         for (seg = 0; seg < SHOAL_SEG_COUNT; seg++) {
             if (shoal_core_state.seg[seg].size == 0)
                 continue;
-            status = shoal_ucx_component.mem_register(
-                shoal_core_state.ucx, seg, shoal_core_state.seg[seg].base,
+            status = shoal_core_net->mem_register(
+                shoal_core_state.net, seg, shoal_core_state.seg[seg].base,
                 shoal_core_state.seg[seg].size, &rkey[seg], &rkey_len[seg]);
             if (status != SHOAL_OK)
                 return status;
@@ -50,7 +50,7 @@ shoal_status_t shoal_wireup_publish(void)
         return SHOAL_ERR_NO_MEMORY;
     node_id(w->node, sizeof(w->node));
     w->pid = (int32_t)getpid();
-    w->amo_ucx = shoal_core_state.amo_ucx;
+    w->amo_net = shoal_core_state.amo_net;
     w->addr_len = (uint32_t)addr_len;
     p = (char *)(w + 1);
     if (addr_len > 0) /* no UCX: nothing to copy (and addr is NULL) */
@@ -77,7 +77,7 @@ shoal_status_t shoal_wireup_lookup(int pe, wireup_t **w_out)
     return shoal_rt_lookup(pe, WIREUP_KEY, (void **)w_out, &len);
 }
 
-const void *shoal_wireup_ucx_address(const wireup_t *w)
+const void *shoal_wireup_net_address(const wireup_t *w)
 {
     return w + 1;
 }
