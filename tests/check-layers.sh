@@ -27,6 +27,9 @@ cd "$top" || exit 99
 hits=$(grep -rnoE '\bshoal_(shm|ucx)_[a-z_]+' shmem/api shmem/core | grep -vE ':shoal_(shm|ucx)_component$')
 [ -z "$hits" ] || breach "a transport's function named above it (use its component):
 $hits"
+hits=$(grep -rn 'shoal_core_state' shmem/api)
+[ -z "$hits" ] || breach "the API reads the core's state through its accessors (shoal_core_my_pe, ...), never the struct:
+$hits"
 hits=$(grep -nE 'transport/(shm|ucx)' shmem/api/Makefile.am shmem/core/Makefile.am)
 [ -z "$hits" ] || breach "an include path into a transport:
 $hits"

@@ -29,8 +29,7 @@ void shoal_check_handle_fatal(uintptr_t handle, shoal_handle_state_t state, int 
 
 static void report_outside(const void *addr, const char *routine, const char *arg)
 {
-    const shoal_seg_t *h = &shoal_core_state.seg[SHOAL_SEG_HEAP],
-                      *d = &shoal_core_state.seg[SHOAL_SEG_DATA];
+    const shoal_seg_t *h = shoal_core_seg(SHOAL_SEG_HEAP), *d = shoal_core_seg(SHOAL_SEG_DATA);
 
     shoal_log_fatal("%s: argument %s is %p, which is not symmetric memory (symmetric heap "
                     "%p..%p, global/static data %p..%p); allocate it with shmem_malloc or make "
@@ -44,11 +43,11 @@ static void check_allocation(const void *addr, size_t off, size_t len, const cha
 {
     size_t start, size;
 
-    if (shoal_heap_lookup(&shoal_core_state.heap, off, &start, &size) != SHOAL_OK)
+    if (shoal_heap_lookup(shoal_core_heap(), off, &start, &size) != SHOAL_OK)
         shoal_log_fatal("%s: argument %s is %p, inside the symmetric heap but not inside any "
                         "live allocation (%s)",
                         routine, arg, addr,
-                        shoal_heap_is_own(&shoal_core_state.heap, off)
+                        shoal_heap_is_own(shoal_core_heap(), off)
                             ? "it is Shoal's own: the teams' counters, carved from the heap at "
                               "shmem_init"
                             : "freed, or never allocated");
@@ -56,7 +55,7 @@ static void check_allocation(const void *addr, size_t off, size_t len, const cha
         shoal_log_fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of "
                         "its allocation (%zu bytes at %p) by %zu bytes",
                         routine, arg, addr, len, size,
-                        (void *)(shoal_core_state.seg[SHOAL_SEG_HEAP].base + start),
+                        (void *)(shoal_core_seg(SHOAL_SEG_HEAP)->base + start),
                         off + len - (start + size));
 }
 
@@ -68,13 +67,13 @@ int shoal_check_symmetric(const void *addr, size_t len, const char *routine, con
 
     if (seg < 0)
         report_outside(addr, routine, arg);
-    if (len > shoal_core_state.seg[seg].size - off)
+    if (len > shoal_core_seg(seg)->size - off)
         shoal_log_fatal("%s: argument %s is %p and %zu bytes long, which runs past the end of the "
                         "%s (%zu bytes at %p) by %zu bytes",
                         routine, arg, addr, len, shoal_segment_names[seg],
-                        shoal_core_state.seg[seg].size, (void *)shoal_core_state.seg[seg].base,
-                        len - (shoal_core_state.seg[seg].size - off));
-    if (seg == SHOAL_SEG_HEAP && shoal_core_state.settings.check)
+                        shoal_core_seg(seg)->size, (void *)shoal_core_seg(seg)->base,
+                        len - (shoal_core_seg(seg)->size - off));
+    if (seg == SHOAL_SEG_HEAP && shoal_core_settings()->check)
         check_allocation(addr, off, len, routine, arg);
     *off_out = off;
     return seg;

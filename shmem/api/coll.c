@@ -31,7 +31,7 @@ static __thread unsigned psync_next;
 static void check_psync(const long *pSync, int size, const char *routine)
 {
     const uint64_t *w = (const uint64_t *)pSync;
-    unsigned releases = __atomic_load_n(&shoal_core_state.heap.releases, __ATOMIC_RELAXED);
+    unsigned releases = __atomic_load_n(&shoal_core_heap()->releases, __ATOMIC_RELAXED);
     int i;
 
     for (i = 0; i < PSYNC_SEEN; i++)
@@ -62,16 +62,16 @@ static void active_set(shoal_pset_t *ps, int start, int log_stride, int size, lo
     if (log_stride < 0 || log_stride > 30)
         shoal_log_fatal("%s: argument logPE_stride is %d, expected 0..30", routine, log_stride);
     stride = 1 << log_stride;
-    if (size < 1 || start < 0 || start >= shoal_core_state.n_pes ||
-        (size - 1) > (shoal_core_state.n_pes - 1 - start) / stride)
+    if (size < 1 || start < 0 || start >= shoal_core_n_pes() ||
+        (size - 1) > (shoal_core_n_pes() - 1 - start) / stride)
         shoal_log_fatal("%s: the active set PE_start %d, logPE_stride %d, PE_size %d does not fit "
                         "in PEs 0..%d",
-                        routine, start, log_stride, size, shoal_core_state.n_pes - 1);
-    last = shoal_core_state.my_pe - start;
+                        routine, start, log_stride, size, shoal_core_n_pes() - 1);
+    last = shoal_core_my_pe() - start;
     if (last < 0 || last % stride != 0 || last / stride >= size)
         shoal_log_fatal(
             "%s: PE %d is not in the active set PE_start %d, logPE_stride %d, PE_size %d", routine,
-            shoal_core_state.my_pe, start, log_stride, size);
+            shoal_core_my_pe(), start, log_stride, size);
     *ps = (shoal_pset_t){.size = size,
                          .me = last / stride,
                          .start = start,
@@ -95,7 +95,7 @@ static int sym(const void *addr, size_t bytes, const char *routine, const char *
 static void check_args(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
                        const char *const *names, int n)
 {
-    if (shoal_core_state.settings.check_coll)
+    if (shoal_core_settings()->check_coll)
         shoal_coll_check(ps, routine, vals, names, n);
 }
 

@@ -42,11 +42,11 @@ static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx, 
     if (status != SHOAL_OK) {
         if (team->num_contexts == SHOAL_TEAM_CTX_ANY)
             shoal_log_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu)", routine,
-                            shoal_status_string(status), shoal_core_state.settings.ctx_max);
+                            shoal_status_string(status), shoal_core_settings()->ctx_max);
         else
             shoal_log_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu; the team was made "
                             "with num_contexts %d)",
-                            routine, shoal_status_string(status), shoal_core_state.settings.ctx_max,
+                            routine, shoal_status_string(status), shoal_core_settings()->ctx_max,
                             team->num_contexts);
         return -1;
     }
@@ -134,7 +134,7 @@ void pshmem_ctx_session_start(shmem_ctx_t ctx, long options,
                         routine, config_mask);
     /* No combination of options is wrong (the spec's words); a session that
      * cannot get its table is a hint not taken. */
-    if ((options & SHMEM_CTX_SESSION_BATCH) && shoal_core_state.net != NULL)
+    if ((options & SHMEM_CTX_SESSION_BATCH) && shoal_core_net_up())
         (void)shoal_session_start(
             c, config_mask & SHMEM_CTX_SESSION_TOTAL_OPS ? (long)config->total_ops : 0);
 }

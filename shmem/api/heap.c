@@ -12,7 +12,7 @@
  * answer is NULL, and a NULL without a reason sends users to the wrong knob. */
 static void warn_failed(size_t size, size_t align, const char *routine)
 {
-    const shoal_heap_t *heap = &shoal_core_state.heap;
+    const shoal_heap_t *heap = shoal_core_heap();
     size_t largest = shoal_heap_largest_free(heap);
 
     if (align > SHOAL_HEAP_BASE_ALIGN)
@@ -45,19 +45,19 @@ static void *heap_alloc(size_t size, size_t align, const char *routine)
     shoal_check_init(routine);
     if (size == 0) /* OpenSHMEM 1.6: no action, so no barrier either */
         return NULL;
-    if (shoal_core_state.settings.check_coll) /* a size that differs would break symmetry */
+    if (shoal_core_settings()->check_coll) /* a size that differs would break symmetry */
         shoal_coll_check(&shoal_team_world.pset, routine, (const uint64_t[]){size, align},
                          (const char *const[]){"size", "alignment"}, 2);
     if (align > SHOAL_HEAP_BASE_ALIGN) /* the same on every PE: the bases are equal */
         status = SHOAL_ERR_NO_MEMORY;
     else
-        status = shoal_heap_alloc(&shoal_core_state.heap, size, align, &off);
+        status = shoal_heap_alloc(shoal_core_heap(), size, align, &off);
     shoal_coll_barrier(&shoal_team_world.pset, 1, routine);
     if (status != SHOAL_OK) {
         warn_failed(size, align, routine);
         return NULL;
     }
-    return shoal_core_state.seg[SHOAL_SEG_HEAP].base + off;
+    return shoal_core_seg(SHOAL_SEG_HEAP)->base + off;
 }
 
 /* The heap offset of a block shmem_malloc returned, or the end of the job. */
@@ -66,7 +66,7 @@ static size_t heap_block(const void *ptr, const char *routine)
     size_t off, start, size;
 
     if (shoal_segment_find(ptr, &off) != SHOAL_SEG_HEAP ||
-        shoal_heap_lookup(&shoal_core_state.heap, off, &start, &size) != SHOAL_OK || start != off)
+        shoal_heap_lookup(shoal_core_heap(), off, &start, &size) != SHOAL_OK || start != off)
         shoal_log_fatal("%s: argument ptr is %p, which is not a block from shmem_malloc (or it "
                         "was freed already)",
                         routine, ptr);
@@ -132,7 +132,7 @@ void pshmem_free(void *ptr)
         return;
     shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_free");
     off = heap_block(ptr, "shmem_free");
-    shoal_heap_free(&shoal_core_state.heap, off);
+    shoal_heap_free(shoal_core_heap(), off);
 }
 SHOAL_PROFILED(shmem_free);
 
@@ -152,13 +152,13 @@ void *pshmem_realloc(void *ptr, size_t size)
     }
     shoal_check_init("shmem_realloc");
     off = heap_block(ptr, "shmem_realloc");
-    shoal_heap_lookup(&shoal_core_state.heap, off, &start, &old_size);
+    shoal_heap_lookup(shoal_core_heap(), off, &start, &old_size);
     shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_realloc");
-    status = shoal_heap_realloc(&shoal_core_state.heap, off, size, &new_off, &moved);
-    base = shoal_core_state.seg[SHOAL_SEG_HEAP].base;
+    status = shoal_heap_realloc(shoal_core_heap(), off, size, &new_off, &moved);
+    base = shoal_core_seg(SHOAL_SEG_HEAP)->base;
     if (status == SHOAL_OK && moved) {
         memcpy(base + new_off, base + off, old_size < size ? old_size : size);
-        shoal_heap_free(&shoal_core_state.heap, off);
+        shoal_heap_free(shoal_core_heap(), off);
     }
     shoal_coll_barrier(&shoal_team_world.pset, 1, "shmem_realloc");
     if (status != SHOAL_OK) { /* the old block stays, as the spec says */

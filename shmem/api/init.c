@@ -24,7 +24,7 @@ int pshmem_init_thread(int requested, int *provided)
                         requested, SHMEM_THREAD_SINGLE, SHMEM_THREAD_MULTIPLE);
     shoal_core_init(requested, "shmem_init_thread");
     if (provided != NULL)
-        *provided = shoal_core_state.thread_level;
+        *provided = shoal_core_thread_level();
     return 0;
 }
 SHOAL_PROFILED(shmem_init_thread);
@@ -32,7 +32,7 @@ SHOAL_PROFILED(shmem_init_thread);
 void pshmem_query_thread(int *provided)
 {
     shoal_check_init("shmem_query_thread");
-    *provided = shoal_core_state.thread_level;
+    *provided = shoal_core_thread_level();
 }
 SHOAL_PROFILED(shmem_query_thread);
 
@@ -42,7 +42,7 @@ void pshmem_query_initialized(int *initialized)
     if (initialized == NULL)
         shoal_log_fatal("shmem_query_initialized: argument initialized is NULL; pass the address "
                         "of an int");
-    *initialized = __atomic_load_n(&shoal_core_state.initialized, __ATOMIC_ACQUIRE) != 0;
+    *initialized = shoal_core_initialized();
 }
 SHOAL_PROFILED(shmem_query_initialized);
 
@@ -68,7 +68,7 @@ void pshmem_global_exit(int status)
                                              : ", its low 8 bits");
         shoal_rt_abort(status, "");
     }
-    snprintf(message, sizeof(message), "PE %d called shmem_global_exit(%d)", shoal_core_state.my_pe,
+    snprintf(message, sizeof(message), "PE %d called shmem_global_exit(%d)", shoal_core_my_pe(),
              status);
     shoal_rt_abort(status, message);
 }
@@ -77,21 +77,21 @@ SHOAL_PROFILED(shmem_global_exit);
 int pshmem_my_pe(void)
 {
     shoal_check_init("shmem_my_pe");
-    return shoal_core_state.my_pe;
+    return shoal_core_my_pe();
 }
 SHOAL_PROFILED(shmem_my_pe);
 
 int pshmem_n_pes(void)
 {
     shoal_check_init("shmem_n_pes");
-    return shoal_core_state.n_pes;
+    return shoal_core_n_pes();
 }
 SHOAL_PROFILED(shmem_n_pes);
 
 int pshmem_pe_accessible(int pe)
 {
     shoal_check_init("shmem_pe_accessible");
-    return pe >= 0 && pe < shoal_core_state.n_pes;
+    return pe >= 0 && pe < shoal_core_n_pes();
 }
 SHOAL_PROFILED(shmem_pe_accessible);
 
@@ -100,7 +100,7 @@ int pshmem_addr_accessible(const void *addr, int pe)
     size_t off;
 
     shoal_check_init("shmem_addr_accessible");
-    return pe >= 0 && pe < shoal_core_state.n_pes && shoal_segment_find(addr, &off) >= 0;
+    return pe >= 0 && pe < shoal_core_n_pes() && shoal_segment_find(addr, &off) >= 0;
 }
 SHOAL_PROFILED(shmem_addr_accessible);
 
@@ -110,9 +110,9 @@ void *pshmem_ptr(const void *dest, int pe)
     int seg;
 
     shoal_check_init("shmem_ptr");
-    if (pe < 0 || pe >= shoal_core_state.n_pes) { /* the spec's answer for what cannot be reached */
+    if (pe < 0 || pe >= shoal_core_n_pes()) { /* the spec's answer for what cannot be reached */
         shoal_log_debug("shmem_ptr: argument pe is %d, valid range 0..%d; returning NULL", pe,
-                        shoal_core_state.n_pes - 1);
+                        shoal_core_n_pes() - 1);
         return NULL;
     }
     seg = shoal_segment_find(dest, &off);
@@ -154,13 +154,13 @@ SHOAL_PROFILED(start_pes);
 int p_my_pe(void)
 {
     shoal_check_init("_my_pe");
-    return shoal_core_state.my_pe;
+    return shoal_core_my_pe();
 }
 SHOAL_PROFILED(_my_pe);
 
 int p_num_pes(void)
 {
     shoal_check_init("_num_pes");
-    return shoal_core_state.n_pes;
+    return shoal_core_n_pes();
 }
 SHOAL_PROFILED(_num_pes);

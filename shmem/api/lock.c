@@ -23,7 +23,7 @@ void pshmem_set_lock(long *lock)
     int seg = check_lock(lock, "shmem_set_lock", &off);
     /* Below SHMEM_THREAD_MULTIPLE no other thread could clear a lock this PE holds
      * while this one waits for it. */
-    int may_wait = shoal_core_state.thread_level == SHMEM_THREAD_MULTIPLE;
+    int may_wait = shoal_core_thread_level() == SHMEM_THREAD_MULTIPLE;
 
     if (shoal_lock_set(seg, off, may_wait, "shmem_set_lock") != SHOAL_OK)
         shoal_log_fatal("shmem_set_lock: argument lock is %p, which this PE holds already; it "

@@ -12,16 +12,16 @@
 
 static inline void shoal_check_init(const char *routine)
 {
-    if (__builtin_expect(!shoal_core_state.initialized, 0))
+    if (__builtin_expect(!shoal_core_initialized(), 0))
         shoal_log_fatal("%s: called %s; call shmem_init first", routine,
-                        shoal_core_state.finalized ? "after shmem_finalize" : "before shmem_init");
+                        shoal_core_finalized() ? "after shmem_finalize" : "before shmem_init");
 }
 
 static inline void shoal_check_pe(int pe, const char *routine)
 {
-    if (__builtin_expect((unsigned)pe >= (unsigned)shoal_core_state.n_pes, 0))
+    if (__builtin_expect((unsigned)pe >= (unsigned)shoal_core_n_pes(), 0))
         shoal_log_fatal("%s: argument pe is %d, valid range 0..%d", routine, pe,
-                        shoal_core_state.n_pes - 1);
+                        shoal_core_n_pes() - 1);
 }
 
 /* The end of the job for a handle that names no live team or context (check.c). */
@@ -88,7 +88,7 @@ static inline const shoal_pset_t *shoal_check_team(shmem_team_t handle, const ch
                         routine);
     if (team->pset.me < 0)
         shoal_log_fatal("%s: PE %d is not a member of the team it passed (%d PEs)", routine,
-                        shoal_core_state.my_pe, team->pset.size);
+                        shoal_core_my_pe(), team->pset.size);
     return &team->pset;
 }
 

@@ -45,7 +45,7 @@ SHOAL_PROFILED(shmem_team_n_pes);
  * without SHMEM_TEAM_NUM_CONTEXTS and for the predefined teams. */
 static int contexts_now(const shoal_team_t *t)
 {
-    size_t max = shoal_core_state.settings.ctx_max;
+    size_t max = shoal_core_settings()->ctx_max;
     int cap = max > INT_MAX ? INT_MAX : (int)max;
 
     return t->num_contexts == SHOAL_TEAM_CTX_ANY || t->num_contexts > cap ? cap : t->num_contexts;
@@ -87,7 +87,7 @@ static shoal_team_t *split_parent(shmem_team_t parent_team, const char *routine)
 
     if (parent != NULL && parent->pset.me < 0)
         shoal_log_fatal("%s: PE %d is not a member of argument parent_team (%d PEs)", routine,
-                        shoal_core_state.my_pe, parent->pset.size);
+                        shoal_core_my_pe(), parent->pset.size);
     return parent;
 }
 
@@ -103,7 +103,7 @@ static void check_out(const void *out, const char *routine, const char *arg)
  * SHOAL_CHECK_COLL, for which it is likely a bug. */
 static int split_refused(const char *routine, const char *why)
 {
-    if (shoal_core_state.settings.check_coll)
+    if (shoal_core_settings()->check_coll)
         shoal_log_warn("%s: %s; no team made, returning -1", routine, why);
     else
         shoal_log_debug("%s: %s; no team made, returning -1", routine, why);

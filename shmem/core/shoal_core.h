@@ -105,6 +105,58 @@ static const shoal_component_t *const shoal_core_net = &shoal_ucx_component;
 
 extern shoal_state_t shoal_core_state;
 
+/* What the API layer reads of the state, which it never names: each is one
+ * load, inline. */
+static inline int shoal_core_my_pe(void)
+{
+    return shoal_core_state.my_pe;
+}
+
+static inline int shoal_core_n_pes(void)
+{
+    return shoal_core_state.n_pes;
+}
+
+static inline int shoal_core_thread_level(void)
+{
+    return shoal_core_state.thread_level;
+}
+
+static inline const shoal_settings_t *shoal_core_settings(void)
+{
+    return &shoal_core_state.settings;
+}
+
+/* Whether shmem_init has run (and the last shmem_finalize not yet); an acquire
+ * load, so that a thread that sees it set sees the state it set up. */
+static inline int shoal_core_initialized(void)
+{
+    return __atomic_load_n(&shoal_core_state.initialized, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* The last shmem_finalize has run (until an init starts again). */
+static inline int shoal_core_finalized(void)
+{
+    return shoal_core_state.finalized;
+}
+
+static inline const shoal_seg_t *shoal_core_seg(int seg)
+{
+    return &shoal_core_state.seg[seg];
+}
+
+/* The symmetric heap's allocator (shoal_heap.h). */
+static inline shoal_heap_t *shoal_core_heap(void)
+{
+    return &shoal_core_state.heap;
+}
+
+/* Whether the network component is up (other nodes, or SHOAL_TRANSPORT=ucx). */
+static inline int shoal_core_net_up(void)
+{
+    return shoal_core_state.net != NULL;
+}
+
 static const char *const shoal_segment_names[SHOAL_SEG_COUNT] = {"symmetric heap",
                                                                  "global/static data"};
 
