@@ -38,7 +38,7 @@ static int ctx_create(shmem_team_t team_handle, long options, shmem_ctx_t *ctx, 
     }
     if (team == NULL)
         return -1;
-    status = shoal_ctx_create(team, options, &made);
+    status = shoal_ctx_create(team, team->num_contexts, options, &made);
     if (status != SHOAL_OK) {
         if (team->num_contexts == SHOAL_TEAM_CTX_ANY)
             shoal_log_debug("%s: no context made: %s (SHOAL_CTX_MAX is %zu)", routine,

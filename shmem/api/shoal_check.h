@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "shmem.h"
+#include "shoal_coll.h"
 #include "shoal_core.h"
 
 static inline void shoal_check_init(const char *routine)

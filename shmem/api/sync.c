@@ -2,6 +2,7 @@
  * synchronisation. */
 #include "shmem.h"
 #include "shoal_check.h"
+#include "shoal_core_gpu.h"
 #include "shoal_profile.h"
 
 void pshmem_fence(void)

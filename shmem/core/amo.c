@@ -42,7 +42,10 @@ void shoal_core_put_signal(shoal_ctx_t *ctx, int pe, int seg, size_t off, const 
                            size_t len, int sig_seg, size_t sig_off, uint64_t signal, int sig_add,
                            int nbi, const char *routine)
 {
-    int counted = shoal_stats_signal_begin(ctx, pe, len); /* as one, not a put and an AMO */
+    void *st;
+    int counted = shoal_stats_on() /* as one, not a put and an AMO */
+                      ? shoal_stats_signal_begin(shoal_core_path(ctx, pe, 0, &st), len)
+                      : 0;
 
     if (len > 0)
         shoal_core_put(ctx, pe, seg, off, src, len, nbi, routine);

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -178,6 +179,35 @@ void shoal_coll_counter_bad(const shoal_pset_t *ps, int pe, size_t off, uint64_t
                     routine, off, pe, (unsigned long long)value);
 }
 
+/* Describes ps to the hang reporter: its name, its members and, for a team,
+ * where each counts the collectives it entered (an active set's pSync is the
+ * user's, and counts none). */
+void shoal_coll_hang_look(unsigned spins, const shoal_pset_t *ps, int from, const char *routine)
+{
+    char name[96];
+    shoal_hang_group_t g = {.name = name,
+                            .size = ps->size,
+                            .me = ps->me,
+                            .start = ps->start,
+                            .stride = ps->stride,
+                            .pes = ps->pes,
+                            .counted = ps->stage_pending != NULL,
+                            .seg = ps->sync_seg};
+
+    if (ps->name != NULL)
+        g.name = ps->name;
+    else if (g.counted)
+        snprintf(name, sizeof(name), "a team of %d PEs", ps->size);
+    else
+        snprintf(name, sizeof(name), "the active set PE_start %d, logPE_stride %d, PE_size %d",
+                 ps->start, __builtin_ctz((unsigned)ps->stride), ps->size);
+    if (g.counted) {
+        g.entered_off = shoal_coll_entered_off(ps);
+        g.entered = *(const uint64_t *)shoal_coll_local(ps->sync_seg, g.entered_off);
+    }
+    shoal_hang_group_look(spins, &g, from, routine);
+}
+
 /* Waits until ready says so, for set index from (-1: any member), with
  * UCX progress, a yield, and (sleep, a counter here that a CPU atomic of world
  * PE pe fills: sleep_waits) a futex sleep. A member that left (check_left) ends
@@ -202,7 +232,7 @@ uint64_t shoal_coll_wait(const shoal_pset_t *ps, int from, const shoal_coll_read
         } else {
             shoal_core_backoff(&spins);
         }
-        shoal_hang_coll_turn(spins, ps, from, routine);
+        shoal_coll_hang_turn(spins, ps, from, routine);
         if ((spins & 1023) != 0)
             continue;
         /* Marks of PEs on this node after a second; of the others, by a get, only

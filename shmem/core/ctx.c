@@ -8,14 +8,14 @@
 
 #include <stdlib.h>
 
-shoal_ctx_t shoal_ctx_default = {.team = &shoal_team_world};
+shoal_ctx_t shoal_ctx_default; /* its team: shoal_ctx_setup */
 
 static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 static shoal_handles_t handles = SHOAL_HANDLES_INIT(SHOAL_HANDLE_CTX_TAG);
 static shoal_ctx_t **live; /* every context but the default */
 static int nlive, maxlive;
 
-static int count_locked(const shoal_team_t *team)
+static int count_locked(const struct shoal_team *team)
 {
     int i, n = 0;
 
@@ -39,14 +39,15 @@ static shoal_status_t track(shoal_ctx_t *ctx)
     return SHOAL_OK;
 }
 
-shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out)
+shoal_status_t shoal_ctx_create(struct shoal_team *team, int team_max, long options,
+                                shoal_ctx_t **ctx_out)
 {
     shoal_ctx_t *ctx;
     int status = SHOAL_ERR_NO_RESOURCE;
 
     pthread_mutex_lock(&ctx_lock);
     if ((size_t)count_locked(NULL) >= shoal_core_state.settings.ctx_max ||
-        (team->num_contexts != SHOAL_TEAM_CTX_ANY && count_locked(team) >= team->num_contexts))
+        (team_max >= 0 && count_locked(team) >= team_max))
         goto err_unlock;
     status = SHOAL_ERR_NO_MEMORY;
     ctx = calloc(1, sizeof(*ctx));
@@ -108,7 +109,7 @@ void shoal_ctx_destroy(shoal_ctx_t *ctx)
 }
 
 /* A destroyed team takes its contexts with it. */
-void shoal_ctx_destroy_team(const shoal_team_t *team)
+void shoal_ctx_destroy_team(const struct shoal_team *team)
 {
     int i;
 
@@ -138,10 +139,12 @@ void shoal_ctx_cleanup(void)
     shoal_handle_cleanup(&handles);
 }
 
-shoal_status_t shoal_ctx_setup(void)
+shoal_status_t shoal_ctx_setup(struct shoal_team *world)
 {
-    int status = shoal_handle_add(&handles, &shoal_ctx_default, &shoal_ctx_default.handle);
+    int status;
 
+    shoal_ctx_default.team = world;
+    status = shoal_handle_add(&handles, &shoal_ctx_default, &shoal_ctx_default.handle);
     if (status == SHOAL_OK && shoal_ctx_default.handle != SHOAL_CTX_DEFAULT_HANDLE)
         status = SHOAL_ERR_INVALID_ARG; /* SHMEM_CTX_DEFAULT would name nothing */
     return status;

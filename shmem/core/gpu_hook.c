@@ -1,8 +1,9 @@
 /* The GPU library's hooks (shoal_gpu_hook.h): where libshoal_gpu, when a program
  * links it, joins start-up, barriers and shut-down. Without it every call here
  * is one test of a NULL pointer. Nothing here knows about CUDA. */
+#include "shoal_coll.h"
 #include "shoal_core.h"
-#include "shoal_gpu_hook.h"
+#include "shoal_core_gpu.h"
 
 #include <stdarg.h>
 #include <stdio.h>

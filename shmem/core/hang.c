@@ -1,10 +1,10 @@
 /* Hang reports (shoal_hang.h): when a wait lasts, one line from the waiting PE
  * on what it waits for. Reporting only reads: it never ends, shortens or changes
  * a wait, and reads other PEs' words without a trace in the log when they fail. */
-#include "shoal_coll_impl.h"
 #include "shoal_hang.h"
-#include "shoal_lock.h"
+#include "shoal_log.h"
 #include "shoal_status.h"
+#include "shoal_symm.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +21,7 @@ int shoal_hang_armed;
 static size_t hang_s;      /* SHOAL_HANG_REPORT; 0: only when asked */
 static unsigned hang_asks; /* requests by signal so far; atomic */
 static int handler_ours;   /* HANG_SIGNAL's handler is ask() */
+static const shoal_hang_env_t *env; /* what it reads of this PE, from setup */
 
 /* The wait in progress on this thread (waits do not nest), as its looks follow
  * each other SHOAL_HANG_EVERY spins apart. A call's first look is at that count,
@@ -49,10 +50,11 @@ static void ask(int sig)
     __atomic_store_n(&shoal_hang_armed, 1, __ATOMIC_RELAXED);
 }
 
-void shoal_hang_setup(size_t seconds)
+void shoal_hang_setup(size_t seconds, const shoal_hang_env_t *what)
 {
     struct sigaction old, sa;
 
+    env = what;
     hang_s = seconds;
     __atomic_store_n(&shoal_hang_armed, seconds != 0, __ATOMIC_RELAXED);
     /* A program that handles or ignores the signal keeps it. */
@@ -120,24 +122,21 @@ static int look(unsigned spins, char *after, char *waited, size_t len)
     return 1;
 }
 
-#define PEEK_LIMIT_MS 1000
-
-shoal_status_t shoal_hang_peek(int pe, int seg, size_t off, size_t size, uint64_t *out)
+/* "heap+0x40" or "data+0x10": what is the same on every PE. */
+static void seg_text(int seg, size_t off, char *buf, size_t len)
 {
-    /* A report must not hang on the PE it reports on: a second at most. */
-    return shoal_peer_read(pe, seg, off, size, PEEK_LIMIT_MS, out);
+    snprintf(buf, len, "%s+0x%zx", seg == SHOAL_SEG_HEAP ? "heap" : "data", off);
 }
 
-/* "heap+0x40" or "data+0x10": what is the same on every PE. */
 static void sym_text(const void *addr, char *buf, size_t len)
 {
     size_t off;
-    int seg = shoal_segment_find(addr, &off);
+    int seg = env->find(addr, &off);
 
     if (seg < 0)
         snprintf(buf, len, "%p", addr);
     else
-        snprintf(buf, len, "%s+0x%zx", seg == SHOAL_SEG_HEAP ? "heap" : "data", off);
+        seg_text(seg, off, buf, len);
 }
 
 static void value_text(uint64_t v, int is_signed, char *buf, size_t len)
@@ -209,23 +208,9 @@ void shoal_hang_wait_look(unsigned spins, const shoal_wait_set_t *set, int sel, 
 
 /* ---- collectives ---- */
 
-void shoal_hang_team_made(const shoal_pset_t *ps)
+static int group_pe(const shoal_hang_group_t *g, int i)
 {
-    __atomic_store_n((uint64_t *)shoal_coll_local(ps->sync_seg, shoal_coll_entered_off(ps)), 0,
-                     __ATOMIC_RELAXED);
-}
-
-static void team_text(const shoal_pset_t *ps, char *buf, size_t len)
-{
-    if (ps == &shoal_team_world.pset)
-        snprintf(buf, len, "SHMEM_TEAM_WORLD");
-    else if (ps == &shoal_team_shared.pset)
-        snprintf(buf, len, "SHMEM_TEAM_SHARED");
-    else if (ps->stage_pending != NULL)
-        snprintf(buf, len, "a team of %d PEs", ps->size);
-    else
-        snprintf(buf, len, "the active set PE_start %d, logPE_stride %d, PE_size %d", ps->start,
-                 __builtin_ctz((unsigned)ps->stride), ps->size);
+    return g->pes != NULL ? g->pes[i] : g->start + i * g->stride;
 }
 
 /* Appends v to a list of n numbers so far ("2, 3"). */
@@ -236,43 +221,41 @@ static void list_add(char *buf, size_t len, int n, int v)
     snprintf(buf + used, len - used, n == 0 ? "%d" : ", %d", v);
 }
 
-/* The members whose count of collectives entered on ps is below this PE's have not
- * reached the one it waits in (or the step of it: a collective may contain a barrier,
- * counted too, alike on every PE). An active set keeps no count: its pSync is the
- * user's. */
-void shoal_hang_coll_look(unsigned spins, const shoal_pset_t *ps, int from, const char *routine)
+/* The members whose count of collectives entered on the group is below this PE's
+ * have not reached the one it waits in (or the step of it: a collective may contain
+ * a barrier, counted too, alike on every PE). An active set keeps no count: its
+ * pSync is the user's. */
+void shoal_hang_group_look(unsigned spins, const shoal_hang_group_t *g, int from,
+                           const char *routine)
 {
-    char team[96], idx[160] = "", world[160] = "", more[48] = "", mute[64] = "", after[48],
-                   waited[48];
-    size_t off;
-    uint64_t mine, theirs;
+    char idx[160] = "", world[160] = "", more[48] = "", mute[64] = "", after[48], waited[48];
+    const char *team = g->name;
+    uint64_t theirs;
     int i, behind = 0, silent = 0;
 
     if (!look(spins, after, waited, sizeof(after)))
         return;
-    team_text(ps, team, sizeof(team));
-    if (ps->stage_pending == NULL) {
+    if (!g->counted) {
         if (from >= 0)
             shoal_log_warn("%s: %s for PE %d of %s (world PE %d)", routine, waited, from, team,
-                           shoal_pset_pe(ps, from));
+                           group_pe(g, from));
         else
             shoal_log_warn("%s: %s for the other PEs of %s", routine, waited, team);
         return;
     }
-    off = shoal_coll_entered_off(ps);
-    mine = *(const uint64_t *)shoal_coll_local(ps->sync_seg, off);
-    for (i = 0; i < ps->size; i++) {
-        if (i == ps->me)
+    for (i = 0; i < g->size; i++) {
+        if (i == g->me)
             continue;
-        if (shoal_hang_peek(shoal_pset_pe(ps, i), ps->sync_seg, off, 8, &theirs) != SHOAL_OK) {
+        if (env->read(group_pe(g, i), g->seg, g->entered_off, 8, SHOAL_HANG_PEEK_MS, &theirs) !=
+            SHOAL_OK) {
             silent++;
             continue;
         }
-        if (theirs >= mine)
+        if (theirs >= g->entered)
             continue;
         if (behind < NAMES_MAX) {
             list_add(idx, sizeof(idx), behind, i);
-            list_add(world, sizeof(world), behind, shoal_pset_pe(ps, i));
+            list_add(world, sizeof(world), behind, group_pe(g, i));
         }
         behind++;
     }
@@ -288,7 +271,7 @@ void shoal_hang_coll_look(unsigned spins, const shoal_pset_t *ps, int from, cons
         shoal_log_warn("%s: %s for PE %d of %s (world PE %d); every PE of the team has entered as "
                        "many collectives on it as this one (SHOAL_CHECK_COLL=1 finds mismatched "
                        "calls)%s",
-                       routine, waited, from, team, shoal_pset_pe(ps, from), mute);
+                       routine, waited, from, team, group_pe(g, from), mute);
     else
         shoal_log_warn("%s: %s; every PE of %s has entered as many collectives on it as this one "
                        "(SHOAL_CHECK_COLL=1 finds mismatched calls)%s",
@@ -297,20 +280,21 @@ void shoal_hang_coll_look(unsigned spins, const shoal_pset_t *ps, int from, cons
 
 /* ---- locks ---- */
 
-void shoal_hang_lock_look(unsigned spins, int seg, size_t off, int acquire, const char *routine)
+void shoal_hang_lock_look(unsigned spins, int seg, size_t off, int acquire,
+                          shoal_hang_queue_cb_t queue, const char *routine)
 {
     char at[48], after[48], waited[48];
     int holder, ahead;
 
     if (!look(spins, after, waited, sizeof(after)))
         return;
-    sym_text(shoal_core_state.seg[seg].base + off, at, sizeof(at));
+    seg_text(seg, off, at, sizeof(at));
     if (!acquire) {
         shoal_log_warn("%s(%s): %s for the PE queued behind this one to say so", routine, at,
                        waited);
         return;
     }
-    holder = shoal_lock_queue(seg, off, &ahead);
+    holder = queue(seg, off, &ahead);
     if (holder < 0)
         shoal_log_warn("%s(%s): %s; no PE is queued ahead of this one yet", routine, at, waited);
     else if (holder == ahead)

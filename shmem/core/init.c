@@ -5,6 +5,7 @@
 #include "shmem.h"
 #include "shoal_coll.h"
 #include "shoal_core.h"
+#include "shoal_core_gpu.h"
 #include "shoal_hang.h"
 #include "shoal_rt.h"
 #include "shoal_stats.h"
@@ -18,10 +19,13 @@
 #include <time.h>
 #include <unistd.h>
 
-shoal_state_t shoal_core_state = {
-    .connect_lock = PTHREAD_MUTEX_INITIALIZER,
-    .seg = {{.fd = -1}, {.fd = -1}},
-};
+/* What the hang reporter reads of this PE. */
+static int hang_find(const void *addr, size_t *off_out)
+{
+    return shoal_segment_find(addr, off_out);
+}
+
+static const shoal_hang_env_t hang_env = {.read = shoal_peer_read, .find = hang_find};
 
 static double now_ms(void)
 {
@@ -191,6 +195,11 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     if (shoal_core_state.settings.debug)
         shoal_log_level = SHOAL_LOG_DEBUG;
     shoal_core_state.thread_level = requested_thread_level;
+    /* The network component allocates the segments under SHOAL_TRANSPORT=ucx, but
+     * not beside the GPU library: a UCX-allocated heap and the CUDA runtime crash
+     * UCX 1.13 now and then when the job ends. */
+    shoal_core_state.net_may_allocate =
+        shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX && !shoal_core_gpu_linked();
 
     /* The data segment's pages are replaced (and, where SHOAL_TRANSPORT=ucx, then
      * replaced again by UCX's) before PMIx starts its threads. No library thread
@@ -261,7 +270,7 @@ void shoal_core_init(int requested_thread_level, const char *routine)
                         routine, shoal_core_state.settings.symmetric_size);
     if (shoal_heap_setup(&shoal_core_state.heap, shoal_core_state.settings.symmetric_size) !=
             SHOAL_OK ||
-        shoal_team_setup(local_size) != SHOAL_OK || shoal_ctx_setup() != SHOAL_OK)
+        shoal_team_setup(local_size) != SHOAL_OK || shoal_ctx_setup(&shoal_team_world) != SHOAL_OK)
         shoal_log_fatal("%s: SHMEM_SYMMETRIC_SIZE (%zu bytes) is too small for Shoal's own "
                         "synchronisation counters (%zu teams of %zu bytes; see SHOAL_TEAMS_MAX)",
                         routine, shoal_core_state.settings.symmetric_size,
@@ -270,7 +279,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
         fail(routine, "allocating the peer table", SHOAL_ERR_NO_MEMORY);
     t[3] = now_ms();
 
-    shoal_hang_setup(shoal_core_state.settings.hang_report_s); /* the teams' counts exist now */
+    /* the teams' counts exist now */
+    shoal_hang_setup(shoal_core_state.settings.hang_report_s, &hang_env);
     status = shoal_wireup_publish();
     if (status == SHOAL_OK)
         status = shoal_rt_exchange();
@@ -289,7 +299,8 @@ void shoal_core_init(int requested_thread_level, const char *routine)
     shoal_core_state.spins_before_yield = oversubscribed(local_size) ? 0 : 64;
     shoal_core_state.one_node = local_size >= shoal_core_state.n_pes;
     shoal_core_state.sleep_waits = sleep_agreed(routine);
-    shoal_stats_setup(); /* after init's own collectives */
+    shoal_stats_setup((int)shoal_core_state.settings.stats, /* after init's own collectives */
+                      shoal_core_state.heap.in_use);
     t[4] = now_ms();
     /* Before atexit: the GPU library's runtime then outlives finalize_at_exit. */
     shoal_core_gpu_init(gpu, sizeof(gpu));
@@ -334,10 +345,12 @@ static void finalize(int by_exit)
     shoal_core_quiet_all();
     shoal_core_quiet_tokens();
     shoal_coll_mark_left(by_exit ? SHOAL_LEFT_EXIT : SHOAL_LEFT_FINALIZE);
-    shoal_stats_publish();              /* SHOAL_STATS: this PE's sums, which PE 0 prints after */
+    /* SHOAL_STATS: this PE's sums, which PE 0 prints after */
+    shoal_stats_publish(shoal_core_state.my_pe, shoal_core_state.heap.in_use_max,
+                        shoal_core_state.heap.capacity);
     if (shoal_rt_barrier() != SHOAL_OK) /* said why; the launcher ends the job */
         shoal_log_fatal("shmem_finalize: cannot synchronise with the other PEs");
-    shoal_stats_report();
+    shoal_stats_report(shoal_core_state.my_pe, shoal_core_state.n_pes);
     shoal_ctx_cleanup();
     shoal_core_state.direct_pes = shoal_core_state.direct_amo_pes =
         shoal_core_state.direct_coll_pes = 0;

@@ -87,7 +87,7 @@ static uint32_t wait_node(int seg, size_t off, uint32_t bits, const char *routin
 
     while (((v = (uint32_t)shoal_wait_load_ivar(node, sizeof(*node), 0)) & bits) == 0) {
         shoal_core_backoff(&spins);
-        shoal_hang_lock_turn(spins, seg, off, bits == GRANTED, routine);
+        shoal_hang_lock_turn(spins, seg, off, bits == GRANTED, shoal_lock_queue, routine);
     }
     return v;
 }
@@ -101,10 +101,10 @@ static void serve_earlier_requests(int home)
         shoal_core_progress();
 }
 
-/* For a hang report (hang.c): returns the first PE of the lock's queue, its holder,
- * walking back from this PE (-1 when no PE has linked to it yet); *ahead_out is the
- * PE just ahead of this one. Reads every PE's node: slow, and only a view, as the
- * queue may move while it reads. */
+/* For a hang report (hang.c, which lock waits hand it): returns the first PE of the lock's queue,
+ * its holder, walking back from this PE (-1 when no PE has linked to it yet); *ahead_out is the PE
+ * just ahead of this one. Reads every PE's node: slow, and only a view, as the queue may move while
+ * it reads. */
 int shoal_lock_queue(int seg, size_t off, int *ahead_out)
 {
     int n = shoal_core_state.n_pes, *behind = malloc((size_t)n * sizeof(int)),
@@ -115,7 +115,8 @@ int shoal_lock_queue(int seg, size_t off, int *ahead_out)
     if (behind == NULL)
         return -1;
     for (i = 0; i < n; i++)
-        behind[i] = shoal_hang_peek(i, seg, off + NODE_OFF, sizeof(uint32_t), &v) == SHOAL_OK
+        behind[i] = shoal_peer_read(i, seg, off + NODE_OFF, sizeof(uint32_t), SHOAL_HANG_PEEK_MS,
+                                    &v) == SHOAL_OK
                         ? (int)((uint32_t)v & NEXT_MASK) - 1
                         : -1;
     /* Back along the links: PE i is ahead of pe when i's next is pe. */

@@ -71,13 +71,11 @@ shoal_status_t shoal_segment_data_setup(shoal_seg_t *seg_out)
  * while the pages are replaced: in a static link, shoal_core_state itself is among them. */
 static int data_in_net;
 
-/* Whether UCX allocates the segments: every peer through UCX, and no GPU library
- * (there, a UCX-allocated heap and the CUDA runtime crash UCX 1.13 now and then
- * when the job ends). */
+/* Whether the network component allocates the segments: it is up, and init let
+ * it (net_may_allocate). */
 static int net_allocates(void)
 {
-    return shoal_core_state.net != NULL &&
-           shoal_core_state.settings.transport == SHOAL_TRANSPORT_UCX && shoal_gpu_hooks == NULL;
+    return shoal_core_state.net != NULL && shoal_core_state.net_may_allocate;
 }
 
 static void data_map_file(char *base, size_t size, int fd)

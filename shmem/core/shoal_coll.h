@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "shoal_handle.h"
 #include "shoal_status.h"
 
 /* Reduction operators and the representations they combine. */
@@ -80,6 +81,7 @@ typedef struct shoal_pset {
     /* teams only: region pushes to each member, and taken from each (coll_bcast.c) */
     unsigned *region_sent, *region_got;
     shoal_hier_t *hier; /* teams only (NULL for an active set) */
+    const char *name;   /* the predefined teams' names in hang reports, else NULL */
 } shoal_pset_t;
 
 static inline int shoal_pset_pe(const shoal_pset_t *ps, int i)
@@ -144,6 +146,8 @@ void shoal_team_cleanup(void);
 shoal_status_t shoal_team_split(shoal_team_t *parent, int nteams, int *const *want, const int *n,
                                 const int *num_contexts, shoal_team_t **out, const char *routine);
 void shoal_team_destroy(shoal_team_t *team);
+/* The team a program's handle names, or NULL and why. */
+shoal_team_t *shoal_team_find(uintptr_t handle, shoal_handle_state_t *state_out);
 /* The AND of value over every member of team (a collective over it). */
 uint64_t shoal_team_and(shoal_team_t *team, uint64_t value, const char *routine);
 /* Bytes of a team slot: counters, scratch, staged counters, staging area. */

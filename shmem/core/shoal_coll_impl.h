@@ -14,8 +14,10 @@
 #ifndef SHOAL_COLL_IMPL_H
 #define SHOAL_COLL_IMPL_H
 
+#include "shoal_coll.h"
 #include "shoal_copy.h"
 #include "shoal_core.h"
+#include "shoal_hang.h"
 
 #include <string.h>
 
@@ -57,12 +59,13 @@ static inline void *shoal_coll_local(int seg, size_t off)
     return shoal_core_state.seg[seg].base + off;
 }
 
-/* How many collectives this PE has entered on a team: a hang report (hang.c)
+/* How many collectives this PE has entered on a team: a hang report (hang.c,
+ * told by shoal_coll_hang_look)
  * names the members whose count is below its own. Barriers, broadcasts and
  * reductions count at entry (one inside another too, alike on every PE); the
  * other collectives wait first in a barrier of their own. The word after the
  * ALGO_LEFT counter, on that counter's line, which only this PE writes; made 0
- * with the team (shoal_hang_team_made). Not for active sets: a pSync has no room,
+ * with the team (shoal_coll_entered_reset). Not for active sets: a pSync has no room,
  * and is the user's. Cost: a compare and a local add. */
 static inline size_t shoal_coll_entered_off(const shoal_pset_t *ps)
 {
@@ -77,6 +80,27 @@ static inline void shoal_coll_enter(const shoal_pset_t *ps)
         return;
     n = (uint64_t *)shoal_coll_local(ps->sync_seg, shoal_coll_entered_off(ps));
     __atomic_store_n(n, *n + 1, __ATOMIC_RELAXED); /* read by others' reports */
+}
+
+/* A collective's token wait, one call a turn (see shoal_hang.h): every
+ * SHOAL_HANG_EVERY turns while reports are on, it describes the group it waits
+ * on (this PE's count of collectives entered on it, ...) to the hang reporter.
+ * Cost when off: a test of the turn count. */
+void shoal_coll_hang_look(unsigned spins, const shoal_pset_t *ps, int from, const char *routine);
+
+static inline void shoal_coll_hang_turn(unsigned spins, const shoal_pset_t *ps, int from,
+                                        const char *routine)
+{
+    if (shoal_hang_due(spins))
+        shoal_coll_hang_look(spins, ps, from, routine);
+}
+
+/* team.c: a team was made on ps's slot: this PE's count of the collectives it
+ * entered there (shoal_coll_enter) starts again from 0. */
+static inline void shoal_coll_entered_reset(const shoal_pset_t *ps)
+{
+    __atomic_store_n((uint64_t *)shoal_coll_local(ps->sync_seg, shoal_coll_entered_off(ps)), 0,
+                     __ATOMIC_RELAXED);
 }
 
 /* Flat collectives (coll_barrier.c) serve sets of up to FLAT_MAX PEs, all on

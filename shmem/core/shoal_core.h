@@ -10,9 +10,7 @@
 #include <string.h>
 
 #include "shoal_atomic.h"
-#include "shoal_coll.h"
 #include "shoal_env.h"
-#include "shoal_gpu_hook.h"
 #include "shoal_handle.h"
 #include "shoal_heap.h"
 #include "shoal_log.h"
@@ -55,6 +53,9 @@ typedef struct shoal_state {
     shoal_transport_worker_t *net_main; /* the default context's worker */
     int amo_net; /* every AMO goes through the network (the job spans nodes and its
                   * AMOs are not CPU atomics: the component's cpu_atomics) */
+    /* The network component may allocate the segments (SHOAL_TRANSPORT=ucx), once
+     * it is up: init decides, as it knows what else the process runs. */
+    int net_may_allocate;
     /* The direct path, which RMA and AMOs on the default context try first: per
      * segment, each PE's copy as mapped here (NULL until connected, and where only
      * UCX reaches it). direct_pes is n_pes while the program's RMA and AMOs may
@@ -84,10 +85,13 @@ typedef struct shoal_state {
 /* A communication context: its PE numbers are its team's, and where UCX carries
  * the traffic it has a worker of its own, so its quiet waits for nothing else. */
 typedef struct shoal_session shoal_session_t; /* session.c */
+/* A team (the collectives' shoal_team_t, shoal_coll.h): the engine only keeps it
+ * and compares it. */
+struct shoal_team;
 
 typedef struct shoal_ctx {
     long options;
-    shoal_team_t *team;
+    struct shoal_team *team;
     shoal_transport_worker_t *worker; /* NULL: the main worker (the default context) */
     void **net_peers;                 /* per world PE: endpoints on worker, made on first use */
     uintptr_t handle;                 /* what the program holds: see shoal_handle.h */
@@ -382,15 +386,17 @@ void shoal_core_quiet_tokens(void);
 void shoal_core_untracked(int on);
 
 /* ctx.c */
-shoal_status_t shoal_ctx_create(shoal_team_t *team, long options, shoal_ctx_t **ctx_out);
+/* A context on team, which may have team_max contexts at once (-1: only
+ * SHOAL_CTX_MAX limits them). */
+shoal_status_t shoal_ctx_create(struct shoal_team *team, int team_max, long options,
+                                shoal_ctx_t **ctx_out);
 void shoal_ctx_destroy(shoal_ctx_t *ctx);
 void shoal_ctx_cleanup(void);
-void shoal_ctx_destroy_team(const shoal_team_t *team);
-/* Registers the default context (first in the table): after shoal_team_setup. */
-shoal_status_t shoal_ctx_setup(void);
-/* The context or team a program's handle names, or NULL and why. */
+void shoal_ctx_destroy_team(const struct shoal_team *team);
+/* Registers the default context (first in the table), on the world team. */
+shoal_status_t shoal_ctx_setup(struct shoal_team *world);
+/* The context a program's handle names, or NULL and why. */
 shoal_ctx_t *shoal_ctx_find(uintptr_t handle, shoal_handle_state_t *state_out);
-shoal_team_t *shoal_team_find(uintptr_t handle, shoal_handle_state_t *state_out);
 
 /* rma.c: remote ranges have been checked by the API layer; pe is a world PE. */
 void shoal_core_put(shoal_ctx_t *ctx, int pe, int seg, size_t off, const void *src, size_t len,
@@ -424,21 +430,6 @@ void shoal_core_put_signal(shoal_ctx_t *ctx, int pe, int seg, size_t off, const 
  * names it in a hang report. */
 size_t shoal_core_sync(const shoal_wait_set_t *set, int sel, int block, size_t *indices,
                        const char *routine);
-
-/* gpu_hook.c: the GPU library's hooks, when a program links it (else NULL). */
-extern const shoal_gpu_hooks_t *shoal_gpu_hooks;
-void shoal_core_gpu_init(char *summary, size_t len);
-void shoal_core_gpu_finalize(void);
-
-/* Ends the job with the error line when a kernel recorded a device error.
- * Cost without the GPU library: one load and compare. */
-static inline void shoal_core_gpu_check(void)
-{
-    const shoal_gpu_hooks_t *h = shoal_gpu_hooks;
-
-    if (h != NULL)
-        h->check();
-}
 
 /* init.c */
 void shoal_core_init(int requested_thread_level, const char *routine);

@@ -3,7 +3,7 @@
  * the PEs at shmem_finalize and printed by PE 0 (stats.c). The hooks sit on the
  * checked path only and cost one load and a branch when off; the direct path is
  * never counted: with stats on, init turns it off for the program's operations
- * (shoal_core_state.direct_pes), so every one of them reaches a hook. */
+ * (the engine's direct_pes), so every one of them reaches a hook. */
 #ifndef SHOAL_STATS_H
 #define SHOAL_STATS_H
 
@@ -11,8 +11,6 @@
 #include <stdint.h>
 
 #include "shoal_transport.h"
-
-struct shoal_ctx;
 
 /* What is counted: operations (count and bytes, per path) and collectives
  * (calls and time). The enums' order is the printout's. */
@@ -37,7 +35,7 @@ static inline int shoal_stats_on(void)
 
 /* stats.c: what the inline hooks call when on. */
 void shoal_stats_op_count(int kind, const shoal_transport_ops_t *ops, size_t bytes);
-void shoal_stats_signal_count(struct shoal_ctx *ctx, int pe, size_t bytes);
+void shoal_stats_signal_count(const shoal_transport_ops_t *ops, size_t bytes);
 void shoal_stats_release(void);
 uint64_t shoal_stats_coll_start(void);
 void shoal_stats_coll_count(int coll, uint64_t start);
@@ -53,14 +51,12 @@ static inline void shoal_stats_op(int kind, const shoal_transport_ops_t *ops, si
         shoal_stats_op_count(kind, ops, bytes);
 }
 
-/* A put with signal of bytes to pe, counted once (by the data's path): the put and
- * the AMO it is made of, until shoal_stats_signal_end, are not. Returns what _end
- * takes. */
-static inline int shoal_stats_signal_begin(struct shoal_ctx *ctx, int pe, size_t bytes)
+/* A put with signal of bytes through ops (the data's path), counted once: the put
+ * and the AMO it is made of, until shoal_stats_signal_end, are not. The caller
+ * looks its path up only when shoal_stats_on(). Returns what _end takes. */
+static inline int shoal_stats_signal_begin(const shoal_transport_ops_t *ops, size_t bytes)
 {
-    if (!shoal_stats_on())
-        return 0;
-    shoal_stats_signal_count(ctx, pe, bytes);
+    shoal_stats_signal_count(ops, bytes);
     return 1;
 }
 
@@ -98,11 +94,13 @@ static inline void shoal_stats_wait_turn(uint64_t *since)
         shoal_stats_wait_count(since);
 }
 
-/* init.c: setup at the end of shmem_init (counting starts); at shmem_finalize,
- * publish before the launcher's fence (counting stops), report after it (PE 0
- * fetches every PE's sums and prints). */
-void shoal_stats_setup(void);
-void shoal_stats_publish(void);
-void shoal_stats_report(void);
+/* init.c: setup at the end of shmem_init (counting starts, at SHOAL_STATS level,
+ * with heap_in_use bytes of the heap in use: the library's own); at shmem_finalize, publish
+ * before the launcher's fence (counting stops; this PE's number and its heap's
+ * high-water mark and size), report after it (PE 0 of n_pes fetches every PE's
+ * sums and prints). Told what they count: they read no engine state. */
+void shoal_stats_setup(int level, size_t heap_in_use);
+void shoal_stats_publish(int my_pe, size_t heap_high, size_t heap_size);
+void shoal_stats_report(int my_pe, int n_pes);
 
 #endif

@@ -4,7 +4,7 @@
  * job's (and, at 2, each PE's) to stderr. Never touches the direct path, and never
  * uses a team collective at finalize: a PE still in one would take the other PEs'
  * arrivals as its own (see init.c). */
-#include "shoal_core.h"
+#include "shoal_log.h"
 #include "shoal_rt.h"
 #include "shoal_stats.h"
 #include "shoal_status.h"
@@ -122,11 +122,9 @@ void shoal_stats_op_count(int kind, const shoal_transport_ops_t *ops, size_t byt
     add(&b->c.bytes[kind][path], bytes);
 }
 
-void shoal_stats_signal_count(struct shoal_ctx *ctx, int pe, size_t bytes)
+void shoal_stats_signal_count(const shoal_transport_ops_t *ops, size_t bytes)
 {
-    void *st;
-
-    shoal_stats_op_count(SHOAL_STATS_SIGNAL, shoal_core_path(ctx, pe, 0, &st), bytes);
+    shoal_stats_op_count(SHOAL_STATS_SIGNAL, ops, bytes);
     me.held++;
 }
 
@@ -168,17 +166,17 @@ void shoal_stats_wait_count(uint64_t *since)
     *since = now;
 }
 
-void shoal_stats_setup(void)
+void shoal_stats_setup(int level, size_t heap_in_use)
 {
-    if (shoal_core_state.settings.stats == 0)
+    if (level == 0)
         return;
     start_ns = now_ns();
-    heap_own = shoal_core_state.heap.in_use; /* the team slots */
-    reported_level = (int)shoal_core_state.settings.stats;
+    heap_own = heap_in_use; /* the team slots */
+    reported_level = level;
     __atomic_store_n(&shoal_stats_level, reported_level, __ATOMIC_RELAXED);
 }
 
-void shoal_stats_publish(void)
+void shoal_stats_publish(int my_pe, size_t heap_high, size_t heap_size)
 {
     const block_t *b;
     size_t i;
@@ -187,11 +185,11 @@ void shoal_stats_publish(void)
         return;
     __atomic_store_n(&shoal_stats_level, 0, __ATOMIC_RELAXED);
     own.version = STATS_VERSION;
-    own.pe = (uint32_t)shoal_core_state.my_pe;
+    own.pe = (uint32_t)my_pe;
     own.run_ns = now_ns() - start_ns;
-    own.heap_high = shoal_core_state.heap.in_use_max;
+    own.heap_high = heap_high;
     own.heap_own = heap_own;
-    own.heap_size = shoal_core_state.heap.capacity;
+    own.heap_size = heap_size;
     own.lost = (uint64_t)__atomic_load_n(&lost, __ATOMIC_RELAXED);
     pthread_mutex_lock(&blocks_lock);
     for (b = blocks; b != NULL; b = b->next)
@@ -380,16 +378,16 @@ static void print_report(FILE *f, const blob_t *all, const int *have, int n)
 
 /* PE 0, after the fence that collected every PE's sums: read them, print. The
  * report is written whole, in one go, so that no other line splits it. */
-void shoal_stats_report(void)
+void shoal_stats_report(int my_pe, int n_pes)
 {
-    int n = shoal_core_state.n_pes, pe;
+    int n = n_pes, pe;
     blob_t *all;
     int *have;
     char *text = NULL;
     size_t len = 0;
     FILE *f;
 
-    if (reported_level == 0 || shoal_core_state.my_pe != 0)
+    if (reported_level == 0 || my_pe != 0)
         return;
     all = calloc((size_t)n, sizeof(*all));
     have = calloc((size_t)n, sizeof(*have));

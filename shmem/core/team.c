@@ -3,7 +3,7 @@
  * nothing symmetric (the heap's offsets stay identical on every PE). The PEs of
  * a parent agree on a slot that is free on all of them by AND-ing their masks. */
 #include "shoal_core.h"
-#include "shoal_hang.h"
+#include "shoal_coll_impl.h"
 #include "shoal_rt.h"
 #include "shoal_status.h"
 
@@ -62,7 +62,7 @@ static void team_strided(shoal_team_t *t, int slot, int start, int stride, int n
     t->pset.region_sent = t->region_sent;
     t->pset.region_got = t->region_got;
     t->pset.hier = &t->hier;
-    shoal_hang_team_made(&t->pset);
+    shoal_coll_entered_reset(&t->pset);
 }
 
 size_t shoal_team_slot_bytes(void)
@@ -138,12 +138,14 @@ shoal_status_t shoal_team_setup(int local_size)
     slots_free = (max == 64 ? ~(uint64_t)0 : (((uint64_t)1 << max) - 1)) & ~(uint64_t)3;
     team_strided(&shoal_team_world, 0, 0, 1, shoal_core_state.n_pes, SHOAL_TEAM_CTX_ANY);
     shoal_team_world.predefined = 1;
+    shoal_team_world.pset.name = "SHMEM_TEAM_WORLD";
     status = shared_pes(local_size, &pes, &n);
     if (status != SHOAL_OK)
         return status;
     status = team_make(&shoal_team_shared, 1, pes, n, SHOAL_TEAM_CTX_ANY);
     free(pes);
     shoal_team_shared.predefined = 1;
+    shoal_team_shared.pset.name = "SHMEM_TEAM_SHARED";
     if (status == SHOAL_OK)
         status = shoal_handle_add(&handles, &shoal_team_world, &shoal_team_world.handle);
     if (status == SHOAL_OK)
