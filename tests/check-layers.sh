@@ -3,8 +3,10 @@
 # keeps to the ```layers block (tools/check-layers.py: a header of a part its own
 # may not include, or a system header such as ucp.h, pmix.h or CUDA's outside the
 # parts allowed it); and, by grep, the core and the API reach a transport only
-# through its component table (shoal_shm_component, shoal_ucx_component), never
-# by one of its functions, with no include path into a transport. Exit 0 pass,
+# through its component table (shoal_shm_component, shoal_ucx_component, named
+# only by shoal_core.h's roles shoal_core_local and shoal_core_net), never by one
+# of its functions, with no include path into a transport; and the API reads
+# the core's state only through its accessors. Exit 0 pass,
 # 1 fail (one line per breach), 77 (skip) without python3, 99 without the tree.
 set -u
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -26,6 +28,9 @@ fi
 cd "$top" || exit 99
 hits=$(grep -rnoE '\bshoal_(shm|ucx)_[a-z_]+' shmem/api shmem/core | grep -vE ':shoal_(shm|ucx)_component$')
 [ -z "$hits" ] || breach "a transport's function named above it (use its component):
+$hits"
+hits=$(grep -rnoE 'shoal_(shm|ucx)_component' shmem/api shmem/core | grep -v '^shmem/core/engine/shoal_core.h:')
+[ -z "$hits" ] || breach "a component named outside shoal_core.h's roles (use shoal_core_local, shoal_core_net):
 $hits"
 hits=$(grep -rn 'shoal_core_state' shmem/api)
 [ -z "$hits" ] || breach "the API reads the core's state through its accessors (shoal_core_my_pe, ...), never the struct:

@@ -5,12 +5,15 @@ fenced as ```layers).
 Each rule line is either
     PART: PART PART ...        what files of PART may include (besides PART itself)
     <header>: PART PART ...    the only parts that may include a system header
+    one-way: FOLDER ...        among the parts in these folders, the rules lead
+                               nowhere back: no part reaches itself through them
 where a PART is a folder of the source tree; a file belongs to the longest PART
 that holds it, and a folder under no PART is not checked. A quoted include
 ("x.h") is found by its file name among the tree's headers; one that names no
 header of the tree (a generated or system one) is not checked. Prints one line
-per broken rule (file, the include, what the rule allows) and exits 1; exits 0
-when every include keeps to the rules.
+per broken rule (file, the include, what the rule allows; or the circle of
+rules that a one-way folder may not hold) and exits 1; exits 0 when every
+include keeps to the rules and the rules keep one way.
 
 Usage: tools/check-layers.py [SRCDIR]
 """
@@ -24,8 +27,9 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]')
 
 
 def read_rules(design):
-    """The ```layers block of design.md: (part rules, system header rules)."""
-    parts, system = {}, {}
+    """The ```layers block of design.md: (part rules, system header rules,
+    one-way folders)."""
+    parts, system, one_way = {}, {}, []
     inside = False
     with open(design, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
@@ -41,13 +45,44 @@ def read_rules(design):
             if not sep:
                 sys.exit(f"check-layers: {design}:{n}: expected 'PART: PARTS', got '{text}'")
             allowed = right.split()
-            if left.startswith("<"):
+            if left.strip() == "one-way":
+                one_way += allowed
+            elif left.startswith("<"):
                 system[left.strip("<> ")] = allowed
             else:
                 parts[left.strip()] = allowed
     if not parts:
         sys.exit(f"check-layers: {design} has no ```layers block")
-    return parts, system
+    return parts, system, one_way
+
+
+def under(part, folders):
+    return any(part == f or part.startswith(f + "/") for f in folders)
+
+
+def circles(parts, folders):
+    """Each circle of rules among the parts in folders, as a list of parts: a
+    part that may include one that may include ... the first."""
+    inside = sorted(p for p in parts if under(p, folders))
+    found, state = [], {}
+
+    def visit(p, path):
+        state[p] = "open"
+        path.append(p)
+        for q in sorted(parts[p]):
+            if q not in parts or not under(q, folders):
+                continue
+            if state.get(q) == "open":
+                found.append(path[path.index(q):] + [q])
+            elif q not in state:
+                visit(q, path)
+        path.pop()
+        state[p] = "done"
+
+    for p in inside:
+        if p not in state:
+            visit(p, [])
+    return found
 
 
 def sources(top):
@@ -70,12 +105,16 @@ def part_of(path, parts):
 
 def main():
     top = sys.argv[1] if len(sys.argv) > 1 else "."
-    parts, system = read_rules(os.path.join(top, "docs", "design.md"))
+    parts, system, one_way = read_rules(os.path.join(top, "docs", "design.md"))
+    broken = 0
+    for circle in circles(parts, one_way):
+        print(f"docs/design.md: the layer rules lead back: {' -> '.join(circle)}; "
+              f"parts under {', '.join(one_way)} must keep one way")
+        broken += 1
     files = list(sources(top))
     headers = {}
     for path in files:
         headers.setdefault(os.path.basename(path), []).append(path)
-    broken = 0
     for path in files:
         mine = part_of(path, parts)
         with open(os.path.join(top, path), encoding="utf-8", errors="replace") as f:
@@ -105,7 +144,7 @@ def main():
                       f"{', '.join(parts[mine]) or 'itself'}")
                 broken += 1
     if broken:
-        print(f"check-layers: {broken} include(s) break the layer rules of docs/design.md; "
+        print(f"check-layers: {broken} breach(es) of the layer rules of docs/design.md; "
               "move the code, or change the rules and the design with it")
         return 1
     return 0

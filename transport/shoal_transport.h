@@ -62,7 +62,7 @@ typedef struct shoal_transport_ops {
 typedef struct shoal_transport shoal_transport_t;
 typedef struct shoal_transport_worker shoal_transport_worker_t;
 
-/* What a PE published (shmem/core/wireup.c), from which a component connects to
+/* What a PE published (shmem/core/engine/wireup.c), from which a component connects to
  * it. Each component reads the fields it needs. */
 typedef struct shoal_transport_peer_info {
     int pe;                            /* its number, for messages */

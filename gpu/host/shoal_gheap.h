@@ -1,4 +1,4 @@
-/* The GPU symmetric heap's allocator: shmem/core/shoal_heap.c, the host heap's,
+/* The GPU symmetric heap's allocator: shmem/core/engine/shoal_heap.c, the host heap's,
  * built a second time into libshoal_gpu (gheap_alloc.cu) under these names, so
  * that the GPU library needs none of libshoal's internal symbols and a static
  * link of both has no duplicate. Include it instead of shoal_heap.h. */

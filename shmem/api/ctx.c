@@ -112,7 +112,7 @@ SHOAL_PROFILED(shmem_ctx_quiet);
 /* Sessions (shmem_ctx_session_start/_stop) are hints that change no semantics. A
  * SHMEM_CTX_SESSION_BATCH session holds the context's non-fetching AMOs to PEs
  * reached through UCX, one combined value per word, until the context's fence or
- * quiet, the session's end or a wait (shmem/core/session.c); other options
+ * quiet, the session's end or a wait (shmem/core/engine/session.c); other options
  * change nothing. */
 void pshmem_ctx_session_start(shmem_ctx_t ctx, long options,
                               const shmem_ctx_session_config_t *config, long config_mask)

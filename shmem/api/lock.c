@@ -1,5 +1,5 @@
 /* Distributed locks: argument checks; the queue lock itself is the core's
- * (shmem/core/lock.c). The lock word belongs to the library: nothing here reads or
+ * (shmem/core/engine/lock.c). The lock word belongs to the library: nothing here reads or
  * writes it. */
 #include "shmem.h"
 #include "shoal_check.h"

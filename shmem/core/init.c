@@ -1,6 +1,8 @@
 /* Start-up and shut-down of a PE. Reads the environment once, makes the
  * segments, wires up through the runtime, and times each step for SHMEM_INFO.
- * Order matters: the data segment is remapped before any other thread exists. */
+ * Order matters: the data segment is remapped before any other thread exists.
+ * Above every room of the core, it hands the lower ones what they are told
+ * (the hang reporter's reads, the statistics' figures); no room calls it. */
 #include "config.h"
 #include "shmem.h"
 #include "shoal_coll.h"

@@ -1,4 +1,4 @@
-/* Unit tests of the reduction arithmetic (shmem/core/reduce.c): every operator
+/* Unit tests of the reduction arithmetic (shmem/core/coll/reduce.c): every operator
  * on every type the spec lists for it, against the same operation written in C
  * on that type; and that an operator that does not apply is refused. */
 #include "check_main.h"

@@ -1,6 +1,8 @@
 /* The untyped engine's state and its hot-path helpers: PE identity, the local
  * symmetric segments, the peers and their transports. Speaks in bytes and
- * segment offsets; never names a C type of the user's. */
+ * segment offsets; never names a C type of the user's. The engine is the room
+ * the collectives, the GPU hook and init stand on: it calls none of them, and
+ * below it only the diagnostics (shmem/core/diag), which it tells. */
 #ifndef SHOAL_CORE_H
 #define SHOAL_CORE_H
 

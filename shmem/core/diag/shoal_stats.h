@@ -3,7 +3,8 @@
  * the PEs at shmem_finalize and printed by PE 0 (stats.c). The hooks sit on the
  * checked path only and cost one load and a branch when off; the direct path is
  * never counted: with stats on, init turns it off for the program's operations
- * (the engine's direct_pes), so every one of them reaches a hook. */
+ * (the engine's direct_pes), so every one of them reaches a hook. Told what it
+ * counts (an operation's path, the heap's figures): it reads no engine state. */
 #ifndef SHOAL_STATS_H
 #define SHOAL_STATS_H
 

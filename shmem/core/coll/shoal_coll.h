@@ -1,6 +1,7 @@
 /* Teams, PE sets and the collectives that run on them, in bytes. A PE set is
  * the PEs a collective spans (a team, or a deprecated active set) plus the
- * symmetric counters it synchronises on: a team's slot, or the user's pSync. */
+ * symmetric counters it synchronises on: a team's slot, or the user's pSync.
+ * The collectives stand on the engine; the engine never calls them. */
 #ifndef SHOAL_COLL_H
 #define SHOAL_COLL_H
 

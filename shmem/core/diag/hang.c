@@ -18,9 +18,9 @@
 
 int shoal_hang_armed;
 
-static size_t hang_s;      /* SHOAL_HANG_REPORT; 0: only when asked */
-static unsigned hang_asks; /* requests by signal so far; atomic */
-static int handler_ours;   /* HANG_SIGNAL's handler is ask() */
+static size_t hang_s;               /* SHOAL_HANG_REPORT; 0: only when asked */
+static unsigned hang_asks;          /* requests by signal so far; atomic */
+static int handler_ours;            /* HANG_SIGNAL's handler is ask() */
 static const shoal_hang_env_t *env; /* what it reads of this PE, from setup */
 
 /* The wait in progress on this thread (waits do not nest), as its looks follow

@@ -41,7 +41,7 @@ static void peer_info(const wireup_t *w, int pe, shoal_transport_peer_info_t *in
     }
 }
 
-/* RMA to pe by load/store (shoal_shm_component); AMOs too where amo_ops says so. */
+/* RMA to pe by load/store (shoal_core_local); AMOs too where amo_ops says so. */
 static shoal_status_t connect_shm(const wireup_t *w, int pe, shoal_peer_t *peer)
 {
     const shoal_transport_ops_t *ops = shoal_core_local->ops;
