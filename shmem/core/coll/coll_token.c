@@ -179,10 +179,11 @@ void shoal_coll_counter_bad(const shoal_pset_t *ps, int pe, size_t off, uint64_t
                     routine, off, pe, (unsigned long long)value);
 }
 
-/* Describes ps to the hang reporter: its name, its members and, for a team,
- * where each counts the collectives it entered (an active set's pSync is the
- * user's, and counts none). */
-void shoal_coll_hang_look(unsigned spins, const shoal_pset_t *ps, int from, const char *routine)
+/* Describes ps to the hang reporter (shoal_hang.h): its name, its members and,
+ * for a team, where each counts the collectives it entered (an active set's
+ * pSync is the user's, and counts none). Called every SHOAL_HANG_EVERY turns of
+ * a token wait while reports are on; off, a turn costs a test of its count. */
+static void hang_look(unsigned spins, const shoal_pset_t *ps, int from, const char *routine)
 {
     char name[96];
     shoal_hang_group_t g = {.name = name,
@@ -232,7 +233,8 @@ uint64_t shoal_coll_wait(const shoal_pset_t *ps, int from, const shoal_coll_read
         } else {
             shoal_core_backoff(&spins);
         }
-        shoal_coll_hang_turn(spins, ps, from, routine);
+        if (shoal_hang_due(spins))
+            hang_look(spins, ps, from, routine);
         if ((spins & 1023) != 0)
             continue;
         /* Marks of PEs on this node after a second; of the others, by a get, only

@@ -17,7 +17,6 @@
 #include "shoal_coll.h"
 #include "shoal_copy.h"
 #include "shoal_core.h"
-#include "shoal_hang.h"
 
 #include <string.h>
 
@@ -60,7 +59,7 @@ static inline void *shoal_coll_local(int seg, size_t off)
 }
 
 /* How many collectives this PE has entered on a team: a hang report (hang.c,
- * told by shoal_coll_hang_look)
+ * told by coll_token.c's hang_look)
  * names the members whose count is below its own. Barriers, broadcasts and
  * reductions count at entry (one inside another too, alike on every PE); the
  * other collectives wait first in a barrier of their own. The word after the
@@ -80,19 +79,6 @@ static inline void shoal_coll_enter(const shoal_pset_t *ps)
         return;
     n = (uint64_t *)shoal_coll_local(ps->sync_seg, shoal_coll_entered_off(ps));
     __atomic_store_n(n, *n + 1, __ATOMIC_RELAXED); /* read by others' reports */
-}
-
-/* A collective's token wait, one call a turn (see shoal_hang.h): every
- * SHOAL_HANG_EVERY turns while reports are on, it describes the group it waits
- * on (this PE's count of collectives entered on it, ...) to the hang reporter.
- * Cost when off: a test of the turn count. */
-void shoal_coll_hang_look(unsigned spins, const shoal_pset_t *ps, int from, const char *routine);
-
-static inline void shoal_coll_hang_turn(unsigned spins, const shoal_pset_t *ps, int from,
-                                        const char *routine)
-{
-    if (shoal_hang_due(spins))
-        shoal_coll_hang_look(spins, ps, from, routine);
 }
 
 /* team.c: a team was made on ps's slot: this PE's count of the collectives it

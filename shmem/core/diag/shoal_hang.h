@@ -39,7 +39,7 @@ typedef struct shoal_hang_env {
 } shoal_hang_env_t;
 
 /* A group of PEs a collective waits on, as the collectives describe it to the
- * reporter (shoal_coll_hang_look): its name in a line, the members (member i is
+ * reporter (coll_token.c's hang_look): its name in a line, the members (member i is
  * world PE pes[i], or start + i * stride where pes is NULL) and this PE's index;
  * where counted is set, each member counts the collectives it has entered on the
  * group in the word at (seg, entered_off), this PE's count being entered. */
