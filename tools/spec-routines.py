@@ -43,6 +43,9 @@ _C_TYPES = re.compile(r"\\CTYPE\{([^}]+)\}")
 
 def untex(text):
     """The synopsis text with its name markup taken off."""
+    # Change markup of drafts: \newtext{x} is x, \oldtext{x} is gone.
+    text = re.sub(r"\\oldtext\{[^{}]*\}", "", text)
+    text = re.sub(r"\\newtext\{([^{}]*)\}", r"\1", text)
     text = _PARAM.sub(lambda m: "<%s>" % m.group(1), text)
     text = text.replace("@", "")
     text = _DECL.sub("", text)
@@ -139,8 +142,10 @@ def expand(name, where, tables, problems, origin):
 def deprecated_current(text):
     """C routines the deprecation table keeps to the current version."""
     names = set()
-    m = re.search(r"\\begin\{longtable\}(.*?)\\end\{longtable\}",
-                  text[text.find("Deprecated API"):], re.S)
+    # The chapter's heading: "Deprecated API" in 1.5, "Deprecated \\acs{API}" later.
+    head = re.search(r"Deprecated\s*(?:\\acs?\{API\}|API)", text)
+    m = head and re.search(r"\\begin\{longtable\}(.*?)\\end\{longtable\}",
+                           text[head.start():], re.S)
     if not m:
         return names
     for row in m.group(1).split("\\hline"):

@@ -145,7 +145,8 @@ void pshmem_ctx_session_stop(shmem_ctx_t ctx)
 {
     shoal_check_init("shmem_ctx_session_stop");
     if (ctx != SHMEM_CTX_INVALID)
-        shoal_session_stop(shoal_check_ctx(ctx, "shmem_ctx_session_stop"));
+        shoal_session_stop(shoal_check_ctx(ctx, "shmem_ctx_session_stop"),
+                           "shmem_ctx_session_stop");
 }
 SHOAL_PROFILED(shmem_ctx_session_stop);
 SHOAL_PROFILED_ALIAS(shmemx_ctx_session_stop, shmem_ctx_session_stop);

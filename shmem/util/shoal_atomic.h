@@ -40,6 +40,40 @@
 SHOAL_ATOMIC_FN(uint32_t)
 SHOAL_ATOMIC_FN(uint64_t)
 
+/* The value op leaves in a size-byte (4 or 8) word that held old, operand x
+ * (compare cmp for SHOAL_AMO_CSWAP): the same operators as above, on a value
+ * no one else sees (a session combining the updates it holds). */
+static inline uint64_t shoal_amo_value(shoal_amo_op_t op, size_t size, uint64_t old, uint64_t x,
+                                       uint64_t cmp)
+{
+    uint64_t v = x; /* SET, SWAP */
+
+    switch (op) {
+    case SHOAL_AMO_FETCH:
+        v = old;
+        break;
+    case SHOAL_AMO_CSWAP:
+        v = old == cmp ? x : old;
+        break;
+    case SHOAL_AMO_ADD:
+        v = old + x;
+        break;
+    case SHOAL_AMO_AND:
+        v = old & x;
+        break;
+    case SHOAL_AMO_OR:
+        v = old | x;
+        break;
+    case SHOAL_AMO_XOR:
+        v = old ^ x;
+        break;
+    case SHOAL_AMO_SET:
+    case SHOAL_AMO_SWAP:
+        break;
+    }
+    return size == 4 ? (uint32_t)v : v;
+}
+
 /* op on the size-byte (4 or 8) value at p: operand and compare as op needs, fetch
  * (NULL for none) receives the old value. Inline, so that with op and size known
  * at the call it is the one atomic instruction. */

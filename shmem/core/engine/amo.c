@@ -29,7 +29,7 @@ void shoal_core_amo_program(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal
         const shoal_transport_ops_t *ops = shoal_core_path(ctx, pe, 1, &st);
 
         if ((ops->caps & SHOAL_CAP_MESSAGES) &&
-            shoal_session_hold(ctx, pe, seg, off, op, size, operand)) {
+            shoal_session_hold(ctx, pe, seg, off, op, size, operand, routine)) {
             shoal_stats_op(SHOAL_STATS_AMO, ops, size);
             return;
         }

@@ -89,7 +89,7 @@ void shoal_ctx_destroy(shoal_ctx_t *ctx)
 {
     int i;
 
-    shoal_session_stop(ctx);
+    shoal_session_stop(ctx, "shmem_ctx_destroy");
     shoal_core_quiet(ctx);
     shoal_handle_remove(&handles, ctx->handle);
     pthread_mutex_lock(&ctx_lock);
@@ -132,7 +132,7 @@ void shoal_ctx_cleanup(void)
 {
     while (nlive > 0)
         shoal_ctx_destroy(live[nlive - 1]);
-    shoal_session_stop(&shoal_ctx_default);
+    shoal_session_stop(&shoal_ctx_default, "shmem_finalize");
     free(live);
     live = NULL;
     maxlive = 0;

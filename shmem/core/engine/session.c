@@ -11,6 +11,7 @@
  * into it and sends from it, so it needs no lock; another thread's AMOs on the
  * same context go out at once. */
 #include "shoal_core.h"
+#include "shoal_atomic.h"
 #include "shoal_session.h"
 
 #include <stdlib.h>
@@ -60,7 +61,7 @@ shoal_status_t shoal_session_start(shoal_ctx_t *ctx, long total_ops)
     if (s != NULL && s->owner == &thread_tag && s->slots >= slots)
         return SHOAL_OK;
     if (s != NULL)
-        shoal_session_stop(ctx);
+        shoal_session_stop(ctx, "shmem_ctx_session_start");
     s = calloc(1, sizeof(*s));
     if (s == NULL || (s->slot = malloc(slots * sizeof(held_t))) == NULL) {
         free(s);
@@ -91,7 +92,7 @@ static void unlist(shoal_session_t *s)
 
 /* Sends every word held, as one non-blocking AMO each; the context's quiet
  * completes them. */
-static void send_held(shoal_session_t *s)
+static void send_held(shoal_session_t *s, const char *routine)
 {
     size_t i;
 
@@ -110,7 +111,7 @@ static void send_held(shoal_session_t *s)
             ops->amo(st, h->seg, h->off, (shoal_amo_op_t)h->op, (size_t)h->size,
                      h->size == 4 ? (const void *)&v32 : (const void *)&h->value, NULL, NULL, 1);
         if (status != SHOAL_OK)
-            shoal_peer_fail("shmem_ctx_session", h->pe, "an atomic operation", status);
+            shoal_peer_fail(routine, h->pe, "an atomic operation its session held", status);
         h->pe = -1;
         s->used--;
     }
@@ -118,57 +119,33 @@ static void send_held(shoal_session_t *s)
         unlist(s);
 }
 
-void shoal_session_send(shoal_ctx_t *ctx)
+void shoal_session_send(shoal_ctx_t *ctx, const char *routine)
 {
     shoal_session_t *s = ctx->session;
 
     if (s != NULL && s->used > 0 && s->owner == &thread_tag)
-        send_held(s);
+        send_held(s, routine);
 }
 
 void shoal_session_send_mine(void)
 {
     while (held_list != NULL)
-        send_held(held_list);
+        send_held(held_list, "shmem_ctx_session_start");
 }
 
-void shoal_session_stop(shoal_ctx_t *ctx)
+void shoal_session_stop(shoal_ctx_t *ctx, const char *routine)
 {
     shoal_session_t *s = ctx->session;
 
     if (s == NULL)
         return;
     if (s->used > 0)
-        send_held(s); /* the context's own thread, or one ending the context */
+        send_held(s, routine); /* the context's own thread, or one ending the context */
     if (s->listed)
         unlist(s);
     ctx->session = NULL;
     free(s->slot);
     free(s);
-}
-
-static uint64_t combine(int op, int size, uint64_t old, uint64_t x)
-{
-    uint64_t v;
-
-    switch (op) {
-    case SHOAL_AMO_ADD:
-        v = old + x;
-        break;
-    case SHOAL_AMO_AND:
-        v = old & x;
-        break;
-    case SHOAL_AMO_OR:
-        v = old | x;
-        break;
-    case SHOAL_AMO_XOR:
-        v = old ^ x;
-        break;
-    default: /* SHOAL_AMO_SET: the last one */
-        v = x;
-        break;
-    }
-    return size == 4 ? (uint32_t)v : v;
 }
 
 static size_t hash(int pe, int seg, size_t off)
@@ -179,7 +156,7 @@ static size_t hash(int pe, int seg, size_t off)
 }
 
 int shoal_session_hold(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op,
-                       size_t size, const void *operand)
+                       size_t size, const void *operand, const char *routine)
 {
     shoal_session_t *s = ctx->session;
     uint64_t x = 0;
@@ -198,7 +175,7 @@ int shoal_session_hold(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_
         memcpy(&x, operand, 8);
     }
     if (s->used >= s->slots / 2)
-        send_held(s);
+        send_held(s, routine);
     mask = s->slots - 1;
     for (i = hash(pe, seg, off) & mask;; i = (i + 1) & mask) {
         held_t *h = &s->slot[i];
@@ -216,10 +193,10 @@ int shoal_session_hold(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_
         if (h->pe == pe && h->seg == seg && h->off == off) {
             if (h->op != op || h->size != size) {
                 /* Another kind of update of that word: what was held goes first. */
-                send_held(s);
-                return shoal_session_hold(ctx, pe, seg, off, op, size, operand);
+                send_held(s, routine);
+                return shoal_session_hold(ctx, pe, seg, off, op, size, operand, routine);
             }
-            h->value = combine(h->op, h->size, h->value, x);
+            h->value = shoal_amo_value((shoal_amo_op_t)h->op, h->size, h->value, x, 0);
             break;
         }
     }

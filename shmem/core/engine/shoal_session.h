@@ -11,15 +11,17 @@
 /* Starts (or widens: total_ops words expected, 0 for a default) a batch session
  * on ctx, owned by the calling thread. */
 shoal_status_t shoal_session_start(shoal_ctx_t *ctx, long total_ops);
-/* Sends what ctx's session holds and ends it (nothing where none runs). */
-void shoal_session_stop(shoal_ctx_t *ctx);
+/* Sends what ctx's session holds and ends it (nothing where none runs).
+ * routine: the user's call that sends, named if a held AMO fails to go. */
+void shoal_session_stop(shoal_ctx_t *ctx, const char *routine);
 /* Sends what ctx's session holds, where the calling thread owns it. */
-void shoal_session_send(shoal_ctx_t *ctx);
-/* Sends what every session of the calling thread holds. */
+void shoal_session_send(shoal_ctx_t *ctx, const char *routine);
+/* Sends what every session of the calling thread holds (before a wait: a
+ * failure names the routine that started the session). */
 void shoal_session_send_mine(void);
 /* Holds a non-fetching AMO to world PE pe of ctx's session: 1 where it did (the
  * operator, the size and the thread allow), 0 where the caller must send it. */
 int shoal_session_hold(shoal_ctx_t *ctx, int pe, int seg, size_t off, shoal_amo_op_t op,
-                       size_t size, const void *operand);
+                       size_t size, const void *operand, const char *routine);
 
 #endif

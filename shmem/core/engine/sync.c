@@ -26,7 +26,7 @@ static void quiet(shoal_ctx_t *ctx, int with_tokens)
     shoal_status_t status;
 
     if (ctx->session != NULL)
-        shoal_session_send(ctx);
+        shoal_session_send(ctx, "shmem_quiet");
     shoal_core_direct_quiet();
     if (w != NULL && (status = shoal_core_net->quiet(w, with_tokens)) != SHOAL_OK)
         shoal_peer_fail("shmem_quiet", shoal_core_net->stuck_pe(w), "a quiet", status);
@@ -53,7 +53,7 @@ void shoal_core_fence(shoal_ctx_t *ctx)
     shoal_transport_worker_t *w = worker_of(ctx);
 
     if (ctx->session != NULL)
-        shoal_session_send(ctx);
+        shoal_session_send(ctx, "shmem_fence");
     shoal_core_direct_fence();
     if (w != NULL && shoal_core_net->fence(w) != SHOAL_OK)
         shoal_peer_fail("shmem_fence", -1, "a fence", SHOAL_ERR_TRANSPORT);
