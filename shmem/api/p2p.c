@@ -63,6 +63,37 @@ static int check_sig_addr(const uint64_t *sig_addr, const char *routine, size_t 
     return seg;
 }
 
+/* A put-with-signal with its data or its signal in the GPU heap: the data
+ * first, complete at pe (the GPU library's copies complete before they return;
+ * a host-heap put is quieted), then the signal, one atomic (on a GPU-heap
+ * word, by the GPU that owns it). */
+static void put_signal_gheap(shmem_ctx_t ctx, shoal_ctx_t *c, void *dest, const void *source,
+                             size_t bytes, uint64_t *sig_addr, uint64_t signal, int add, int pe,
+                             const char *routine)
+{
+    const shoal_gpu_hooks_t *gd = bytes > 0 ? shoal_api_gheap(dest) : NULL,
+                            *gs = shoal_api_gheap(sig_addr);
+    shoal_amo_op_t op = add ? SHOAL_AMO_ADD : SHOAL_AMO_SET;
+    size_t off;
+    int seg;
+
+    shoal_check_local(source, bytes, routine, "source");
+    if (gd != NULL) {
+        gd->gheap_rma(1, dest, source, bytes, pe, routine);
+    } else if (bytes > 0) {
+        seg = shoal_check_symmetric(dest, bytes, routine, "dest", &off);
+        shoal_core_put(c, pe, seg, off, source, bytes, 0, routine);
+        shmem_ctx_quiet(ctx);
+    }
+    if (gs != NULL) {
+        shoal_check_aligned(sig_addr, sizeof(*sig_addr), routine, "sig_addr");
+        gs->gheap_amo(op, sig_addr, &signal, NULL, NULL, sizeof(*sig_addr), pe, routine);
+    } else {
+        seg = check_sig_addr(sig_addr, routine, &off);
+        shoal_core_amo(c, pe, seg, off, op, sizeof(*sig_addr), &signal, NULL, NULL, 0, routine);
+    }
+}
+
 void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,
                                   size_t elem_size, uint64_t *sig_addr, uint64_t signal, int sig_op,
                                   int pe, int nbi, const char *routine)
@@ -76,6 +107,11 @@ void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *sourc
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         shoal_log_fatal("%s: argument sig_op is %d, expected SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",
                         routine, sig_op);
+    if ((bytes > 0 && shoal_api_gheap(dest) != NULL) || shoal_api_gheap(sig_addr) != NULL) {
+        put_signal_gheap(ctx, c, dest, source, bytes, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD,
+                         pe, routine);
+        return;
+    }
     if (bytes > 0)
         seg = shoal_check_symmetric(dest, bytes, routine, "dest", &off);
     shoal_check_local(source, bytes, routine, "source");
@@ -88,7 +124,16 @@ uint64_t pshmem_signal_fetch(const uint64_t *sig_addr)
 {
     size_t off;
 
+    const shoal_gpu_hooks_t *g = shoal_api_gheap(sig_addr);
+    uint64_t v;
+
     shoal_check_init("shmem_signal_fetch");
+    if (g != NULL) { /* this PE's GPU-heap word, read by its GPU */
+        shoal_check_aligned(sig_addr, sizeof(*sig_addr), "shmem_signal_fetch", "sig_addr");
+        g->gheap_amo(SHOAL_AMO_FETCH, (uint64_t *)sig_addr, NULL, NULL, &v, sizeof(v),
+                     shoal_core_state.my_pe, "shmem_signal_fetch");
+        return v;
+    }
     check_sig_addr(sig_addr, "shmem_signal_fetch", &off);
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
@@ -114,6 +159,7 @@ static void signal_update(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, 
                           const char *routine)
 {
     shoal_amo_op_t op = add ? SHOAL_AMO_ADD : SHOAL_AMO_SET;
+    const shoal_gpu_hooks_t *g;
     shoal_ctx_t *c;
     size_t off;
     int seg;
@@ -124,6 +170,12 @@ static void signal_update(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, 
         return;
     shoal_check_init(routine);
     c = shoal_check_ctx_pe(ctx, &pe, routine);
+    g = shoal_api_gheap(sig_addr);
+    if (g != NULL) { /* a GPU-heap word: the GPU that owns it does the atomic */
+        shoal_check_aligned(sig_addr, sizeof(*sig_addr), routine, "sig_addr");
+        g->gheap_amo(op, sig_addr, &signal, NULL, NULL, sizeof(*sig_addr), pe, routine);
+        return;
+    }
     seg = check_sig_addr(sig_addr, routine, &off);
     shoal_core_amo(c, pe, seg, off, op, sizeof(*sig_addr), &signal, NULL, NULL, 0, routine);
 }

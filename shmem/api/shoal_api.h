@@ -19,6 +19,17 @@
  * path's context test is decided at compile time instead of loading the variable. */
 #define SHOAL_API_CTX_DEFAULT ((shmem_ctx_t)SHOAL_CTX_DEFAULT_HANDLE)
 
+/* The GPU library's hooks when addr starts in this PE's GPU heap (nvshmem_malloc
+ * memory, shoal_gpu_hook.h), else NULL: such an operation is the GPU library's
+ * (gheap_rma, gheap_amo). Asked only off the fast path, which never holds a
+ * GPU-heap address; without the GPU library it costs one load and compare. */
+static inline const shoal_gpu_hooks_t *shoal_api_gheap(const void *addr)
+{
+    const shoal_gpu_hooks_t *h = shoal_gpu_hooks;
+
+    return h != NULL && h->gheap_owns != NULL && h->gheap_owns(addr) ? h : NULL;
+}
+
 /* Contiguous RMA: nelems elements of elem_size bytes each; p stores the elem_size
  * bytes at value, g loads elem_size bytes into out. The _checked functions check
  * everything and go through the core; the inline forms below (which the generated

@@ -58,6 +58,19 @@ typedef struct shoal_gpu_hooks {
     void (*check)(void);
     /* In shmem_finalize after its barrier, before the peers' heaps are unmapped. */
     void (*finalize)(void);
+    /* The host routines on the GPU heap (nvshmem_malloc memory), which is no
+     * segment of libshoal's: where an address lies outside every segment, the
+     * API asks gheap_owns whether it starts in this PE's GPU heap and then
+     * hands the operation to gheap_rma (put set: dest is the GPU-heap side,
+     * else source) or gheap_amo (op a shoal_amo_op_t, on the size-byte word at
+     * dest; fetch NULL for none). pe is a world PE, checked; the rest is
+     * checked there, each error one line naming routine. Both complete before
+     * they return. NULL or 0 where there is no GPU heap. */
+    int (*gheap_owns)(const void *addr);
+    void (*gheap_rma)(int put, void *dest, const void *source, size_t bytes, int pe,
+                      const char *routine);
+    void (*gheap_amo)(int op, void *dest, const void *operand, const void *compare, void *fetch,
+                      size_t size, int pe, const char *routine);
 } shoal_gpu_hooks_t;
 
 /* Registers hooks (which must outlive the program); NULL removes them. Call it

@@ -5,8 +5,9 @@
  * reads back with gets, adds to every PE's GPU-heap counter and waits for all
  * the adds, and a block of 40 threads puts and gets together; nvshmem_ptr on the
  * host and the device; freed blocks are reused. Also CUDA IPC itself, as the
- * heap uses it: a handle another PE opens, writes through and closes. Every PE's
- * GPU heap must be mapped (one node, SHOAL_TRANSPORT=auto).
+ * heap uses it: a handle another PE opens, writes through and closes. Where a
+ * peer's GPU heap is not mapped (SHOAL_TRANSPORT=ucx, another node) the kernels'
+ * operations on it go through the host proxy (gheap_remote.cu).
  * Exit 0 pass, 77 without a GPU, 99 fail. */
 #include "gpu_test.h"
 
@@ -18,7 +19,7 @@
 enum { R_DATA_BAD, R_DATA_FIRST, R_GET, R_COUNT, R_FETCH, R_PTR, R_SIG, R_GROUP_BAD, R_N };
 
 __global__ void k_ring(long *buf, uint64_t *flag, long *count, long *fetched, int me, int n_pes,
-                       long *res)
+                       int mapped, long *res)
 {
     int right = (me + 1) % n_pes, left = (me + n_pes - 1) % n_pes, pe, i;
     long src[N];
@@ -39,7 +40,7 @@ __global__ void k_ring(long *buf, uint64_t *flag, long *count, long *fetched, in
     nvshmem_long_wait_until(count, NVSHMEM_CMP_EQ, n_pes);
     res[R_COUNT] = nvshmem_long_atomic_fetch(count, me);
     res[R_FETCH] = nvshmem_long_atomic_fetch_add(fetched, 5, right);
-    res[R_PTR] = nvshmem_ptr(buf, right) != NULL && nvshmem_ptr(buf, me) == (void *)buf;
+    res[R_PTR] = (nvshmem_ptr(buf, right) != NULL) == mapped && nvshmem_ptr(buf, me) == (void *)buf;
     nvshmem_putmem_signal(&buf[0], src, sizeof(long), flag, 10, NVSHMEM_SIGNAL_ADD, right);
     nvshmem_uint64_wait_until(flag, NVSHMEM_CMP_EQ, 11);
     res[R_SIG] = (long)nvshmem_signal_fetch(flag);
@@ -109,7 +110,7 @@ static void check_ipc(int me)
 
 int main(void)
 {
-    int me, n_pes, right, left, i, pe;
+    int me, n_pes, right, left, i, pe, mapped;
     long *buf, *count, *fetched, *back, *res, host[N], *offsets;
     uint64_t *flag, zero = 1;
     char *aligned, *again;
@@ -149,6 +150,9 @@ int main(void)
     GPU_CHECK_EQ("nvshmem_calloc zeroes", 0, zero);
     /* The same offsets on every PE: the distances between blocks agree. */
     offsets = (long *)shmem_calloc((size_t)n_pes * 2, sizeof(long));
+    /* The right-hand PE's GPU heap is mapped here where its host heap is (one
+     * node, SHOAL_TRANSPORT=auto); else kernels reach it through the proxy. */
+    mapped = shmem_ptr(offsets, right) != NULL;
     for (pe = 0; pe < n_pes; pe++) {
         shmem_long_p(&offsets[2 * me], (char *)aligned - (char *)buf, pe);
         shmem_long_p(&offsets[2 * me + 1], (char *)fetched - (char *)flag, pe);
@@ -160,11 +164,11 @@ int main(void)
         GPU_CHECK_EQ("another PE's distance between two nvshmem_calloc", offsets[1],
                      offsets[2 * pe + 1]);
     }
-    GPU_CHECK(nvshmem_ptr(buf, me) == (void *)buf && nvshmem_ptr(buf, right) != NULL,
+    GPU_CHECK(nvshmem_ptr(buf, me) == (void *)buf && (nvshmem_ptr(buf, right) != NULL) == mapped,
               "host nvshmem_ptr: own %p (expected %p), right-hand %p", nvshmem_ptr(buf, me),
               (void *)buf, nvshmem_ptr(buf, right));
 
-    GPU_LAUNCH(k_ring, 1, 1, buf, flag, count, fetched, me, n_pes, res);
+    GPU_LAUNCH(k_ring, 1, 1, buf, flag, count, fetched, me, n_pes, mapped, res);
     GPU_CUDA(cudaGetLastError());
     GPU_CUDA(cudaDeviceSynchronize());
     nvshmem_barrier_all();
