@@ -35,6 +35,39 @@ __global__ void k_wait(const long *buf, uint64_t *flag, const long *hbuf, uint64
     res[R_WAITED] = 1;
 }
 
+static double now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* The host's round trip on the right-hand PE's GPU heap, for the record
+ * (docs/design.md): a g and a fetch_add, iters of each, printed by PE 0. */
+static void round_trip(long *word, int right, int mapped)
+{
+    int iters = gpu_test_count("GPU_GHEAP_ITERS", 200), i;
+    double t0, g_us, amo_us;
+    long sum = 0;
+
+    shmem_barrier_all();
+    t0 = now_us();
+    for (i = 0; i < iters; i++)
+        sum += shmem_long_g(word, right);
+    g_us = (now_us() - t0) / iters;
+    t0 = now_us();
+    for (i = 0; i < iters; i++)
+        sum += shmem_long_atomic_fetch_add(word, 0, right);
+    amo_us = (now_us() - t0) / iters;
+    GPU_CHECK(sum >= 0, "the round trip's sum %ld", sum);
+    shmem_barrier_all();
+    if (shmem_my_pe() == 0)
+        printf("gpu_gheap_host: host on the right-hand PE's GPU heap (%s): g %.1f us, fetch_add "
+               "%.1f us\n",
+               mapped ? "mapped here: this GPU" : "not mapped: its proxy", g_us, amo_us);
+}
+
 /* This PE's GPU-heap longs, read by the GPU into host memory. */
 static void read_own(long *host, const long *gheap, size_t n)
 {
@@ -168,6 +201,8 @@ int main(void)
     shmem_barrier_all();
     GPU_CHECK_EQ("a GPU-heap signal after a host-heap put", 13, shmem_signal_fetch(own));
     GPU_CHECK_EQ("the host-heap data before it", -(left * 100L + N - 1), hbuf[N - 1]);
+
+    round_trip(&count[0], right, shmem_ptr(hbuf, right) != NULL);
 
     shmem_free(hflag);
     shmem_free(hbuf);
