@@ -11,6 +11,8 @@
 
 #include <cuda_runtime_api.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
 
 static pthread_mutex_t ops_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -165,4 +167,54 @@ void shoal_gpu_gheap_amo(int op, void *dest, const void *operand, const void *co
         *(uint64_t *)fetch = old;
     else if (fetch != NULL)
         *(uint32_t *)fetch = (uint32_t)old;
+}
+
+/* A host wait's turn: back off, report a device error, then read the ivars
+ * again (the set tests a host copy of them). */
+typedef struct sync_turn {
+    void *copy;
+    const void *ivars;
+    size_t bytes;
+    const char *routine;
+    unsigned spins;
+    long ns;
+} sync_turn_t;
+
+static void sync_turn(void *arg)
+{
+    sync_turn_t *t = (sync_turn_t *)arg;
+    struct timespec ts;
+
+    if (++t->spins > 64) {
+        t->ns = t->ns == 0 ? 1000 : (t->ns * 2 < 100000 ? t->ns * 2 : 100000);
+        ts.tv_sec = 0;
+        ts.tv_nsec = t->ns;
+        nanosleep(&ts, NULL);
+    }
+    shoal_gpu_check();
+    shoal_gpu_gheap_copy(t->copy, t->ivars, t->bytes, t->routine);
+}
+
+/* The host's wait loop (shoal_wait_run) on a copy of the ivars that this GPU
+ * refreshes each turn. Cost per poll: one copy of the set (a few us on a GPU),
+ * each aligned word read whole by the copy. No hang report or SHOAL_STATS
+ * count: those are libshoal's own loop's. */
+size_t shoal_gpu_gheap_sync(const shoal_wait_set_t *set_in, int sel, int block, size_t *indices,
+                            const char *routine)
+{
+    static thread_local size_t any_cursor;
+    shoal_wait_set_t set = *set_in;
+    sync_turn_t t = {NULL, set.ivars, set.nelems * set.elem_size, routine, 0, 0};
+    size_t found;
+
+    (void)offset(set.ivars, t.bytes, routine, sel == SHOAL_SEL_ONE ? "ivar" : "ivars");
+    t.copy = malloc(t.bytes);
+    if (t.copy == NULL)
+        shoal_gpu.env->fatal("%s: out of memory for a copy of %zu bytes of GPU-heap ivars", routine,
+                             t.bytes);
+    shoal_gpu_gheap_copy(t.copy, t.ivars, t.bytes, routine);
+    set.ivars = t.copy;
+    found = shoal_wait_run(&set, (shoal_sel_t)sel, block, indices, &any_cursor, sync_turn, &t);
+    free(t.copy);
+    return found;
 }

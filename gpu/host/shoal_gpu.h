@@ -87,7 +87,7 @@ char *shoal_gpu_gheap_peer(int pe);
 int shoal_gpu_gheap_unmapped(void);
 
 /* gheap_ops.cu: the host routines on GPU-heap addresses, the hooks' gheap_owns,
- * _rma and _amo (shoal_gpu_hook.h). copy and atomic are this GPU's, on a stream
+ * _rma, _amo and _sync (shoal_gpu_hook.h). copy and atomic are this GPU's, on a stream
  * of their own, complete on return (routine names them in an error's line);
  * setup (at init, with a GPU heap) and cleanup make and free that stream. */
 void shoal_gpu_gheap_ops_setup(const shoal_gpu_env_t *env);
@@ -100,6 +100,8 @@ void shoal_gpu_gheap_rma(int put, void *dest, const void *source, size_t bytes, 
                          const char *routine);
 void shoal_gpu_gheap_amo(int op, void *dest, const void *operand, const void *compare, void *fetch,
                          size_t size, int pe, const char *routine);
+size_t shoal_gpu_gheap_sync(const shoal_wait_set_t *set, int sel, int block, size_t *indices,
+                            const char *routine);
 
 /* gheap_remote.cu: GPU heaps not mapped here, through their PE's host proxy.
  * setup is collective (the request and reply slots in the host heap; the

@@ -36,8 +36,22 @@ size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *ind
     };
     size_t off;
 
+    const shoal_gpu_hooks_t *g = nelems > 0 ? shoal_api_gheap(ivars) : NULL;
+
     shoal_check_init(routine);
     check_cmp(cmp, routine);
+    if (g != NULL) { /* this PE's GPU heap: the GPU library polls it with copies */
+        (void)shoal_check_bytes(nelems, elem_size, routine);
+        shoal_check_aligned(ivars, elem_size, routine, sel == SHOAL_SEL_ONE ? "ivar" : "ivars");
+        if (sel == SHOAL_SEL_SOME && indices == NULL)
+            shoal_log_fatal("%s: argument indices is NULL, expected an array of nelems (%zu) "
+                            "size_t",
+                            routine, nelems);
+        if (vector && values == NULL)
+            shoal_log_fatal("%s: argument cmp_values is NULL, expected nelems (%zu) values",
+                            routine, nelems);
+        return g->gheap_sync(&set, sel, block, indices, routine);
+    }
     if (nelems > 0) {
         /* Others update the ivars remotely: they must be symmetric, and aligned, as
          * the atomic loads of the wait need. */
@@ -143,6 +157,11 @@ uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_valu
 {
     size_t off;
 
+    if (shoal_api_gheap(sig_addr) != NULL) { /* the wait, then the value: both the GPU's */
+        shoal_api_sync(sig_addr, 1, NULL, NULL, cmp, &cmp_value, 0, sizeof(*sig_addr), 0,
+                       SHOAL_SEL_ONE, 1, "shmem_signal_wait_until");
+        return pshmem_signal_fetch(sig_addr);
+    }
     shoal_check_init("shmem_signal_wait_until");
     check_sig_addr(sig_addr, "shmem_signal_wait_until", &off);
     shoal_api_sync(sig_addr, 1, NULL, NULL, cmp, &cmp_value, 0, sizeof(*sig_addr), 0, SHOAL_SEL_ONE,

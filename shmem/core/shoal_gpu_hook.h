@@ -11,6 +11,8 @@
 extern "C" {
 #endif
 
+struct shoal_wait_set; /* shoal_wait.h */
+
 /* What a PE hands the GPU library once its heap exists and wire-up is done. The
  * GPU library reaches libshoal only through this (and the public shmem_* API):
  * libshoal exports nothing else. */
@@ -71,6 +73,10 @@ typedef struct shoal_gpu_hooks {
                       const char *routine);
     void (*gheap_amo)(int op, void *dest, const void *operand, const void *compare, void *fetch,
                       size_t size, int pe, const char *routine);
+    /* A wait or test (shoal_api_sync's arguments, checked) on ivars in this
+     * PE's GPU heap; returns what shoal_core_sync returns. */
+    size_t (*gheap_sync)(const struct shoal_wait_set *set, int sel, int block, size_t *indices,
+                         const char *routine);
 } shoal_gpu_hooks_t;
 
 /* Registers hooks (which must outlive the program); NULL removes them. Call it

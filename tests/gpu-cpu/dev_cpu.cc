@@ -98,6 +98,7 @@ static const shoal_gpu_hooks_t hooks = {
     shoal_gpu_gheap_owns,
     shoal_gpu_gheap_rma,
     shoal_gpu_gheap_amo,
+    shoal_gpu_gheap_sync,
 };
 
 __attribute__((constructor)) static void register_hooks(void)

@@ -2,8 +2,9 @@
  * iput, iget and a put longer than one request piece to the right-hand PE's GPU
  * heap, seen after a barrier; AMOs of every kind racing from every PE on GPU-heap
  * words; put-with-signal with the data, the signal or both in the GPU heap, and
- * shmem_signal_set on this PE's own, each waited for by a kernel; and
- * shmem_signal_fetch. The right-hand PE's GPU heap is mapped (one node,
+ * shmem_signal_set on this PE's own, each waited for by a kernel;
+ * shmem_signal_fetch; the host's waits and tests on its GPU heap, for a peer's
+ * kernel's signal and a peer host's add. The right-hand PE's GPU heap is mapped (one node,
  * SHOAL_TRANSPORT=auto: this GPU's copies and atomics) or not (ucx, another
  * node: through that PE's host proxy). Exit 0 pass, 77 without a GPU, 99 fail. */
 #include "gpu_test.h"
@@ -66,6 +67,12 @@ static void round_trip(long *word, int right, int mapped)
         printf("gpu_gheap_host: host on the right-hand PE's GPU heap (%s): g %.1f us, fetch_add "
                "%.1f us\n",
                mapped ? "mapped here: this GPU" : "not mapped: its proxy", g_us, amo_us);
+}
+
+/* Sets the right-hand PE's GPU-heap flag, which its host waits for. */
+__global__ void k_signal(uint64_t *flag, uint64_t value, int right)
+{
+    nvshmemx_signal_op(flag, value, NVSHMEM_SIGNAL_SET, right);
 }
 
 /* This PE's GPU-heap longs, read by the GPU into host memory. */
@@ -195,6 +202,24 @@ int main(void)
     GPU_CHECK_EQ("host-heap longs wrong after the host-heap signal", 0, res[R_HOST_DATA_BAD]);
     GPU_CHECK_EQ("the GPU-heap signal this PE's host set and added to", 3, res[R_OWN_SIG]);
     GPU_CHECK_EQ("shmem_signal_fetch on the GPU heap", 7, shmem_signal_fetch(flag));
+
+    /* The host waits on its GPU heap: for the left-hand PE's kernel's signal,
+     * and for its host's add (after every PE has read its 7). */
+    shmem_barrier_all();
+    GPU_LAUNCH(k_signal, 1, 1, flag, 8, right);
+    GPU_CUDA(cudaGetLastError());
+    GPU_CHECK_EQ("shmem_signal_wait_until on the GPU heap", 8,
+                 shmem_signal_wait_until(flag, SHMEM_CMP_EQ, 8));
+    GPU_CUDA(cudaDeviceSynchronize());
+    shmem_long_atomic_add(&count[0], 100, right);
+    shmem_long_wait_until(&count[0], SHMEM_CMP_EQ, n_pes + 100);
+    GPU_CHECK_EQ("shmem_long_test after the wait", 1,
+                 shmem_long_test(&count[0], SHMEM_CMP_EQ, n_pes + 100));
+    GPU_CHECK_EQ("shmem_long_test_all on two GPU-heap longs", 1,
+                 shmem_long_test_all(count, 2, NULL, SHMEM_CMP_GE, n_pes));
+    GPU_CHECK_EQ("shmem_long_test_any finds none", SIZE_MAX,
+                 shmem_long_test_any(count, 2, NULL, SHMEM_CMP_LT, 0));
+    shmem_barrier_all();
 
     /* Data in the host heap, signal in the GPU heap (and the reverse above). */
     shmem_long_put_signal(hbuf, src, N, own, 10, SHMEM_SIGNAL_ADD, right);
