@@ -3,7 +3,8 @@
  * puts into its right-hand neighbour's GPU-heap buffer, signals a GPU-heap flag
  * there, waits for its left-hand neighbour's signal on its own, checks the data,
  * reads back with gets, adds to every PE's GPU-heap counter and waits for all
- * the adds, and a block of 40 threads puts and gets together; nvshmem_ptr on the
+ * the adds, puts and gets with the _nbi forms and p, swaps and increments the
+ * right-hand PE's words, and a block of 40 threads puts and gets together; nvshmem_ptr on the
  * host and the device; freed blocks are reused. Also CUDA IPC itself, as the
  * heap uses it: a handle another PE opens, writes through and closes. Where a
  * peer's GPU heap is not mapped (SHOAL_TRANSPORT=ucx, another node) the kernels'
@@ -16,7 +17,42 @@
 #define N 64     /* longs per buffer */
 #define GROUP 40 /* threads of the group kernel: a full warp and a partial one */
 
-enum { R_DATA_BAD, R_DATA_FIRST, R_GET, R_COUNT, R_FETCH, R_PTR, R_SIG, R_GROUP_BAD, R_N };
+enum {
+    R_DATA_BAD,
+    R_DATA_FIRST,
+    R_GET,
+    R_COUNT,
+    R_FETCH,
+    R_PTR,
+    R_SIG,
+    R_GROUP_BAD,
+    R_NBI_BAD,
+    R_SWAP,
+    R_CSWAP,
+    R_INC,
+    R_N
+};
+
+#define EXTRA 6 /* longs of the right-hand PE's that only this PE's kernel touches */
+
+/* The _nbi forms, p, and the swaps and inc on the right-hand PE's extra. */
+__global__ void k_extra(long *extra, int me, int right, long *res)
+{
+    long src[4] = {me * 10L, me * 10L + 1, me * 10L + 2, me * 10L + 3}, got[5];
+    int i;
+
+    nvshmem_long_put_nbi(extra, src, 4, right);
+    nvshmem_long_p(&extra[4], 77, right);
+    nvshmem_quiet();
+    nvshmem_long_get_nbi(got, extra, 5, right);
+    nvshmem_quiet();
+    for (i = 0; i < 4; i++)
+        res[R_NBI_BAD] += got[i] != src[i];
+    res[R_NBI_BAD] += got[4] != 77;
+    res[R_SWAP] = nvshmem_long_atomic_swap(&extra[5], 3, right);
+    res[R_CSWAP] = nvshmem_long_atomic_compare_swap(&extra[5], 3, 4, right);
+    res[R_INC] = nvshmem_long_atomic_fetch_inc(&extra[5], right);
+}
 
 __global__ void k_ring(long *buf, uint64_t *flag, long *count, long *fetched, int me, int n_pes,
                        int mapped, long *res)
@@ -111,7 +147,7 @@ static void check_ipc(int me)
 int main(void)
 {
     int me, n_pes, right, left, i, pe, mapped;
-    long *buf, *count, *fetched, *back, *res, host[N], *offsets;
+    long *buf, *count, *fetched, *back, *res, host[N], *offsets, *extra;
     uint64_t *flag, zero = 1;
     char *aligned, *again;
 
@@ -185,6 +221,21 @@ int main(void)
         GPU_CHECK_EQ("buf[i], copied to the host", left * 1000L + i, host[i]);
     GPU_CUDA(cudaMemcpy(host, fetched, sizeof(long), cudaMemcpyDeviceToHost));
     GPU_CHECK_EQ("the fetch_add's target", 5, host[0]);
+
+    /* The _nbi forms, p and more AMOs, each PE on its right-hand one's extra. */
+    extra = (long *)nvshmem_calloc(EXTRA, sizeof(long));
+    GPU_LAUNCH(k_extra, 1, 1, extra, me, right, res);
+    GPU_CUDA(cudaGetLastError());
+    GPU_CUDA(cudaDeviceSynchronize());
+    nvshmem_barrier_all();
+    GPU_CHECK_EQ("longs wrong after put_nbi, p and get_nbi", 0, res[R_NBI_BAD]);
+    GPU_CHECK_EQ("swap's old value", 0, res[R_SWAP]);
+    GPU_CHECK_EQ("compare_swap's old value", 3, res[R_CSWAP]);
+    GPU_CHECK_EQ("fetch_inc's old value", 4, res[R_INC]);
+    GPU_CUDA(cudaMemcpy(host, extra, EXTRA * sizeof(long), cudaMemcpyDeviceToHost));
+    GPU_CHECK_EQ("extra[0], from the left-hand PE's put_nbi", left * 10L, host[0]);
+    GPU_CHECK_EQ("extra[5] after the left-hand PE's swaps and inc", 5, host[5]);
+    nvshmem_free(extra);
 
     /* The group forms on the GPU heap: back holds 2N longs, the source second. */
     back = (long *)nvshmem_calloc(2 * N, sizeof(long));
