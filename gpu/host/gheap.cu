@@ -22,6 +22,8 @@ typedef struct gheap_rec {
     uint64_t size;   /* 0: that PE has no GPU heap */
 } gheap_rec_t;
 
+shoal_gpu_range_t shoal_gpu_gheap_range;
+
 static_assert(SHOAL_GPU_MIN_ALIGN == SHOAL_HEAP_MIN_ALIGN, "nvshmem_malloc aligns as shmem_malloc");
 
 static struct {
@@ -150,6 +152,8 @@ void shoal_gpu_gheap_setup(const shoal_gpu_env_t *env, int have_gpu, char *what,
     shoal_gpu.state.gheap_size = gheap.size;
     shoal_gpu.state.peer_gheap = gheap.table_dev;
     gheap.active = 1;
+    shoal_gpu_gheap_range.base = (uintptr_t)gheap.base;
+    shoal_gpu_gheap_range.size = gheap.size;
     shoal_gpu_gheap_ops_setup(env);
     shoal_gpu_gheap_remote_start();
     snprintf(what, len, "GPU heap %zu bytes (cudaMalloc), %d same-node peers' mapped (CUDA IPC)",
@@ -161,6 +165,7 @@ void shoal_gpu_gheap_cleanup(void)
     int pe;
 
     shoal_gpu_gheap_remote_cleanup();
+    shoal_gpu_gheap_range.size = 0;
     if (gheap.active) {
         shoal_gpu_gheap_ops_cleanup();
         for (pe = 0; pe < shoal_gpu.env->n_pes; pe++)

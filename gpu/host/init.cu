@@ -223,6 +223,7 @@ static const shoal_gpu_hooks_t hooks = {
     shoal_gpu_gheap_rma,
     shoal_gpu_gheap_amo,
     shoal_gpu_gheap_sync,
+    &shoal_gpu_gheap_range,
 };
 
 /* Every program that links libshoal_gpu joins in: nvlink takes every object of

@@ -84,6 +84,8 @@ void shoal_gpu_gheap_free(void *ptr, const char *routine);
  * same-node peer's by CUDA IPC), NULL where it is not or there is no GPU heap;
  * unmapped counts the PEs whose GPU heap is not mapped here (0 without one). */
 char *shoal_gpu_gheap_peer(int pe);
+/* This PE's GPU heap's range, for the hooks' gheap_range (size 0: none). */
+extern shoal_gpu_range_t shoal_gpu_gheap_range;
 int shoal_gpu_gheap_unmapped(void);
 
 /* gheap_ops.cu: the host routines on GPU-heap addresses, the hooks' gheap_owns,

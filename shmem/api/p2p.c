@@ -6,6 +6,7 @@
 #include "shoal_profile.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
 _Static_assert(SHMEM_CMP_EQ == SHOAL_CMP_EQ && SHMEM_CMP_NE == SHOAL_CMP_NE &&
                    SHMEM_CMP_GT == SHOAL_CMP_GT && SHMEM_CMP_LE == SHOAL_CMP_LE &&
@@ -77,10 +78,11 @@ static int check_sig_addr(const uint64_t *sig_addr, const char *routine, size_t 
     return seg;
 }
 
-/* A put-with-signal with its data or its signal in the GPU heap: the data
- * first, complete at pe (the GPU library's copies complete before they return;
- * a host-heap put is quieted), then the signal, one atomic (on a GPU-heap
- * word, by the GPU that owns it). */
+/* A put-with-signal with its data, its source or its signal in the GPU heap:
+ * the data first, complete at pe (the GPU library's copies complete before they
+ * return; a host-heap put, its source staged through host memory where it is
+ * GPU memory, is quieted), then the signal, one atomic (on a GPU-heap word, by
+ * the GPU that owns it). */
 static void put_signal_gheap(shmem_ctx_t ctx, shoal_ctx_t *c, void *dest, const void *source,
                              size_t bytes, uint64_t *sig_addr, uint64_t signal, int add, int pe,
                              const char *routine)
@@ -95,8 +97,20 @@ static void put_signal_gheap(shmem_ctx_t ctx, shoal_ctx_t *c, void *dest, const 
     if (gd != NULL) {
         gd->gheap_rma(1, dest, source, bytes, pe, routine);
     } else if (bytes > 0) {
+        const shoal_gpu_hooks_t *gl = shoal_api_gheap(source);
+        void *tmp = NULL;
+
         seg = shoal_check_symmetric(dest, bytes, routine, "dest", &off);
-        shoal_core_put(c, pe, seg, off, source, bytes, 0, routine);
+        if (gl != NULL) { /* a GPU-heap source: staged through host memory */
+            tmp = malloc(bytes);
+            if (tmp == NULL)
+                shoal_log_fatal("%s: out of memory for a host copy of %zu bytes of GPU-heap "
+                                "source",
+                                routine, bytes);
+            gl->gheap_rma(0, tmp, source, bytes, shoal_core_state.my_pe, routine);
+        }
+        shoal_core_put(c, pe, seg, off, tmp != NULL ? tmp : source, bytes, 0, routine);
+        free(tmp);
         shmem_ctx_quiet(ctx);
     }
     if (gs != NULL) {
@@ -121,7 +135,8 @@ void shoal_api_put_signal_checked(shmem_ctx_t ctx, void *dest, const void *sourc
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         shoal_log_fatal("%s: argument sig_op is %d, expected SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD",
                         routine, sig_op);
-    if ((bytes > 0 && shoal_api_gheap(dest) != NULL) || shoal_api_gheap(sig_addr) != NULL) {
+    if ((bytes > 0 && (shoal_api_gheap(dest) != NULL || shoal_api_gheap(source) != NULL)) ||
+        shoal_api_gheap(sig_addr) != NULL) {
         put_signal_gheap(ctx, c, dest, source, bytes, sig_addr, signal, sig_op == SHMEM_SIGNAL_ADD,
                          pe, routine);
         return;

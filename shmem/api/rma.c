@@ -4,6 +4,7 @@
 #include "shoal_check.h"
 
 #include <limits.h>
+#include <stdlib.h>
 
 /* Checks what every RMA call shares; turns *pe into a world PE and returns the
  * remote segment and offset. */
@@ -15,6 +16,29 @@ static int rma_prepare(shmem_ctx_t ctx, const void *remote, size_t bytes, int *p
     if (bytes == 0) /* moves nothing: any address will do, as in the other runtimes */
         return -1;
     return shoal_check_symmetric(remote, bytes, routine, arg, off);
+}
+
+/* A transfer between a remote symmetric object (seg, off) and a local buffer in
+ * this PE's GPU heap: staged through host memory, which is all the CPU and UCX
+ * can touch, with the GPU library's copies (g). Blocking, even for nbi: the
+ * buffer is freed before it returns. Cost: a malloc and one GPU copy. */
+static void rma_staged(const shoal_gpu_hooks_t *g, shoal_ctx_t *c, int put, void *dest,
+                       const void *source, size_t bytes, int pe, int seg, size_t off,
+                       const char *routine)
+{
+    void *tmp = malloc(bytes);
+
+    if (tmp == NULL)
+        shoal_log_fatal("%s: out of memory for a host copy of %zu bytes of GPU-heap %s", routine,
+                        bytes, put ? "source" : "dest");
+    if (put) {
+        g->gheap_rma(0, tmp, source, bytes, shoal_core_state.my_pe, routine);
+        shoal_core_put(c, pe, seg, off, tmp, bytes, 0, routine);
+    } else {
+        shoal_core_get(c, pe, seg, off, tmp, bytes, 0, routine);
+        g->gheap_rma(1, dest, tmp, bytes, shoal_core_state.my_pe, routine);
+    }
+    free(tmp);
 }
 
 /* Contiguous transfers: put when the remote side is dest, get when it is source. */
@@ -39,6 +63,11 @@ static void rma_contig(shmem_ctx_t ctx, int put, int nbi, void *dest, const void
     if (bytes == 0)
         return;
     shoal_check_local(put ? source : dest, bytes, routine, put ? "source" : "dest");
+    g = shoal_api_gheap(put ? source : dest);
+    if (g != NULL) { /* the local buffer is GPU memory */
+        rma_staged(g, c, put, dest, source, bytes, pe, seg, off, routine);
+        return;
+    }
     if (put)
         shoal_core_put(c, pe, seg, off, source, bytes, nbi, routine);
     else

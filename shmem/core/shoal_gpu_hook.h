@@ -6,12 +6,19 @@
 #define SHOAL_GPU_HOOK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct shoal_wait_set; /* shoal_wait.h */
+
+/* This PE's GPU heap, [base, base + size); size 0 while there is none. */
+typedef struct shoal_gpu_range {
+    uintptr_t base;
+    size_t size;
+} shoal_gpu_range_t;
 
 /* What a PE hands the GPU library once its heap exists and wire-up is done. The
  * GPU library reaches libshoal only through this (and the public shmem_* API):
@@ -77,6 +84,11 @@ typedef struct shoal_gpu_hooks {
      * PE's GPU heap; returns what shoal_core_sync returns. */
     size_t (*gheap_sync)(const struct shoal_wait_set *set, int sel, int block, size_t *indices,
                          const char *routine);
+    /* The GPU heap's range, which the API's fast paths test their local
+     * buffer against: the CPU cannot load or store GPU memory, so such a
+     * buffer takes the checked path, where it is staged through host memory
+     * with gheap_rma. */
+    const shoal_gpu_range_t *gheap_range;
 } shoal_gpu_hooks_t;
 
 /* Registers hooks (which must outlive the program); NULL removes them. Call it

@@ -99,6 +99,7 @@ static const shoal_gpu_hooks_t hooks = {
     shoal_gpu_gheap_rma,
     shoal_gpu_gheap_amo,
     shoal_gpu_gheap_sync,
+    &shoal_gpu_gheap_range,
 };
 
 __attribute__((constructor)) static void register_hooks(void)

@@ -143,6 +143,17 @@ int main(void)
     for (i = 0; i < 4; i++)
         GPU_CHECK_EQ("shmem_long_iget of this PE's iput", 500L + me * 10 + i, host[i]);
 
+    /* A local buffer in the GPU heap, a remote one in the host heap: staged. */
+    shmem_putmem(hbuf, buf, N * sizeof(long), right);
+    shmem_barrier_all();
+    for (i = 0; i < 4; i++)
+        GPU_CHECK_EQ("hbuf[2i], put from the left-hand PE's GPU heap",
+                     500L + (left + n_pes - 1) % n_pes * 10 + i, hbuf[2 * i]);
+    shmem_getmem(&buf[N - 2], &hbuf[0], sizeof(long), right);
+    read_own(host, &buf[N - 2], 1);
+    GPU_CHECK_EQ("a get from the host heap into the GPU heap", 500L + left * 10, host[0]);
+    shmem_barrier_all();
+
     /* More than one piece each way. */
     for (i = 0; i < BIG; i++)
         out[i] = (char)(me * 7 + i * 13);
@@ -221,11 +232,18 @@ int main(void)
                  shmem_long_test_any(count, 2, NULL, SHMEM_CMP_LT, 0));
     shmem_barrier_all();
 
-    /* Data in the host heap, signal in the GPU heap (and the reverse above). */
-    shmem_long_put_signal(hbuf, src, N, own, 10, SHMEM_SIGNAL_ADD, right);
+    /* Data into the host heap from the GPU heap (staged), signal in the GPU heap
+     * (and the reverse above); then the same with a host-heap signal. */
+    shmem_long_put_signal(hbuf, buf, N, own, 10, SHMEM_SIGNAL_ADD, right);
     shmem_barrier_all();
     GPU_CHECK_EQ("a GPU-heap signal after a host-heap put", 13, shmem_signal_fetch(own));
-    GPU_CHECK_EQ("the host-heap data before it", -(left * 100L + N - 1), hbuf[N - 1]);
+    GPU_CHECK_EQ("the host-heap data before it, from the GPU heap",
+                 (left + n_pes - 1) % n_pes * 100L + N - 1, hbuf[N - 1]);
+    shmem_barrier_all();
+    shmem_long_put_signal(&hbuf[1], &count[0], 1, hflag, 1, SHMEM_SIGNAL_ADD, right);
+    shmem_barrier_all();
+    GPU_CHECK_EQ("a host-heap signal after a put from the GPU heap", 10, *hflag);
+    GPU_CHECK_EQ("that put's long, the left-hand PE's count[0]", n_pes + 100, hbuf[1]);
 
     round_trip(&count[0], right, shmem_ptr(hbuf, right) != NULL);
 
