@@ -48,15 +48,23 @@ void shoal_gpu_gheap_ops_cleanup(void)
     ops.ready = 0;
 }
 
-/* The calling thread works on this PE's GPU (the proxy's thread starts on
- * device 0, as every new thread does). */
-static void on_device(void)
+/* The calling thread works on this PE's GPU for one copy or atomic (a new
+ * thread, such as the proxy's, starts on device 0; a program may have made
+ * another GPU current): returns the device to restore. */
+static int enter_device(void)
 {
-    static thread_local int set;
+    int prev = shoal_gpu.device;
 
-    if (!set)
+    (void)cudaGetDevice(&prev);
+    if (prev != shoal_gpu.device)
         (void)cudaSetDevice(shoal_gpu.device);
-    set = 1;
+    return prev;
+}
+
+static void leave_device(int prev)
+{
+    if (prev != shoal_gpu.device)
+        (void)cudaSetDevice(prev);
 }
 
 static void cuda_failed(const char *routine, const char *what, cudaError_t rc)
@@ -68,14 +76,15 @@ static void cuda_failed(const char *routine, const char *what, cudaError_t rc)
 /* Cost: one cudaMemcpyAsync and one stream synchronize (a few us on a GPU). */
 void shoal_gpu_gheap_copy(void *dest, const void *src, size_t bytes, const char *routine)
 {
+    int prev = enter_device();
     cudaError_t rc;
 
-    on_device();
     pthread_mutex_lock(&ops_lock);
     rc = cudaMemcpyAsync(dest, src, bytes, cudaMemcpyDefault, ops.stream);
     if (rc == cudaSuccess)
         rc = cudaStreamSynchronize(ops.stream);
     pthread_mutex_unlock(&ops_lock);
+    leave_device(prev);
     if (rc != cudaSuccess)
         cuda_failed(routine, "a copy", rc);
 }
@@ -94,10 +103,10 @@ __global__ static void amo_kernel(int op, void *p, uint64_t operand, uint64_t co
 uint64_t shoal_gpu_gheap_atomic(int op, void *p, uint64_t operand, uint64_t compare, size_t size,
                                 const char *routine)
 {
+    int prev = enter_device();
     cudaError_t rc;
     uint64_t old;
 
-    on_device();
     pthread_mutex_lock(&ops_lock);
     SHOAL_GPU_LAUNCH_ON(ops.stream, 1, 1, amo_kernel, op, p, operand, compare, size, ops.old_dev);
     rc = cudaGetLastError();
@@ -105,6 +114,7 @@ uint64_t shoal_gpu_gheap_atomic(int op, void *p, uint64_t operand, uint64_t comp
         rc = cudaStreamSynchronize(ops.stream);
     old = size == 8 ? *ops.old : (uint32_t)*ops.old;
     pthread_mutex_unlock(&ops_lock);
+    leave_device(prev);
     if (rc != cudaSuccess)
         cuda_failed(routine, "an atomic", rc);
     return old;

@@ -91,6 +91,12 @@ static inline cudaError_t cudaSetDevice(int device)
     return device == 0 ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+static inline cudaError_t cudaGetDevice(int *device)
+{
+    *device = 0;
+    return cudaSuccess;
+}
+
 /* Device memory and IPC (mem_cpu.cc), with CUDA's rules: cudaMalloc gives a
  * mapping of its own (a memfd), which no other process reaches until it opens
  * the allocation's handle with cudaIpcOpenMemHandle (it maps the memfd through
