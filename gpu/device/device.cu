@@ -96,11 +96,10 @@ static __device__ char *remote(const void *addr, size_t len, int pe, int addr_er
 
 /* Where an operation on [addr, addr + len) on pe goes, checked as remote does:
  * the address this GPU loads and stores, or NULL when the host proxy carries it
- * (pe's host heap not mapped here, or SHOAL_GPU_PROXY says so; amo: an atomic).
- * The GPU heap is always load/store: the proxy moves host-heap data only, so a
- * GPU heap that is not mapped here is an error (SHOAL_DEV_ERR_GHEAP_UNREACHABLE),
- * and proxy_all and proxy_amo (which are about atomics on host memory) leave it
- * alone. */
+ * (pe's heap, host or GPU, not mapped here, or SHOAL_GPU_PROXY says so; amo: an
+ * atomic). A GPU heap mapped here is always load/store: proxy_all and proxy_amo
+ * (which are about atomics on host memory) leave it alone. Without a proxy an
+ * unmapped heap is an error (SHOAL_DEV_ERR_PE_UNREACHABLE, _GHEAP_UNREACHABLE). */
 static __device__ char *route(const void *addr, size_t len, int pe, int addr_err, int amo,
                               const char *routine)
 {
@@ -108,7 +107,8 @@ static __device__ char *route(const void *addr, size_t len, int pe, int addr_err
     int err = SHOAL_DEV_OK;
     char *p = shoal_dev_translate(s, addr, len, pe, addr_err, &err);
 
-    if (s->proxy != NULL && (p != NULL || err == SHOAL_DEV_ERR_PE_UNREACHABLE)) {
+    if (s->proxy != NULL && (p != NULL || err == SHOAL_DEV_ERR_PE_UNREACHABLE ||
+                             err == SHOAL_DEV_ERR_GHEAP_UNREACHABLE)) {
         if (p == NULL || ((s->proxy_all || (amo && s->proxy_amo)) && !shoal_dev_in_gheap(s, addr)))
             return NULL;
     } else if (p == NULL) {
@@ -280,6 +280,16 @@ static __device__ T amo(shoal_amo_op_t op, T *p, T operand, T compare, const cha
     }
     shoal_dev_fail(routine, SHOAL_DEV_ERR_OP, op);
     return 0;
+}
+
+__device__ uint64_t shoal_dev_amo_at(shoal_amo_op_t op, void *p, uint64_t operand, uint64_t compare,
+                                     size_t size, const char *routine)
+{
+    typedef unsigned long long u64;
+
+    if (size == 8)
+        return amo<u64>(op, (u64 *)p, operand, compare, routine);
+    return amo<unsigned>(op, (unsigned *)p, (unsigned)operand, (unsigned)compare, routine);
 }
 
 /* The size-byte (4 or 8) operand at x, 0 where the op has none (NULL). */

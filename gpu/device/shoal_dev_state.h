@@ -28,17 +28,17 @@ typedef enum shoal_dev_err {
     SHOAL_DEV_ERR_ALIGN_IVAR,
     SHOAL_DEV_ERR_ALIGN_IVARS,
     SHOAL_DEV_ERR_ALIGN_SIG_ADDR,
-    SHOAL_DEV_ERR_CMP,        /* value: cmp */
-    SHOAL_DEV_ERR_INDICES,    /* indices NULL for a _some form; value: nelems */
-    SHOAL_DEV_ERR_CMP_VALUES, /* cmp_values NULL for a _vector form; value: nelems */
-    SHOAL_DEV_ERR_NELEMS,     /* value: nelems, whose byte count overflows */
-    SHOAL_DEV_ERR_SIZE,       /* value: an element size the engine has no case for */
-    SHOAL_DEV_ERR_OP,         /* value: an AMO op the engine has no case for */
-    SHOAL_DEV_ERR_SIG_OP,     /* value: sig_op, neither SIGNAL_SET nor SIGNAL_ADD */
+    SHOAL_DEV_ERR_CMP,         /* value: cmp */
+    SHOAL_DEV_ERR_INDICES,     /* indices NULL for a _some form; value: nelems */
+    SHOAL_DEV_ERR_CMP_VALUES,  /* cmp_values NULL for a _vector form; value: nelems */
+    SHOAL_DEV_ERR_NELEMS,      /* value: nelems, whose byte count overflows */
+    SHOAL_DEV_ERR_SIZE,        /* value: an element size the engine has no case for */
+    SHOAL_DEV_ERR_OP,          /* value: an AMO op the engine has no case for */
+    SHOAL_DEV_ERR_SIG_OP,      /* value: sig_op, neither SIGNAL_SET nor SIGNAL_ADD */
     SHOAL_DEV_ERR_PE_UNMAPPED, /* a routine of every PE: value, a PE not mapped here */
-    SHOAL_DEV_ERR_TEAM,       /* value: a team that is none of the predefined ones */
-    /* value: pe, whose GPU heap is not mapped here (another node): the host
-     * proxy does not carry GPU-heap operations yet */
+    SHOAL_DEV_ERR_TEAM,        /* value: a team that is none of the predefined ones */
+    /* value: pe, whose GPU heap is not mapped here (another node), and no host
+     * proxy to carry the operation (SHOAL_GPU_PROXY=none) */
     SHOAL_DEV_ERR_GHEAP_UNREACHABLE,
     SHOAL_DEV_ERR_COUNT
 } shoal_dev_err_t;

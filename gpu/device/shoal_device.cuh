@@ -53,6 +53,13 @@ __device__ void shoal_dev_amo(shoal_amo_op_t op, void *dest, const void *operand
                               const void *compare, void *fetch, size_t size, int pe,
                               const char *routine);
 
+/* The native system-scope atomic op on the size-byte (4 or 8) word at p, an
+ * address this GPU reaches (no check, no route); returns the old value. The
+ * host's atomics on the GPU heap run it in a one-thread kernel (gheap_ops.cu),
+ * so that they are this GPU's atomics, as a kernel's are. */
+__device__ uint64_t shoal_dev_amo_at(shoal_amo_op_t op, void *p, uint64_t operand, uint64_t compare,
+                                     size_t size, const char *routine);
+
 /* A copy in the widest words both ends and the length allow (device.cu). */
 __device__ void shoal_dev_copy(void *dest, const void *src, size_t bytes);
 

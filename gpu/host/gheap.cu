@@ -22,6 +22,8 @@ typedef struct gheap_rec {
     uint64_t size;   /* 0: that PE has no GPU heap */
 } gheap_rec_t;
 
+shoal_gpu_range_t shoal_gpu_gheap_range;
+
 static_assert(SHOAL_GPU_MIN_ALIGN == SHOAL_HEAP_MIN_ALIGN, "nvshmem_malloc aligns as shmem_malloc");
 
 static struct {
@@ -115,6 +117,10 @@ void shoal_gpu_gheap_setup(const shoal_gpu_env_t *env, int have_gpu, char *what,
     cudaError_t rc;
     int mapped;
 
+    /* Collective, GPU or not, wherever the setting asks for a GPU heap: the
+     * slots of the requests on GPU heaps not mapped here (gheap_remote.cu). */
+    if (env->gpu_heap_size > 0)
+        shoal_gpu_gheap_remote_setup(env, have_gpu);
     /* Collective, GPU or not: every PE publishes its record (zero: no heap). */
     recs = (gheap_rec_t *)shmem_calloc(1, sizeof(gheap_rec_t));
     if (recs == NULL)
@@ -146,6 +152,10 @@ void shoal_gpu_gheap_setup(const shoal_gpu_env_t *env, int have_gpu, char *what,
     shoal_gpu.state.gheap_size = gheap.size;
     shoal_gpu.state.peer_gheap = gheap.table_dev;
     gheap.active = 1;
+    shoal_gpu_gheap_range.base = (uintptr_t)gheap.base;
+    shoal_gpu_gheap_range.size = gheap.size;
+    shoal_gpu_gheap_ops_setup(env);
+    shoal_gpu_gheap_remote_start();
     snprintf(what, len, "GPU heap %zu bytes (cudaMalloc), %d same-node peers' mapped (CUDA IPC)",
              size, mapped);
 }
@@ -154,7 +164,10 @@ void shoal_gpu_gheap_cleanup(void)
 {
     int pe;
 
+    shoal_gpu_gheap_remote_cleanup();
+    shoal_gpu_gheap_range.size = 0;
     if (gheap.active) {
+        shoal_gpu_gheap_ops_cleanup();
         for (pe = 0; pe < shoal_gpu.env->n_pes; pe++)
             if (gheap.opened[pe] != NULL)
                 (void)cudaIpcCloseMemHandle(gheap.opened[pe]);
@@ -180,6 +193,20 @@ void *shoal_gpu_gheap_ptr(const void *ptr, int pe, int *in_out)
         shoal_gpu.env->fatal("nvshmem_ptr: argument pe is %d, valid range 0..%d", pe,
                              shoal_gpu.env->n_pes - 1);
     return gheap.table[pe] != NULL ? gheap.table[pe] + off : NULL;
+}
+
+char *shoal_gpu_gheap_peer(int pe)
+{
+    return gheap.active ? gheap.table[pe] : NULL;
+}
+
+int shoal_gpu_gheap_unmapped(void)
+{
+    int pe, n = 0;
+
+    for (pe = 0; gheap.active && pe < shoal_gpu.env->n_pes; pe++)
+        n += gheap.table[pe] == NULL;
+    return n;
 }
 
 /* Why an allocation every PE attempted failed, as shmem_malloc says it. */

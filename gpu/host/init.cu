@@ -219,6 +219,11 @@ static const shoal_gpu_hooks_t hooks = {
     gpu_init,
     shoal_gpu_check_and_drain,
     gpu_finalize,
+    shoal_gpu_gheap_owns,
+    shoal_gpu_gheap_rma,
+    shoal_gpu_gheap_amo,
+    shoal_gpu_gheap_sync,
+    &shoal_gpu_gheap_range,
 };
 
 /* Every program that links libshoal_gpu joins in: nvlink takes every object of

@@ -1,7 +1,9 @@
 /* The host proxy: a thread of the PE that carries out what kernels post to the
  * ring (shoal_proxy.h) with Shoal's own host routines, on a context of its own,
  * in ticket order. So a kernel reaches PEs on other nodes (UCX), and its atomics
- * and the CPU's share one atomicity domain: the host does them all. Pure host
+ * and the CPU's share one atomicity domain: the host does them all (on the GPU
+ * heap, the host routines hand them to the GPU that owns the word). While idle
+ * it also serves peers' requests on this PE's GPU heap (gheap_remote.cu). Pure host
  * code: it builds with nvcc into libshoal_gpu and with g++ into the CPU engine,
  * where the ring is plain memory. */
 #include "shoal_gpu.h"
@@ -52,6 +54,12 @@ static void idle(unsigned *spins, long *ns)
 {
     struct timespec ts;
 
+    /* Peers' requests on this PE's GPU heap (gheap_remote.cu): one load per PE. */
+    if (shoal_gpu_gheap_serve() > 0) {
+        *spins = 0;
+        *ns = 0;
+        return;
+    }
     if (*spins % PROGRESS_EVERY == 0)
         (void)shoal_gpu.env->progress();
     if (++*spins < SPINS)
@@ -179,6 +187,10 @@ int shoal_gpu_proxy_plan(const shoal_gpu_env_t *env, char *const *table, int nat
 
     for (pe = 0; pe < env->n_pes; pe++)
         unmapped += table[pe] == NULL;
+    /* A GPU heap not mapped here: the proxy carries kernels' operations on it,
+     * and serves the requests of the PEs that do not map this one's (mapping
+     * goes both ways: same node, same transport). */
+    unmapped += shoal_gpu_gheap_unmapped();
     state->proxy_all = env->proxy == SHOAL_GPU_PROXY_ALL;
     state->proxy_amo = env->proxy != SHOAL_GPU_PROXY_NONE && !native_atomics;
     if (env->proxy == SHOAL_GPU_PROXY_NONE) {

@@ -80,6 +80,47 @@ int shoal_gpu_gheap_active(void);
 void *shoal_gpu_gheap_alloc(size_t size, size_t align, int clear, const char *routine);
 void shoal_gpu_gheap_free(void *ptr, const char *routine);
 
+/* gheap.cu: peer is PE pe's GPU heap as mapped here (this PE's own, or a
+ * same-node peer's by CUDA IPC), NULL where it is not or there is no GPU heap;
+ * unmapped counts the PEs whose GPU heap is not mapped here (0 without one). */
+char *shoal_gpu_gheap_peer(int pe);
+/* This PE's GPU heap's range, for the hooks' gheap_range (size 0: none). */
+extern shoal_gpu_range_t shoal_gpu_gheap_range;
+int shoal_gpu_gheap_unmapped(void);
+
+/* gheap_ops.cu: the host routines on GPU-heap addresses, the hooks' gheap_owns,
+ * _rma, _amo and _sync (shoal_gpu_hook.h). copy and atomic are this GPU's, on a stream
+ * of their own, complete on return (routine names them in an error's line);
+ * setup (at init, with a GPU heap) and cleanup make and free that stream. */
+void shoal_gpu_gheap_ops_setup(const shoal_gpu_env_t *env);
+void shoal_gpu_gheap_ops_cleanup(void);
+void shoal_gpu_gheap_copy(void *dest, const void *src, size_t bytes, const char *routine);
+uint64_t shoal_gpu_gheap_atomic(int op, void *p, uint64_t operand, uint64_t compare, size_t size,
+                                const char *routine);
+int shoal_gpu_gheap_owns(const void *addr);
+void shoal_gpu_gheap_rma(int put, void *dest, const void *source, size_t bytes, int pe,
+                         const char *routine);
+void shoal_gpu_gheap_amo(int op, void *dest, const void *operand, const void *compare, void *fetch,
+                         size_t size, int pe, const char *routine);
+size_t shoal_gpu_gheap_sync(const shoal_wait_set_t *set, int sel, int block, size_t *indices,
+                            const char *routine);
+
+/* gheap_remote.cu: GPU heaps not mapped here, through their PE's host proxy.
+ * setup is collective (the request and reply slots in the host heap; the
+ * rest only where this PE has a GPU, have_gpu); start
+ * lets this PE serve requests (its GPU heap exists); serve applies what peers
+ * posted (any thread; returns how many, 0 while another thread serves); rma
+ * and amo send one request per piece and return once pe has answered, off the
+ * offset in the GPU heap, local this PE's side of the copy. */
+void shoal_gpu_gheap_remote_setup(const shoal_gpu_env_t *env, int have_gpu);
+void shoal_gpu_gheap_remote_start(void);
+void shoal_gpu_gheap_remote_cleanup(void);
+int shoal_gpu_gheap_serve(void);
+void shoal_gpu_gheap_remote_rma(int put, size_t off, void *local, size_t bytes, int pe,
+                                const char *routine);
+uint64_t shoal_gpu_gheap_remote_amo(int op, size_t off, uint64_t operand, uint64_t compare,
+                                    size_t size, int pe, const char *routine);
+
 /* api.cu: ends the program with one line when routine runs before shmem_init. */
 void shoal_gpu_need_init(const char *routine);
 /* The host halves of the routines that are both host and device (device.cu). */

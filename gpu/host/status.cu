@@ -128,8 +128,8 @@ size_t shoal_gpu_status_format(const shoal_dev_status_t *st, uintptr_t heap_base
     case SHOAL_DEV_ERR_GHEAP_UNREACHABLE:
         n = snprintf(buf, len,
                      "%s (device): argument pe is %lld, whose GPU symmetric heap this GPU cannot "
-                     "reach (not mapped here: another node, or a GPU without peer access; the "
-                     "host proxy does not carry GPU-heap data yet)",
+                     "reach (not mapped here: another node, or a GPU without peer access; and "
+                     "SHOAL_GPU_PROXY=none turned off the host proxy that reaches it)",
                      routine, v);
         break;
     case SHOAL_DEV_ERR_TEAM:

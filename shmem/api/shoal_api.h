@@ -11,6 +11,7 @@
 #include "shoal_check.h"
 #include "shoal_coll.h"
 #include "shoal_core.h"
+#include "shoal_core_gpu.h"
 #include "shoal_symm.h"
 #include "shoal_wait.h"
 
@@ -18,6 +19,28 @@
  * pass it: the constant SHMEM_CTX_DEFAULT is initialised to, so that the direct
  * path's context test is decided at compile time instead of loading the variable. */
 #define SHOAL_API_CTX_DEFAULT ((shmem_ctx_t)SHOAL_CTX_DEFAULT_HANDLE)
+
+/* The GPU library's hooks when addr starts in this PE's GPU heap (nvshmem_malloc
+ * memory, shoal_gpu_hook.h), else NULL: such an operation is the GPU library's
+ * (gheap_rma, gheap_amo). Asked only off the fast path, which never holds a
+ * GPU-heap address; without the GPU library it costs one load and compare. */
+static inline const shoal_gpu_hooks_t *shoal_api_gheap(const void *addr)
+{
+    const shoal_gpu_hooks_t *h = shoal_gpu_hooks;
+
+    return h != NULL && h->gheap_owns != NULL && h->gheap_owns(addr) ? h : NULL;
+}
+
+/* Whether local lies in this PE's GPU heap, which the CPU cannot load or
+ * store: the direct path must then leave the copy to the checked one. Cost: a
+ * load and a compare without the GPU library, three of each with it. */
+static inline int shoal_api_gpu_local(const void *local)
+{
+    const shoal_gpu_hooks_t *h = shoal_gpu_hooks;
+
+    return h != NULL && h->gheap_range != NULL &&
+           (uintptr_t)local - h->gheap_range->base < h->gheap_range->size;
+}
 
 /* Contiguous RMA: nelems elements of elem_size bytes each; p stores the elem_size
  * bytes at value, g loads elem_size bytes into out. The _checked functions check
@@ -35,7 +58,9 @@ static inline void shoal_api_rma(shmem_ctx_t ctx, int put, int nbi, void *dest, 
                                  size_t nelems, size_t elem_size, int pe, const char *routine)
 {
     if (__builtin_expect(
-            !shoal_core_try_rma((uintptr_t)ctx, put, dest, source, nelems, elem_size, pe), 0))
+            shoal_api_gpu_local(put ? source : dest) ||
+                !shoal_core_try_rma((uintptr_t)ctx, put, dest, source, nelems, elem_size, pe),
+            0))
         (put ? shoal_api_put_checked : shoal_api_get_checked)(ctx, dest, source, nelems, elem_size,
                                                               pe, nbi, routine);
 }
@@ -148,6 +173,7 @@ static inline void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void 
                                         const char *routine)
 {
     if (__builtin_expect((sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) ||
+                             shoal_api_gpu_local(source) ||
                              !shoal_core_try_put_signal((uintptr_t)ctx, dest, source, nelems,
                                                         elem_size, sig_addr, signal,
                                                         sig_op == SHMEM_SIGNAL_ADD, pe),

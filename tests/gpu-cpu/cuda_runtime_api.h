@@ -77,6 +77,26 @@ static inline cudaError_t cudaFreeHost(void *p)
     return cudaSuccess;
 }
 
+/* The host's address is the device's. */
+static inline cudaError_t cudaHostGetDevicePointer(void **dev, void *host, unsigned flags)
+{
+    (void)flags;
+    *dev = host;
+    return cudaSuccess;
+}
+
+/* One device: every thread's. */
+static inline cudaError_t cudaSetDevice(int device)
+{
+    return device == 0 ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+static inline cudaError_t cudaGetDevice(int *device)
+{
+    *device = 0;
+    return cudaSuccess;
+}
+
 /* Device memory and IPC (mem_cpu.cc), with CUDA's rules: cudaMalloc gives a
  * mapping of its own (a memfd), which no other process reaches until it opens
  * the allocation's handle with cudaIpcOpenMemHandle (it maps the memfd through
@@ -99,6 +119,10 @@ enum cudaMemcpyKind {
 cudaError_t cudaMalloc(void **p, size_t size);
 cudaError_t cudaFree(void *p);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+/* Done when it returns, like cudaMemsetAsync: a caller orders it after the
+ * stream's launches by synchronizing the stream first. */
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream);
 cudaError_t cudaMemset(void *p, int value, size_t count);
 cudaError_t cudaMemsetAsync(void *p, int value, size_t count, cudaStream_t stream);
 cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *p);

@@ -95,6 +95,11 @@ static const shoal_gpu_hooks_t hooks = {
     cpu_init,
     shoal_gpu_check_and_drain,
     cpu_finalize,
+    shoal_gpu_gheap_owns,
+    shoal_gpu_gheap_rma,
+    shoal_gpu_gheap_amo,
+    shoal_gpu_gheap_sync,
+    &shoal_gpu_gheap_range,
 };
 
 __attribute__((constructor)) static void register_hooks(void)

@@ -2,7 +2,8 @@
 # check-ptx.sh - the device engine's polling loop (shoal_dev_sync) must load with
 # system-scope acquire semantics (ld.acquire.sys, or volatile loads with a
 # fence.sc.sys / membar.sys) and back off with nanosleep, and its atomics
-# (shoal_dev_amo, shoal_dev_put_signal) must all be system-scope (atom.sys): CPUs
+# (shoal_dev_amo, shoal_dev_amo_at, shoal_dev_put_signal) must all be
+# system-scope (atom.sys): CPUs
 # and other PEs update the same words; a put-with-signal fences before its signal.
 # The host proxy's producers poll the ring the same way and fence before they
 # post. Compiles gpu/device/device.cu and proxy.cu to PTX for sm_90 and reads the
@@ -49,6 +50,21 @@ natoms=$(echo "$amo" | grep -c '^[[:space:]]*atom\.')
 nsys=$(echo "$amo" | grep -c '^[[:space:]]*atom\.sys\.')
 if [ "$natoms" -eq 0 ] || [ "$natoms" -ne "$nsys" ]; then
     echo "check-ptx: shoal_dev_amo has $natoms atomics, $nsys of them system-scope (atom.sys); all must be"
+    fail=1
+fi
+# The host's atomics on the GPU heap (gheap_ops.cu's one-thread kernel, a
+# remote PE's request applied by its owner) are the engine's too: system-scope,
+# so they are atomic with the kernels' on the same word, and the fetch an
+# acquire load.
+amo_at=$(body_of shoal_dev_amo_at)
+at_atoms=$(echo "$amo_at" | grep -c '^[[:space:]]*atom\.')
+at_sys=$(echo "$amo_at" | grep -c '^[[:space:]]*atom\.sys\.')
+if [ -z "$amo_at" ] || [ "$at_atoms" -eq 0 ] || [ "$at_atoms" -ne "$at_sys" ]; then
+    echo "check-ptx: shoal_dev_amo_at has $at_atoms atomics, $at_sys of them system-scope (atom.sys); all must be"
+    fail=1
+fi
+if ! echo "$amo_at" | grep -q 'ld\.acquire\.sys'; then
+    echo "check-ptx: shoal_dev_amo_at fetches without ld.acquire.sys"
     fail=1
 fi
 # Put with signal: the data visible system-wide (a system fence) before the
@@ -102,5 +118,5 @@ for f in shoal_dev_proxy_put shoal_dev_proxy_get shoal_dev_proxy_amo shoal_dev_p
     fi
 done
 [ $fail -eq 0 ] && echo "check-ptx: the proxy's producers poll with ld.acquire.sys and nanosleep and fence before they post"
-[ $fail -eq 0 ] && echo "check-ptx: shoal_dev_sync polls with $loads and backs off with nanosleep ($sleeps sites); shoal_dev_amo's $natoms atomics are atom.sys; shoal_dev_put_signal fences, then its $sig_atoms atomics are atom.sys; the device barriers arrive with atom.sys and poll with ld.acquire.sys"
+[ $fail -eq 0 ] && echo "check-ptx: shoal_dev_sync polls with $loads and backs off with nanosleep ($sleeps sites); shoal_dev_amo's $natoms atomics and shoal_dev_amo_at's $at_atoms are atom.sys; shoal_dev_put_signal fences, then its $sig_atoms atomics are atom.sys; the device barriers arrive with atom.sys and poll with ld.acquire.sys"
 exit $fail

@@ -1,6 +1,7 @@
-/* Must fail (run with SHOAL_TRANSPORT=ucx, so no peer's GPU heap is mapped):
- * PE 1's kernel puts into PE 0's GPU heap, which the host proxy does not carry;
- * PE 1 reports the device error as one line and the job ends. 77 without a GPU
+/* Must fail (run with SHOAL_TRANSPORT=ucx, so no peer's GPU heap is mapped, and
+ * SHOAL_GPU_PROXY=none, so no host proxy carries what load/store cannot): PE 1's
+ * kernel puts into PE 0's GPU heap; PE 1 reports the device error as one line
+ * and the job ends. 77 without a GPU
  * (tests/gpu-cpu runs it on the CPU engine). */
 #include "gpu_test.h"
 

@@ -3,10 +3,12 @@
  * puts into its right-hand neighbour's GPU-heap buffer, signals a GPU-heap flag
  * there, waits for its left-hand neighbour's signal on its own, checks the data,
  * reads back with gets, adds to every PE's GPU-heap counter and waits for all
- * the adds, and a block of 40 threads puts and gets together; nvshmem_ptr on the
+ * the adds, puts and gets with the _nbi forms and p, swaps and increments the
+ * right-hand PE's words, and a block of 40 threads puts and gets together; nvshmem_ptr on the
  * host and the device; freed blocks are reused. Also CUDA IPC itself, as the
- * heap uses it: a handle another PE opens, writes through and closes. Every PE's
- * GPU heap must be mapped (one node, SHOAL_TRANSPORT=auto).
+ * heap uses it: a handle another PE opens, writes through and closes. Where a
+ * peer's GPU heap is not mapped (SHOAL_TRANSPORT=ucx, another node) the kernels'
+ * operations on it go through the host proxy (gheap_remote.cu).
  * Exit 0 pass, 77 without a GPU, 99 fail. */
 #include "gpu_test.h"
 
@@ -15,10 +17,45 @@
 #define N 64     /* longs per buffer */
 #define GROUP 40 /* threads of the group kernel: a full warp and a partial one */
 
-enum { R_DATA_BAD, R_DATA_FIRST, R_GET, R_COUNT, R_FETCH, R_PTR, R_SIG, R_GROUP_BAD, R_N };
+enum {
+    R_DATA_BAD,
+    R_DATA_FIRST,
+    R_GET,
+    R_COUNT,
+    R_FETCH,
+    R_PTR,
+    R_SIG,
+    R_GROUP_BAD,
+    R_NBI_BAD,
+    R_SWAP,
+    R_CSWAP,
+    R_INC,
+    R_N
+};
+
+#define EXTRA 6 /* longs of the right-hand PE's that only this PE's kernel touches */
+
+/* The _nbi forms, p, and the swaps and inc on the right-hand PE's extra. */
+__global__ void k_extra(long *extra, int me, int right, long *res)
+{
+    long src[4] = {me * 10L, me * 10L + 1, me * 10L + 2, me * 10L + 3}, got[5];
+    int i;
+
+    nvshmem_long_put_nbi(extra, src, 4, right);
+    nvshmem_long_p(&extra[4], 77, right);
+    nvshmem_quiet();
+    nvshmem_long_get_nbi(got, extra, 5, right);
+    nvshmem_quiet();
+    for (i = 0; i < 4; i++)
+        res[R_NBI_BAD] += got[i] != src[i];
+    res[R_NBI_BAD] += got[4] != 77;
+    res[R_SWAP] = nvshmem_long_atomic_swap(&extra[5], 3, right);
+    res[R_CSWAP] = nvshmem_long_atomic_compare_swap(&extra[5], 3, 4, right);
+    res[R_INC] = nvshmem_long_atomic_fetch_inc(&extra[5], right);
+}
 
 __global__ void k_ring(long *buf, uint64_t *flag, long *count, long *fetched, int me, int n_pes,
-                       long *res)
+                       int mapped, long *res)
 {
     int right = (me + 1) % n_pes, left = (me + n_pes - 1) % n_pes, pe, i;
     long src[N];
@@ -39,7 +76,7 @@ __global__ void k_ring(long *buf, uint64_t *flag, long *count, long *fetched, in
     nvshmem_long_wait_until(count, NVSHMEM_CMP_EQ, n_pes);
     res[R_COUNT] = nvshmem_long_atomic_fetch(count, me);
     res[R_FETCH] = nvshmem_long_atomic_fetch_add(fetched, 5, right);
-    res[R_PTR] = nvshmem_ptr(buf, right) != NULL && nvshmem_ptr(buf, me) == (void *)buf;
+    res[R_PTR] = (nvshmem_ptr(buf, right) != NULL) == mapped && nvshmem_ptr(buf, me) == (void *)buf;
     nvshmem_putmem_signal(&buf[0], src, sizeof(long), flag, 10, NVSHMEM_SIGNAL_ADD, right);
     nvshmem_uint64_wait_until(flag, NVSHMEM_CMP_EQ, 11);
     res[R_SIG] = (long)nvshmem_signal_fetch(flag);
@@ -109,8 +146,8 @@ static void check_ipc(int me)
 
 int main(void)
 {
-    int me, n_pes, right, left, i, pe;
-    long *buf, *count, *fetched, *back, *res, host[N], *offsets;
+    int me, n_pes, right, left, i, pe, mapped;
+    long *buf, *count, *fetched, *back, *res, host[N], *offsets, *extra;
     uint64_t *flag, zero = 1;
     char *aligned, *again;
 
@@ -149,6 +186,9 @@ int main(void)
     GPU_CHECK_EQ("nvshmem_calloc zeroes", 0, zero);
     /* The same offsets on every PE: the distances between blocks agree. */
     offsets = (long *)shmem_calloc((size_t)n_pes * 2, sizeof(long));
+    /* The right-hand PE's GPU heap is mapped here where its host heap is (one
+     * node, SHOAL_TRANSPORT=auto); else kernels reach it through the proxy. */
+    mapped = shmem_ptr(offsets, right) != NULL;
     for (pe = 0; pe < n_pes; pe++) {
         shmem_long_p(&offsets[2 * me], (char *)aligned - (char *)buf, pe);
         shmem_long_p(&offsets[2 * me + 1], (char *)fetched - (char *)flag, pe);
@@ -160,11 +200,11 @@ int main(void)
         GPU_CHECK_EQ("another PE's distance between two nvshmem_calloc", offsets[1],
                      offsets[2 * pe + 1]);
     }
-    GPU_CHECK(nvshmem_ptr(buf, me) == (void *)buf && nvshmem_ptr(buf, right) != NULL,
+    GPU_CHECK(nvshmem_ptr(buf, me) == (void *)buf && (nvshmem_ptr(buf, right) != NULL) == mapped,
               "host nvshmem_ptr: own %p (expected %p), right-hand %p", nvshmem_ptr(buf, me),
               (void *)buf, nvshmem_ptr(buf, right));
 
-    GPU_LAUNCH(k_ring, 1, 1, buf, flag, count, fetched, me, n_pes, res);
+    GPU_LAUNCH(k_ring, 1, 1, buf, flag, count, fetched, me, n_pes, mapped, res);
     GPU_CUDA(cudaGetLastError());
     GPU_CUDA(cudaDeviceSynchronize());
     nvshmem_barrier_all();
@@ -181,6 +221,21 @@ int main(void)
         GPU_CHECK_EQ("buf[i], copied to the host", left * 1000L + i, host[i]);
     GPU_CUDA(cudaMemcpy(host, fetched, sizeof(long), cudaMemcpyDeviceToHost));
     GPU_CHECK_EQ("the fetch_add's target", 5, host[0]);
+
+    /* The _nbi forms, p and more AMOs, each PE on its right-hand one's extra. */
+    extra = (long *)nvshmem_calloc(EXTRA, sizeof(long));
+    GPU_LAUNCH(k_extra, 1, 1, extra, me, right, res);
+    GPU_CUDA(cudaGetLastError());
+    GPU_CUDA(cudaDeviceSynchronize());
+    nvshmem_barrier_all();
+    GPU_CHECK_EQ("longs wrong after put_nbi, p and get_nbi", 0, res[R_NBI_BAD]);
+    GPU_CHECK_EQ("swap's old value", 0, res[R_SWAP]);
+    GPU_CHECK_EQ("compare_swap's old value", 3, res[R_CSWAP]);
+    GPU_CHECK_EQ("fetch_inc's old value", 4, res[R_INC]);
+    GPU_CUDA(cudaMemcpy(host, extra, EXTRA * sizeof(long), cudaMemcpyDeviceToHost));
+    GPU_CHECK_EQ("extra[0], from the left-hand PE's put_nbi", left * 10L, host[0]);
+    GPU_CHECK_EQ("extra[5] after the left-hand PE's swaps and inc", 5, host[5]);
+    nvshmem_free(extra);
 
     /* The group forms on the GPU heap: back holds 2N longs, the source second. */
     back = (long *)nvshmem_calloc(2 * N, sizeof(long));

@@ -145,7 +145,8 @@ static void test_lines(void)
     expect_line("nvshmem_int_p", SHOAL_DEV_ERR_GHEAP_UNREACHABLE, 3,
                 "^nvshmem_int_p \\(device\\): argument pe is 3, whose GPU symmetric heap this "
                 "GPU cannot reach \\(not mapped here: another node, or a GPU without peer "
-                "access; the host proxy does not carry GPU-heap data yet\\)$");
+                "access; and SHOAL_GPU_PROXY=none turned off the host proxy that reaches "
+                "it\\)$");
     expect_line("nvshmem_int_get", SHOAL_DEV_ERR_SOURCE, HEAP + HEAP_SIZE - 4,
                 "^nvshmem_int_get \\(device\\): argument source is 0x1fffc, and the access runs "
                 "past the end of the symmetric heap \\(0x10000\\.\\.0x20000\\)$");

@@ -29,8 +29,16 @@ err_gpu_barrier)
     pattern="nvshmem_barrier_all (device): PE 0 is out of this GPU's reach (its heap is not mapped on this node, and SHOAL_GPU_PROXY=none turned off the host proxy), and the routine involves every PE"
     who=$last ;;
 err_gpu_gheap_unreachable)
-    envs="SHOAL_TRANSPORT=ucx"
-    pattern="nvshmem_long_p (device): argument pe is 0, whose GPU symmetric heap this GPU cannot reach (not mapped here: another node, or a GPU without peer access; the host proxy does not carry GPU-heap data yet)"
+    envs="SHOAL_TRANSPORT=ucx SHOAL_GPU_PROXY=none"
+    pattern="nvshmem_long_p (device): argument pe is 0, whose GPU symmetric heap this GPU cannot reach (not mapped here: another node, or a GPU without peer access; and SHOAL_GPU_PROXY=none turned off the host proxy that reaches it)"
+    who=$last ;;
+err_gpu_gheap_range)
+    envs="SHOAL_GPU_SYMMETRIC_SIZE=1M"
+    pattern="shmem_putmem: argument dest is 0x[0-9a-f]* and 64 bytes long, which runs past the end of the GPU symmetric heap (1048576 bytes at 0x[0-9a-f]*) by 32 bytes"
+    who=$last ;;
+err_gpu_gheap_noproxy)
+    envs="SHOAL_TRANSPORT=ucx SHOAL_GPU_PROXY=none"
+    pattern="shmem_long_p: argument pe is 0, whose GPU symmetric heap is not mapped here (another node, or SHOAL_TRANSPORT=ucx) and is reached through the host proxy, which SHOAL_GPU_PROXY=none turned off"
     who=$last ;;
 err_gpu_gheap_free)
     pattern="nvshmem_free: argument ptr is 0x[0-9a-f]*, which is not a block from nvshmem_malloc (or it was freed already)"

@@ -35,14 +35,16 @@ record "scenario:amo-paths" $rc $(( $(date +%s) - start ))
 # Kernels across nodes (the CPU engine, tests/gpu-cpu: kernels are threads of the
 # PE): with 4 PEs mapped by node on 2 nodes every neighbour's heap is on the other
 # node, so the host proxy carries each remote put, get, atomic and barrier arrival
-# through UCX (gpu_stream: also those its stream kernels make). Skipped (77)
+# through UCX (gpu_stream: also those its stream kernels make; gpu_gheap: on the
+# GPU heaps, whose owners' proxies apply them; gpu_gheap_host: the host
+# routines on the other node's GPU heaps, the same way). Skipped (77)
 # where make check has not built them. MN_GPU_TESTS picks some of them.
 # Fewer rounds than in make check: here each is a TCP round trip among PEs and
 # proxy threads that share 2 CPUs, slow and noisy when the machine is loaded.
 saved_set=$MN_ENV_SET saved_names=$MN_ENV_NAMES
 MN_ENV_SET="$MN_ENV_SET GPU_PROXY_ITERS=20 GPU_PROXY_ROUNDS=50 GPU_BARRIER_ITERS=20"
 MN_ENV_NAMES="$MN_ENV_NAMES GPU_PROXY_ITERS GPU_PROXY_ROUNDS GPU_BARRIER_ITERS"
-for t in ${MN_GPU_TESTS:-gpu_proxy gpu_barrier gpu_stream dev_routines}; do
+for t in ${MN_GPU_TESTS:-gpu_proxy gpu_barrier gpu_stream dev_routines gpu_gheap gpu_gheap_host}; do
     echo "== scenario: $t on the CPU engine, 4 PEs on 2 nodes"
     start=$(date +%s)
     if [ -x "$build/tests/gpu-cpu/$t" ]; then

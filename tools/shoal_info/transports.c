@@ -28,6 +28,38 @@ static void words_print(FILE *f, const char *label, char **words, size_t n)
     fputc('\n', f);
 }
 
+/* Whether UCX lists a transport that moves GPU memory (cuda_copy, cuda_ipc,
+ * gdr_copy: a UCX built with CUDA; Debian's is not). */
+static int ucx_has_cuda(char **words, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (strncmp(words[i], "cuda", 4) == 0 || strncmp(words[i], "gdr_copy", 8) == 0)
+            return 1;
+    return 0;
+}
+
+/* What reaches another node's GPU heap: always the owner's host proxy (host
+ * memory over UCX, a cudaMemcpy at the owner). A UCX with CUDA transports
+ * could map the GPU heap itself (ucp_mem_map of the cudaMalloc, its rkey
+ * exchanged as the host heap's); Shoal does not use them yet, and says so. */
+static void ucx_cuda_print(FILE *f, int cuda, int parsable)
+{
+    if (parsable) {
+        shoal_info_kv(f, "transport", "ucx:cuda:%s", cuda ? "yes" : "no");
+        return;
+    }
+    if (cuda)
+        shoal_info_line(f, "UCX CUDA",
+                        "cuda transports present, not used yet: other nodes' GPU heaps go "
+                        "through their host proxy");
+    else
+        shoal_info_line(f, "UCX CUDA",
+                        "none (no cuda_copy, cuda_ipc or gdr_copy; Debian's UCX has no CUDA): "
+                        "other nodes' GPU heaps go through their host proxy");
+}
+
 static void ucx_print(FILE *f, int parsable)
 {
     char **tl = NULL, why[128];
@@ -53,6 +85,7 @@ static void ucx_print(FILE *f, int parsable)
     }
     if (tls != NULL && !parsable)
         shoal_info_line(f, "", "(as UCX_TLS=%s allows)", tls);
+    ucx_cuda_print(f, ucx_has_cuda(tl, n), parsable);
     free(tl);
 }
 

@@ -6,10 +6,19 @@
 #define SHOAL_GPU_HOOK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct shoal_wait_set; /* shoal_wait.h */
+
+/* This PE's GPU heap, [base, base + size); size 0 while there is none. */
+typedef struct shoal_gpu_range {
+    uintptr_t base;
+    size_t size;
+} shoal_gpu_range_t;
 
 /* What a PE hands the GPU library once its heap exists and wire-up is done. The
  * GPU library reaches libshoal only through this (and the public shmem_* API):
@@ -58,6 +67,28 @@ typedef struct shoal_gpu_hooks {
     void (*check)(void);
     /* In shmem_finalize after its barrier, before the peers' heaps are unmapped. */
     void (*finalize)(void);
+    /* The host routines on the GPU heap (nvshmem_malloc memory), which is no
+     * segment of libshoal's: where an address lies outside every segment, the
+     * API asks gheap_owns whether it starts in this PE's GPU heap and then
+     * hands the operation to gheap_rma (put set: dest is the GPU-heap side,
+     * else source) or gheap_amo (op a shoal_amo_op_t, on the size-byte word at
+     * dest; fetch NULL for none). pe is a world PE, checked; the rest is
+     * checked there, each error one line naming routine. Both complete before
+     * they return. NULL or 0 where there is no GPU heap. */
+    int (*gheap_owns)(const void *addr);
+    void (*gheap_rma)(int put, void *dest, const void *source, size_t bytes, int pe,
+                      const char *routine);
+    void (*gheap_amo)(int op, void *dest, const void *operand, const void *compare, void *fetch,
+                      size_t size, int pe, const char *routine);
+    /* A wait or test (shoal_api_sync's arguments, checked) on ivars in this
+     * PE's GPU heap; returns what shoal_core_sync returns. */
+    size_t (*gheap_sync)(const struct shoal_wait_set *set, int sel, int block, size_t *indices,
+                         const char *routine);
+    /* The GPU heap's range, which the API's fast paths test their local
+     * buffer against: the CPU cannot load or store GPU memory, so such a
+     * buffer takes the checked path, where it is staged through host memory
+     * with gheap_rma. */
+    const shoal_gpu_range_t *gheap_range;
 } shoal_gpu_hooks_t;
 
 /* Registers hooks (which must outlive the program); NULL removes them. Call it
