@@ -81,14 +81,14 @@ __device__ void shoal_dev_barrier(int team, int fence, const char *routine);
  * counts them. Each returns once this PE's dest is complete and every member is
  * done with this PE's source. Checked: team, root, the byte counts, and each
  * address on the PE it is read from. op is a shoal_red_op_t, dt a shoal_dt_t
- * (shoal_coll.h). */
-__device__ void shoal_dev_broadcast(int team, void *dest, const void *src, size_t nelems,
+ * (shoal_coll.h). They return 0, as NVSHMEM's do. */
+__device__ int shoal_dev_broadcast(int team, void *dest, const void *src, size_t nelems,
                                     size_t elem, int root, int who, const char *routine);
-__device__ void shoal_dev_fcollect(int team, void *dest, const void *src, size_t nelems,
+__device__ int shoal_dev_fcollect(int team, void *dest, const void *src, size_t nelems,
                                    size_t elem, int who, const char *routine);
-__device__ void shoal_dev_alltoall(int team, void *dest, const void *src, size_t nelems,
+__device__ int shoal_dev_alltoall(int team, void *dest, const void *src, size_t nelems,
                                    size_t elem, int who, const char *routine);
-__device__ void shoal_dev_reduce(int team, void *dest, const void *src, size_t nreduce,
+__device__ int shoal_dev_reduce(int team, void *dest, const void *src, size_t nreduce,
                                  size_t elem, int op, int dt, int who, const char *routine);
 
 /* A copy in the widest words both ends and the length allow (device.cu). */

@@ -123,6 +123,31 @@ __device__ void nvshmemx_barrier_block(nvshmem_team_t team);
 __device__ void nvshmemx_barrier_warp(nvshmem_team_t team);
 __device__ int nvshmemx_team_sync_block(nvshmem_team_t team);
 __device__ int nvshmemx_team_sync_warp(nvshmem_team_t team);
+/* The team collectives in bytes (the typed ones are in nvshmem_typed.h): one
+ * thread of every member calls them, or, in the _block and _warp forms, every
+ * thread of one block or warp per member. broadcast copies nelems bytes of
+ * PE_root's source to every member's dest (PE_root's too); fcollect gathers
+ * each member's nelems bytes into dest, in team order; alltoall sends the i-th
+ * nelems bytes of source to member i. The team's members must be evenly
+ * spaced in the world team (every team a split makes is). They return 0. */
+__device__ int nvshmem_broadcastmem(nvshmem_team_t team, void *dest, const void *source,
+                                    size_t nelems, int PE_root);
+__device__ int nvshmemx_broadcastmem_block(nvshmem_team_t team, void *dest, const void *source,
+                                           size_t nelems, int PE_root);
+__device__ int nvshmemx_broadcastmem_warp(nvshmem_team_t team, void *dest, const void *source,
+                                          size_t nelems, int PE_root);
+__device__ int nvshmem_fcollectmem(nvshmem_team_t team, void *dest, const void *source,
+                                   size_t nelems);
+__device__ int nvshmemx_fcollectmem_block(nvshmem_team_t team, void *dest, const void *source,
+                                          size_t nelems);
+__device__ int nvshmemx_fcollectmem_warp(nvshmem_team_t team, void *dest, const void *source,
+                                         size_t nelems);
+__device__ int nvshmem_alltoallmem(nvshmem_team_t team, void *dest, const void *source,
+                                   size_t nelems);
+__device__ int nvshmemx_alltoallmem_block(nvshmem_team_t team, void *dest, const void *source,
+                                          size_t nelems);
+__device__ int nvshmemx_alltoallmem_warp(nvshmem_team_t team, void *dest, const void *source,
+                                         size_t nelems);
 #endif
 
 #ifdef __cplusplus
