@@ -28,15 +28,15 @@ typedef enum shoal_dev_err {
     SHOAL_DEV_ERR_ALIGN_IVAR,
     SHOAL_DEV_ERR_ALIGN_IVARS,
     SHOAL_DEV_ERR_ALIGN_SIG_ADDR,
-    SHOAL_DEV_ERR_CMP,        /* value: cmp */
-    SHOAL_DEV_ERR_INDICES,    /* indices NULL for a _some form; value: nelems */
-    SHOAL_DEV_ERR_CMP_VALUES, /* cmp_values NULL for a _vector form; value: nelems */
-    SHOAL_DEV_ERR_NELEMS,     /* value: nelems, whose byte count overflows */
-    SHOAL_DEV_ERR_SIZE,       /* value: an element size the engine has no case for */
-    SHOAL_DEV_ERR_OP,         /* value: an AMO op the engine has no case for */
-    SHOAL_DEV_ERR_SIG_OP,     /* value: sig_op, neither SIGNAL_SET nor SIGNAL_ADD */
+    SHOAL_DEV_ERR_CMP,         /* value: cmp */
+    SHOAL_DEV_ERR_INDICES,     /* indices NULL for a _some form; value: nelems */
+    SHOAL_DEV_ERR_CMP_VALUES,  /* cmp_values NULL for a _vector form; value: nelems */
+    SHOAL_DEV_ERR_NELEMS,      /* value: nelems, whose byte count overflows */
+    SHOAL_DEV_ERR_SIZE,        /* value: an element size the engine has no case for */
+    SHOAL_DEV_ERR_OP,          /* value: an AMO op the engine has no case for */
+    SHOAL_DEV_ERR_SIG_OP,      /* value: sig_op, neither SIGNAL_SET nor SIGNAL_ADD */
     SHOAL_DEV_ERR_PE_UNMAPPED, /* a routine of every PE: value, a PE not mapped here */
-    SHOAL_DEV_ERR_TEAM,       /* value: a team that names no valid team here */
+    SHOAL_DEV_ERR_TEAM,        /* value: a team that names no valid team here */
     /* value: pe, whose GPU heap is not mapped here (another node): the host
      * proxy does not carry GPU-heap operations yet */
     SHOAL_DEV_ERR_GHEAP_UNREACHABLE,
@@ -44,7 +44,7 @@ typedef enum shoal_dev_err {
     SHOAL_DEV_ERR_TEAM_IRREGULAR,
     /* value: (team size << 32) | root, a root outside 0..size-1 */
     SHOAL_DEV_ERR_ROOT,
-    SHOAL_DEV_ERR_RED_OP, /* value: a reduction op the engine has no case for */
+    SHOAL_DEV_ERR_RED_OP,  /* value: a reduction op the engine has no case for */
     SHOAL_DEV_ERR_NREDUCE, /* value: nreduce, whose byte count overflows */
     SHOAL_DEV_ERR_COUNT
 } shoal_dev_err_t;
@@ -139,8 +139,7 @@ extern __device__ shoal_dev_state_t shoal_dev_state;
 
 /* The team of the n world PEs pes[] (in team order), of which my_pe may be one:
  * strided when they are evenly spaced (one PE: stride 1), else stride 0. */
-static inline void shoal_dev_team_describe(const int *pes, int n, int my_pe,
-                                           shoal_dev_team_t *out)
+static inline void shoal_dev_team_describe(const int *pes, int n, int my_pe, shoal_dev_team_t *out)
 {
     int i;
 

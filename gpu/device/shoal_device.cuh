@@ -83,13 +83,13 @@ __device__ void shoal_dev_barrier(int team, int fence, const char *routine);
  * address on the PE it is read from. op is a shoal_red_op_t, dt a shoal_dt_t
  * (shoal_coll.h). They return 0, as NVSHMEM's do. */
 __device__ int shoal_dev_broadcast(int team, void *dest, const void *src, size_t nelems,
-                                    size_t elem, int root, int who, const char *routine);
-__device__ int shoal_dev_fcollect(int team, void *dest, const void *src, size_t nelems,
-                                   size_t elem, int who, const char *routine);
-__device__ int shoal_dev_alltoall(int team, void *dest, const void *src, size_t nelems,
-                                   size_t elem, int who, const char *routine);
-__device__ int shoal_dev_reduce(int team, void *dest, const void *src, size_t nreduce,
-                                 size_t elem, int op, int dt, int who, const char *routine);
+                                   size_t elem, int root, int who, const char *routine);
+__device__ int shoal_dev_fcollect(int team, void *dest, const void *src, size_t nelems, size_t elem,
+                                  int who, const char *routine);
+__device__ int shoal_dev_alltoall(int team, void *dest, const void *src, size_t nelems, size_t elem,
+                                  int who, const char *routine);
+__device__ int shoal_dev_reduce(int team, void *dest, const void *src, size_t nreduce, size_t elem,
+                                int op, int dt, int who, const char *routine);
 
 /* A copy in the widest words both ends and the length allow (device.cu). */
 __device__ void shoal_dev_copy(void *dest, const void *src, size_t bytes);

@@ -64,9 +64,9 @@ void nvshmem_free(void *ptr);
  * members, one of 32 (the predefined ones count), and a new team finding none free
  * is NVSHMEM_TEAM_INVALID with a non-zero return. Collective on the parent (the
  * destroy: on the team's members), never while a kernel uses the team. */
-int nvshmem_team_split_strided(nvshmem_team_t parent_team, int PE_start, int PE_stride,
-                               int PE_size, const nvshmem_team_config_t *config,
-                               long config_mask, nvshmem_team_t *new_team);
+int nvshmem_team_split_strided(nvshmem_team_t parent_team, int PE_start, int PE_stride, int PE_size,
+                               const nvshmem_team_config_t *config, long config_mask,
+                               nvshmem_team_t *new_team);
 int nvshmem_team_split_2d(nvshmem_team_t parent_team, int xrange,
                           const nvshmem_team_config_t *xaxis_config, long xaxis_mask,
                           nvshmem_team_t *xaxis_team, const nvshmem_team_config_t *yaxis_config,

@@ -2822,6 +2822,521 @@ void nvshmemx_uint64_wait_on_stream(uint64_t *ivar, uint64_t cmp_value, cudaStre
 void nvshmemx_size_wait_on_stream(size_t *ivar, size_t cmp_value, cudaStream_t stream);
 void nvshmemx_ptrdiff_wait_on_stream(ptrdiff_t *ivar, ptrdiff_t cmp_value, cudaStream_t stream);
 
+/* nvshmemx_TYPENAME_broadcast_on_stream (man page shmem_broadcast) */
+int nvshmemx_float_broadcast_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_double_broadcast_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                        size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_char_broadcast_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                      size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_schar_broadcast_on_stream(nvshmem_team_t team, signed char *dest,
+                                       const signed char *source, size_t nelems, int PE_root,
+                                       cudaStream_t stream);
+int nvshmemx_short_broadcast_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_int_broadcast_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                     size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_long_broadcast_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                      size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_longlong_broadcast_on_stream(nvshmem_team_t team, long long *dest,
+                                          const long long *source, size_t nelems, int PE_root,
+                                          cudaStream_t stream);
+int nvshmemx_uchar_broadcast_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                       const unsigned char *source, size_t nelems, int PE_root,
+                                       cudaStream_t stream);
+int nvshmemx_ushort_broadcast_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                        const unsigned short *source, size_t nelems, int PE_root,
+                                        cudaStream_t stream);
+int nvshmemx_uint_broadcast_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                      const unsigned int *source, size_t nelems, int PE_root,
+                                      cudaStream_t stream);
+int nvshmemx_ulong_broadcast_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                       const unsigned long *source, size_t nelems, int PE_root,
+                                       cudaStream_t stream);
+int nvshmemx_ulonglong_broadcast_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                           const unsigned long long *source, size_t nelems,
+                                           int PE_root, cudaStream_t stream);
+int nvshmemx_int8_broadcast_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                      size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_int16_broadcast_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_int32_broadcast_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_int64_broadcast_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_uint8_broadcast_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_uint16_broadcast_on_stream(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                        size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_uint32_broadcast_on_stream(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                        size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_uint64_broadcast_on_stream(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                        size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_size_broadcast_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                      size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_ptrdiff_broadcast_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                         const ptrdiff_t *source, size_t nelems, int PE_root,
+                                         cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_fcollect_on_stream (man page shmem_fcollect) */
+int nvshmemx_float_fcollect_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_double_fcollect_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_char_fcollect_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_schar_fcollect_on_stream(nvshmem_team_t team, signed char *dest,
+                                      const signed char *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_short_fcollect_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int_fcollect_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                    size_t nelems, cudaStream_t stream);
+int nvshmemx_long_fcollect_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_longlong_fcollect_on_stream(nvshmem_team_t team, long long *dest,
+                                         const long long *source, size_t nelems,
+                                         cudaStream_t stream);
+int nvshmemx_uchar_fcollect_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                      const unsigned char *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_ushort_fcollect_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                       const unsigned short *source, size_t nelems,
+                                       cudaStream_t stream);
+int nvshmemx_uint_fcollect_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                     const unsigned int *source, size_t nelems,
+                                     cudaStream_t stream);
+int nvshmemx_ulong_fcollect_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                      const unsigned long *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_ulonglong_fcollect_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                          const unsigned long long *source, size_t nelems,
+                                          cudaStream_t stream);
+int nvshmemx_int8_fcollect_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_int16_fcollect_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int32_fcollect_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int64_fcollect_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_uint8_fcollect_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_uint16_fcollect_on_stream(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_uint32_fcollect_on_stream(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_uint64_fcollect_on_stream(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_size_fcollect_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_ptrdiff_fcollect_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                        const ptrdiff_t *source, size_t nelems,
+                                        cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_alltoall_on_stream (man page shmem_alltoall) */
+int nvshmemx_float_alltoall_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_double_alltoall_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_char_alltoall_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_schar_alltoall_on_stream(nvshmem_team_t team, signed char *dest,
+                                      const signed char *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_short_alltoall_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int_alltoall_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                    size_t nelems, cudaStream_t stream);
+int nvshmemx_long_alltoall_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_longlong_alltoall_on_stream(nvshmem_team_t team, long long *dest,
+                                         const long long *source, size_t nelems,
+                                         cudaStream_t stream);
+int nvshmemx_uchar_alltoall_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                      const unsigned char *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_ushort_alltoall_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                       const unsigned short *source, size_t nelems,
+                                       cudaStream_t stream);
+int nvshmemx_uint_alltoall_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                     const unsigned int *source, size_t nelems,
+                                     cudaStream_t stream);
+int nvshmemx_ulong_alltoall_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                      const unsigned long *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_ulonglong_alltoall_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                          const unsigned long long *source, size_t nelems,
+                                          cudaStream_t stream);
+int nvshmemx_int8_alltoall_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_int16_alltoall_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int32_alltoall_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int64_alltoall_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_uint8_alltoall_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_uint16_alltoall_on_stream(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_uint32_alltoall_on_stream(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_uint64_alltoall_on_stream(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_size_alltoall_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_ptrdiff_alltoall_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                        const ptrdiff_t *source, size_t nelems,
+                                        cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_and_reduce_on_stream (man page shmem_and_reduce) */
+int nvshmemx_uchar_and_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ushort_and_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint_and_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulong_and_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulonglong_and_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_int8_and_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_and_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_and_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_and_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_and_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_and_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint32_and_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint64_and_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_size_and_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_or_reduce_on_stream (man page shmem_or_reduce) */
+int nvshmemx_uchar_or_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                       const unsigned char *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ushort_or_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                        const unsigned short *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_uint_or_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                      const unsigned int *source, size_t nreduce,
+                                      cudaStream_t stream);
+int nvshmemx_ulong_or_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                       const unsigned long *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulonglong_or_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                           const unsigned long long *source, size_t nreduce,
+                                           cudaStream_t stream);
+int nvshmemx_int8_or_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                      size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_or_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_or_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_or_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_or_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_or_reduce_on_stream(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint32_or_reduce_on_stream(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint64_or_reduce_on_stream(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_size_or_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                      size_t nreduce, cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_xor_reduce_on_stream (man page shmem_xor_reduce) */
+int nvshmemx_uchar_xor_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ushort_xor_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint_xor_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulong_xor_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulonglong_xor_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_int8_xor_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_xor_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_xor_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_xor_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_xor_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_xor_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint32_xor_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint64_xor_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_size_xor_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_max_reduce_on_stream (man page shmem_max_reduce) */
+int nvshmemx_float_max_reduce_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_double_max_reduce_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_char_max_reduce_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_schar_max_reduce_on_stream(nvshmem_team_t team, signed char *dest,
+                                        const signed char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_short_max_reduce_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int_max_reduce_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                      size_t nreduce, cudaStream_t stream);
+int nvshmemx_long_max_reduce_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_longlong_max_reduce_on_stream(nvshmem_team_t team, long long *dest,
+                                           const long long *source, size_t nreduce,
+                                           cudaStream_t stream);
+int nvshmemx_uchar_max_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ushort_max_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint_max_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulong_max_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulonglong_max_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_int8_max_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_max_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_max_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_max_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_max_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_max_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint32_max_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint64_max_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_size_max_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_ptrdiff_max_reduce_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                          const ptrdiff_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_min_reduce_on_stream (man page shmem_min_reduce) */
+int nvshmemx_float_min_reduce_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_double_min_reduce_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_char_min_reduce_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_schar_min_reduce_on_stream(nvshmem_team_t team, signed char *dest,
+                                        const signed char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_short_min_reduce_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int_min_reduce_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                      size_t nreduce, cudaStream_t stream);
+int nvshmemx_long_min_reduce_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_longlong_min_reduce_on_stream(nvshmem_team_t team, long long *dest,
+                                           const long long *source, size_t nreduce,
+                                           cudaStream_t stream);
+int nvshmemx_uchar_min_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ushort_min_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint_min_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulong_min_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulonglong_min_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_int8_min_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_min_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_min_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_min_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_min_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_min_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint32_min_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint64_min_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_size_min_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_ptrdiff_min_reduce_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                          const ptrdiff_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_sum_reduce_on_stream (man page shmem_sum_reduce) */
+int nvshmemx_float_sum_reduce_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_double_sum_reduce_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_char_sum_reduce_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_schar_sum_reduce_on_stream(nvshmem_team_t team, signed char *dest,
+                                        const signed char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_short_sum_reduce_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int_sum_reduce_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                      size_t nreduce, cudaStream_t stream);
+int nvshmemx_long_sum_reduce_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_longlong_sum_reduce_on_stream(nvshmem_team_t team, long long *dest,
+                                           const long long *source, size_t nreduce,
+                                           cudaStream_t stream);
+int nvshmemx_uchar_sum_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ushort_sum_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint_sum_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulong_sum_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulonglong_sum_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_int8_sum_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_sum_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_sum_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_sum_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_sum_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_sum_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint32_sum_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint64_sum_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_size_sum_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_ptrdiff_sum_reduce_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                          const ptrdiff_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_prod_reduce_on_stream (man page shmem_prod_reduce) */
+int nvshmemx_float_prod_reduce_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_double_prod_reduce_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                          size_t nreduce, cudaStream_t stream);
+int nvshmemx_char_prod_reduce_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_schar_prod_reduce_on_stream(nvshmem_team_t team, signed char *dest,
+                                         const signed char *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_short_prod_reduce_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_int_prod_reduce_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_long_prod_reduce_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_longlong_prod_reduce_on_stream(nvshmem_team_t team, long long *dest,
+                                            const long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_uchar_prod_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                         const unsigned char *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_ushort_prod_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                          const unsigned short *source, size_t nreduce,
+                                          cudaStream_t stream);
+int nvshmemx_uint_prod_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                        const unsigned int *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulong_prod_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                         const unsigned long *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_ulonglong_prod_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                             const unsigned long long *source, size_t nreduce,
+                                             cudaStream_t stream);
+int nvshmemx_int8_prod_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_prod_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_prod_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_prod_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_prod_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_prod_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                          const uint16_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+int nvshmemx_uint32_prod_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                          const uint32_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+int nvshmemx_uint64_prod_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                          const uint64_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+int nvshmemx_size_prod_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_ptrdiff_prod_reduce_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                           const ptrdiff_t *source, size_t nreduce,
+                                           cudaStream_t stream);
+
 /* nvshmemx_signal_wait_until_on_stream (man page shmem_signal_wait_until) */
 void nvshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
                                           cudaStream_t stream);

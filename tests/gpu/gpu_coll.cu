@@ -1,7 +1,9 @@
 /* The device collectives against the host's: every generated typed broadcast,
  * fcollect, alltoall and reduction (every type and op), in its nvshmem_ form
  * (one thread), its nvshmemx_ _block form (a block of 40 threads: a full warp and
- * a partial one) and its _warp form, and the byte forms, on the world team and
+ * a partial one), its _warp form and its nvshmemx_..._on_stream form (with
+ * nvshmemx_barrier_on_stream and _team_sync_on_stream), and the byte forms, on
+ * the world team and
  * on a strided team (world PEs 1, 3, ...; at 2 PEs a team of one), with several
  * element counts (600 longs span two pieces of a reduction's 4 KiB scratch; the
  * strided team takes 7 and 600).
@@ -188,6 +190,106 @@ static int check_all(nvshmem_team_t team, shmem_team_t hteam, size_t n, char *sr
     return bad;
 }
 
+/* The stream forms, by op: they take what the device forms take, and a stream. */
+template <typename T, typename F>
+static void stream_broadcast(F f, nvshmem_team_t team, void *d, const void *s, size_t n, int root,
+                             cudaStream_t st)
+{
+    f(team, (T *)d, (const T *)s, n, root, st);
+}
+
+template <typename T, typename F>
+static void stream_plain(F f, nvshmem_team_t team, void *d, const void *s, size_t n, int,
+                         cudaStream_t st)
+{
+    f(team, (T *)d, (const T *)s, n, st);
+}
+
+#define stream_fcollect stream_plain
+#define stream_alltoall stream_plain
+#define stream_and_reduce stream_plain
+#define stream_or_reduce stream_plain
+#define stream_xor_reduce stream_plain
+#define stream_max_reduce stream_plain
+#define stream_min_reduce stream_plain
+#define stream_sum_reduce stream_plain
+#define stream_prod_reduce stream_plain
+
+#define N_STREAM (SHOAL_STREAM_COLL_ROUTINES_COUNT + 3)
+
+/* The nvshmemx_..._on_stream forms, all enqueued on one stream between a
+ * nvshmemx_barrier_on_stream and a nvshmemx_team_sync_on_stream, then compared
+ * with their host twins as check_all does. */
+static int check_stream(nvshmem_team_t team, shmem_team_t hteam, size_t n, char *src, char *dest,
+                        char *ref, const char *what)
+{
+    int me = shmem_my_pe(), size = nvshmem_team_n_pes(team), k = 0, bad = 0;
+    size_t bytes[N_STREAM];
+    const char *names[N_STREAM];
+    cudaStream_t st;
+
+    GPU_CUDA(cudaStreamCreate(&st));
+    memset(dest, 0, (size_t)N_STREAM * AREA);
+    memset(ref, 0, (size_t)N_STREAM * AREA);
+#define X(op, type, routine, host)                                                                 \
+    fill<type>(src + (size_t)k * AREA, AREA / sizeof(type), me, k);                                \
+    k++;
+    SHOAL_STREAM_COLL_ROUTINES(X)
+#undef X
+    for (; k < N_STREAM; k++)
+        fill<long>(src + (size_t)k * AREA, AREA / sizeof(long), me, k);
+    nvshmemx_barrier_on_stream(team, st);
+    k = 0;
+#define X(op, type, routine, host)                                                                 \
+    stream_##op<type>(routine, team, dest + (size_t)k * AREA, src + (size_t)k * AREA, n, k % size, \
+                      st);                                                                         \
+    k++;
+    SHOAL_STREAM_COLL_ROUTINES(X)
+#undef X
+    nvshmemx_broadcastmem_on_stream(team, dest + (size_t)k * AREA, src + (size_t)k * AREA, n * 8,
+                                    k % size, st);
+    nvshmemx_fcollectmem_on_stream(team, dest + (size_t)(k + 1) * AREA,
+                                   src + (size_t)(k + 1) * AREA, n * 8, st);
+    nvshmemx_alltoallmem_on_stream(team, dest + (size_t)(k + 2) * AREA,
+                                   src + (size_t)(k + 2) * AREA, n * 8, st);
+    GPU_CHECK_EQ("nvshmemx_team_sync_on_stream's return", 0,
+                 nvshmemx_team_sync_on_stream(team, st));
+    GPU_CUDA(cudaStreamSynchronize(st));
+    k = 0;
+#define X(op, type, routine, host)                                                                 \
+    names[k] = #routine;                                                                           \
+    bytes[k] =                                                                                     \
+        host_##op<type>(host, hteam, ref + (size_t)k * AREA, src + (size_t)k * AREA, n, k % size); \
+    k++;
+    SHOAL_STREAM_COLL_ROUTINES(X)
+#undef X
+    shmem_broadcastmem(hteam, ref + (size_t)k * AREA, src + (size_t)k * AREA, n * 8, k % size);
+    shmem_fcollectmem(hteam, ref + (size_t)(k + 1) * AREA, src + (size_t)(k + 1) * AREA, n * 8);
+    shmem_alltoallmem(hteam, ref + (size_t)(k + 2) * AREA, src + (size_t)(k + 2) * AREA, n * 8);
+    bytes[k] = n * 8;
+    bytes[k + 1] = bytes[k + 2] = n * 8 * (size_t)size;
+    names[k] = "nvshmemx_broadcastmem_on_stream";
+    names[k + 1] = "nvshmemx_fcollectmem_on_stream";
+    names[k + 2] = "nvshmemx_alltoallmem_on_stream";
+    shmem_team_sync(hteam);
+    for (k = 0; k < N_STREAM; k++) {
+        const char *d = dest + (size_t)k * AREA, *r = ref + (size_t)k * AREA;
+
+        if (memcmp(d, r, bytes[k]) != 0 && bad++ < 5) {
+            size_t b = 0;
+
+            while (d[b] == r[b])
+                b++;
+            GPU_CHECK(0,
+                      "%s, %s, nelems %zu: byte %zu of %zu is 0x%02x, the host's twin "
+                      "wrote 0x%02x",
+                      names[k], what, n, b, bytes[k], (unsigned char)d[b], (unsigned char)r[b]);
+        }
+    }
+    GPU_CUDA(cudaStreamDestroy(st));
+    return bad;
+}
+
 int main(void)
 {
     /* GPU_COLL_COUNTS=k takes the first k (gpu_coll.sh: fewer through the proxy
@@ -228,10 +330,21 @@ int main(void)
         }
         shmem_barrier_all();
     }
+    /* The stream forms: the world team with the first count, the strided team
+     * with 600 elements where the counts reach it. */
+    bad += check_stream(NVSHMEM_TEAM_WORLD, SHMEM_TEAM_WORLD, counts[0], src, dest, ref,
+                        "NVSHMEM_TEAM_WORLD, on a stream");
+    runs++;
+    if (strided != NVSHMEM_TEAM_INVALID && ncounts > 1) {
+        bad += check_stream(strided, hstrided, counts[1], src, dest, ref,
+                            "the strided team, on a stream");
+        runs++;
+    }
+    shmem_barrier_all();
     GPU_CHECK(bad == 0, "%d device collectives differ from their host twins", bad);
     if (me == 0)
-        printf("gpu_coll: %d device collectives (%d typed, %d byte forms) checked against the "
-               "host's in %d runs at %d PEs\n",
-               N_ROUTINES, SHOAL_DEV_COLL_ROUTINES_COUNT, N_MEM, runs, n_pes);
+        printf("gpu_coll: %d device collectives (%d typed, %d byte forms) and %d stream forms "
+               "checked against the host's in %d runs at %d PEs\n",
+               N_ROUTINES, SHOAL_DEV_COLL_ROUTINES_COUNT, N_MEM, N_STREAM, runs, n_pes);
     return gpu_test_finish("gpu_coll");
 }

@@ -204,8 +204,7 @@ static void test_lines(void)
     expect_line("nvshmem_int_sum_reduce", SHOAL_DEV_ERR_NREDUCE, 1LL << 62,
                 "^nvshmem_int_sum_reduce \\(device\\): argument nreduce is "
                 "4611686018427387904, too large");
-    expect_line("nvshmem_int_sum_reduce", SHOAL_DEV_ERR_RED_OP, 9,
-                "reduction 9 has no case");
+    expect_line("nvshmem_int_sum_reduce", SHOAL_DEV_ERR_RED_OP, 9, "reduction 9 has no case");
     expect_line("nvshmem_int_p", 999, 1, "^nvshmem_int_p \\(device\\): unknown device error 999");
     /* A routine name that fills the record is cut, never read past. */
     expect_line("nvshmem_a_routine_name_of_sixty_four_characters_or_more_xxxxxxxxxxxxxxxx",

@@ -54,6 +54,9 @@ err_gpu_team_split)
 err_gpu_coll_root)
     pattern="nvshmem_int_broadcast (device): argument PE_root is $ERR_PES, valid range 0\.\.$last"
     who=$last ;;
+err_gpu_coll_stream)
+    pattern="nvshmemx_int_broadcast_on_stream: argument PE_root is $ERR_PES, valid range 0\.\.$last"
+    who=$last ;;
 err_gpu_nogpu_stream)
     pattern="nvshmemx_int_wait_until_on_stream: no GPU is set up on this PE (cudaGetDeviceCount: [^)]*)"
     who=$last ;;

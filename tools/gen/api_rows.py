@@ -103,10 +103,16 @@ def group_form(r, gpu, dev_source, dev_over, page, group):
 
 
 def stream_form(r, gpu, dev_over, stream_source):
-    """The nvshmemx_..._on_stream host twin of r: r's parameters and a stream;
-    the stream waits, so nothing is returned."""
+    """The nvshmemx_..._on_stream host twin of r: r's parameters (a team is an
+    nvshmem_team_t) and a stream. A wait's stream key is its args: the stream
+    waits, so nothing is returned. A collective's is a dict of core, args and
+    source: it returns what core returns, as NVSHMEM's do."""
+    st = r["stream"] if isinstance(r["stream"], dict) else {
+        "core": "shoal_gpu_wait_on_stream", "args": r["stream"], "source": stream_source,
+        "ret": "void"}
+    ret = st.get("ret", r["ret"])
     return dict(r, **gpu, name=r["name"].replace("shmem_", "nvshmemx_", 1) + "_on_stream",
                 twin=r, device=False, over=dev_over.get(r["over"], r["over"]),
-                params=r["params"] + ", cudaStream_t stream", ret="void", ret_call=False,
-                core="shoal_gpu_wait_on_stream", args=r["stream"], locals=[],
-                source=stream_source)
+                params=r["params"].replace("shmem_team_t", "nvshmem_team_t")
+                + ", cudaStream_t stream", ret=ret, ret_call=ret != "void",
+                core=st["core"], args=st["args"], locals=[], source=st["source"])

@@ -586,12 +586,15 @@ _COLL = {"source": "shmem/api/gen/coll.c", "ret": "int", "ret_call": True, "core
          "select": "dest"}
 
 
-def _dev_coll(core, args, page):
+def _dev_coll(core, args, page, stream):
     """A collective's device twin and its _block and _warp forms: args hold %s
     for who calls (SHOAL_DEV_THREAD, or the group's {warp}: SHOAL_DEV_BLOCK 0,
-    SHOAL_DEV_WARP 1); the group forms stay on the twin's page."""
+    SHOAL_DEV_WARP 1); the group forms stay on the twin's page. stream: the
+    args of its nvshmemx_..._on_stream form (shoal_gpu_coll_on_stream)."""
     return {"dev": _dev(core, args % "SHOAL_DEV_THREAD"),
-            "group": {"core": core, "args": args % "{warp}", "page": page}}
+            "group": {"core": core, "args": args % "{warp}", "page": page},
+            "stream": {"core": "shoal_gpu_coll_on_stream", "args": stream,
+                       "source": "gpu/host/gen/coll_stream.cu"}}
 _TEAM_CONTIG = "shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems"
 ROUTINES += [
     _row(name="shmem_{TYPENAME}_broadcast", over="rma", params=_TEAM_CONTIG + ", int PE_root",
@@ -599,7 +602,9 @@ ROUTINES += [
          args="team, dest, source, nelems, {size}, PE_root, {routine}",
          generic="shmem_broadcast", page="shmem_broadcast",
          **_dev_coll("shoal_dev_broadcast", "team, dest, source, nelems, {size}, PE_root, %s, "
-                     "{routine}", "shmem_broadcast"), **_COLL),
+                     "{routine}", "shmem_broadcast",
+                     "SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems, {size}, PE_root, 0, "
+                     "0, stream, {routine}"), **_COLL),
     _row(name="shmem_{TYPENAME}_collect", over="rma", params=_TEAM_CONTIG,
          core="shoal_api_collect", args="team, dest, source, nelems, {size}, 0, {routine}",
          generic="shmem_collect", page="shmem_collect", **_COLL),
@@ -607,12 +612,16 @@ ROUTINES += [
          core="shoal_api_collect", args="team, dest, source, nelems, {size}, 1, {routine}",
          generic="shmem_fcollect", page="shmem_fcollect",
          **_dev_coll("shoal_dev_fcollect", "team, dest, source, nelems, {size}, %s, {routine}",
-                     "shmem_fcollect"), **_COLL),
+                     "shmem_fcollect",
+                     "SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, {size}, 0, 0, 0, "
+                     "stream, {routine}"), **_COLL),
     _row(name="shmem_{TYPENAME}_alltoall", over="rma", params=_TEAM_CONTIG,
          core="shoal_api_alltoall", args="team, dest, source, nelems, {size}, {routine}",
          generic="shmem_alltoall", page="shmem_alltoall",
          **_dev_coll("shoal_dev_alltoall", "team, dest, source, nelems, {size}, %s, {routine}",
-                     "shmem_alltoall"), **_COLL),
+                     "shmem_alltoall",
+                     "SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, {size}, 0, 0, 0, "
+                     "stream, {routine}"), **_COLL),
     _row(name="shmem_{TYPENAME}_alltoalls", over="rma",
          params="shmem_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst, "
                 "ptrdiff_t sst, size_t nelems",
@@ -666,7 +675,9 @@ for _op, _fam in (("and", "bit"), ("or", "bit"), ("xor", "bit"), ("max", "minmax
              generic="shmem_%s_reduce" % _op, select="dest", page="shmem_%s_reduce" % _op,
              source="shmem/api/gen/reduce.c",
              **_dev_coll("shoal_dev_reduce", "team, dest, source, nreduce, {size}, " + _OP
-                         + ", {dt}, %s, {routine}", "shmem_%s_reduce" % _op)),
+                         + ", {dt}, %s, {routine}", "shmem_%s_reduce" % _op,
+                         "SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, {size}, 0, "
+                         + _OP + ", {dt}, stream, {routine}")),
         _row(name="shmem_{TYPENAME}_%s_to_all" % _op, over="toall_" + _fam, ret="void",
              params=_TOALL_P, core="shoal_api_reduce_to_all",
              args="dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync, "
@@ -914,6 +925,10 @@ GPU_SOURCES = {
         "includes": ["shoal_device.cuh", "shoal_coll.h", "nvshmem.h"],
         "what": "Device team collectives made by a block or a warp: their _block, _warp forms.",
     },
+    "gpu/host/gen/coll_stream.cu": {
+        "includes": ["shoal_gpu_host.h", "shoal_coll.h", "nvshmem.h"],
+        "what": "Host routines that make a team collective in a CUDA stream's order.",
+    },
     "gpu/host/gen/stream.cu": {
         "includes": ["shoal_gpu_host.h", "shoal_wait.h", "nvshmem.h"],
         "what": "Host routines that make a CUDA stream wait on a symmetric variable.",
@@ -937,7 +952,8 @@ _DEV_SOURCE = {
     "shmem/api/gen/reduce.c": "gpu/device/gen/coll.cu",
 }
 # The collectives' device files: the CPU engine's tests list their routines apart.
-GPU_COLL_SOURCES = ("gpu/device/gen/coll.cu", "gpu/device/gen/coll_group.cu")
+GPU_COLL_SOURCES = ("gpu/device/gen/coll.cu", "gpu/device/gen/coll_group.cu",
+                    "gpu/host/gen/coll_stream.cu")
 # NVSHMEM's reductions take no long double and no complex type: the RMA list less
 # long double is exactly the min/max and sum/prod types left.
 _DEV_OVER = {"rma": "dev_rma", "signal": "dev_rma", "depr_wait": "p2p", "red_minmax": "dev_rma",

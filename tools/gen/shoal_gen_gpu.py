@@ -151,7 +151,10 @@ def gen_cpu_test(api):
           if row["device"] and not row["group"] and not is_coll(api, row) for r in rs]
     groups = [r for row, rs in api.gpu_by_row if row["group"] and not is_coll(api, row)
               for r in rs]
-    colls = [r for row, rs in api.gpu_by_row if is_coll(api, row) for r in rs]
+    colls = [r for row, rs in api.gpu_by_row if is_coll(api, row) and row["device"]
+             for r in rs]
+    streams = [r for row, rs in api.gpu_by_row if is_coll(api, row) and not row["device"]
+               for r in rs]
     ops = []
     for r in rs:
         if r.op() not in ops:
@@ -188,7 +191,11 @@ def gen_cpu_test(api):
                    for r in colls],
                   "X(OP, TYPE, WHO, ROUTINE, HOST): the device collectives, each with the "
                   "host routine it mirrors; WHO THREAD, BLOCK or WARP")
-    out += ["#define SHOAL_DEV_COLL_ROUTINES_COUNT %d" % len(colls), "",
+    out += ["#define SHOAL_DEV_COLL_ROUTINES_COUNT %d" % len(colls), ""]
+    out += xmacro("SHOAL_STREAM_COLL_ROUTINES",
+                  ["%s, %s, %s, %s" % (r.op(), r.ctype, r.name, r.twin) for r in streams],
+                  "X(OP, TYPE, ROUTINE, HOST): the collectives' nvshmemx_ stream forms")
+    out += ["#define SHOAL_STREAM_COLL_ROUTINES_COUNT %d" % len(streams), "",
             "#endif /* SHOAL_TEST_DEV_ROUTINES_H */", ""]
     return "\n".join(out)
 

@@ -1436,4 +1436,211 @@
     X(prod_reduce, ptrdiff_t, WARP, nvshmemx_ptrdiff_prod_reduce_warp, shmem_ptrdiff_prod_reduce)
 #define SHOAL_DEV_COLL_ROUTINES_COUNT 609
 
+/* X(OP, TYPE, ROUTINE, HOST): the collectives' nvshmemx_ stream forms */
+#define SHOAL_STREAM_COLL_ROUTINES(X) \
+    X(broadcast, float, nvshmemx_float_broadcast_on_stream, shmem_float_broadcast) \
+    X(broadcast, double, nvshmemx_double_broadcast_on_stream, shmem_double_broadcast) \
+    X(broadcast, char, nvshmemx_char_broadcast_on_stream, shmem_char_broadcast) \
+    X(broadcast, signed char, nvshmemx_schar_broadcast_on_stream, shmem_schar_broadcast) \
+    X(broadcast, short, nvshmemx_short_broadcast_on_stream, shmem_short_broadcast) \
+    X(broadcast, int, nvshmemx_int_broadcast_on_stream, shmem_int_broadcast) \
+    X(broadcast, long, nvshmemx_long_broadcast_on_stream, shmem_long_broadcast) \
+    X(broadcast, long long, nvshmemx_longlong_broadcast_on_stream, shmem_longlong_broadcast) \
+    X(broadcast, unsigned char, nvshmemx_uchar_broadcast_on_stream, shmem_uchar_broadcast) \
+    X(broadcast, unsigned short, nvshmemx_ushort_broadcast_on_stream, shmem_ushort_broadcast) \
+    X(broadcast, unsigned int, nvshmemx_uint_broadcast_on_stream, shmem_uint_broadcast) \
+    X(broadcast, unsigned long, nvshmemx_ulong_broadcast_on_stream, shmem_ulong_broadcast) \
+    X(broadcast, unsigned long long, nvshmemx_ulonglong_broadcast_on_stream, shmem_ulonglong_broadcast) \
+    X(broadcast, int8_t, nvshmemx_int8_broadcast_on_stream, shmem_int8_broadcast) \
+    X(broadcast, int16_t, nvshmemx_int16_broadcast_on_stream, shmem_int16_broadcast) \
+    X(broadcast, int32_t, nvshmemx_int32_broadcast_on_stream, shmem_int32_broadcast) \
+    X(broadcast, int64_t, nvshmemx_int64_broadcast_on_stream, shmem_int64_broadcast) \
+    X(broadcast, uint8_t, nvshmemx_uint8_broadcast_on_stream, shmem_uint8_broadcast) \
+    X(broadcast, uint16_t, nvshmemx_uint16_broadcast_on_stream, shmem_uint16_broadcast) \
+    X(broadcast, uint32_t, nvshmemx_uint32_broadcast_on_stream, shmem_uint32_broadcast) \
+    X(broadcast, uint64_t, nvshmemx_uint64_broadcast_on_stream, shmem_uint64_broadcast) \
+    X(broadcast, size_t, nvshmemx_size_broadcast_on_stream, shmem_size_broadcast) \
+    X(broadcast, ptrdiff_t, nvshmemx_ptrdiff_broadcast_on_stream, shmem_ptrdiff_broadcast) \
+    X(fcollect, float, nvshmemx_float_fcollect_on_stream, shmem_float_fcollect) \
+    X(fcollect, double, nvshmemx_double_fcollect_on_stream, shmem_double_fcollect) \
+    X(fcollect, char, nvshmemx_char_fcollect_on_stream, shmem_char_fcollect) \
+    X(fcollect, signed char, nvshmemx_schar_fcollect_on_stream, shmem_schar_fcollect) \
+    X(fcollect, short, nvshmemx_short_fcollect_on_stream, shmem_short_fcollect) \
+    X(fcollect, int, nvshmemx_int_fcollect_on_stream, shmem_int_fcollect) \
+    X(fcollect, long, nvshmemx_long_fcollect_on_stream, shmem_long_fcollect) \
+    X(fcollect, long long, nvshmemx_longlong_fcollect_on_stream, shmem_longlong_fcollect) \
+    X(fcollect, unsigned char, nvshmemx_uchar_fcollect_on_stream, shmem_uchar_fcollect) \
+    X(fcollect, unsigned short, nvshmemx_ushort_fcollect_on_stream, shmem_ushort_fcollect) \
+    X(fcollect, unsigned int, nvshmemx_uint_fcollect_on_stream, shmem_uint_fcollect) \
+    X(fcollect, unsigned long, nvshmemx_ulong_fcollect_on_stream, shmem_ulong_fcollect) \
+    X(fcollect, unsigned long long, nvshmemx_ulonglong_fcollect_on_stream, shmem_ulonglong_fcollect) \
+    X(fcollect, int8_t, nvshmemx_int8_fcollect_on_stream, shmem_int8_fcollect) \
+    X(fcollect, int16_t, nvshmemx_int16_fcollect_on_stream, shmem_int16_fcollect) \
+    X(fcollect, int32_t, nvshmemx_int32_fcollect_on_stream, shmem_int32_fcollect) \
+    X(fcollect, int64_t, nvshmemx_int64_fcollect_on_stream, shmem_int64_fcollect) \
+    X(fcollect, uint8_t, nvshmemx_uint8_fcollect_on_stream, shmem_uint8_fcollect) \
+    X(fcollect, uint16_t, nvshmemx_uint16_fcollect_on_stream, shmem_uint16_fcollect) \
+    X(fcollect, uint32_t, nvshmemx_uint32_fcollect_on_stream, shmem_uint32_fcollect) \
+    X(fcollect, uint64_t, nvshmemx_uint64_fcollect_on_stream, shmem_uint64_fcollect) \
+    X(fcollect, size_t, nvshmemx_size_fcollect_on_stream, shmem_size_fcollect) \
+    X(fcollect, ptrdiff_t, nvshmemx_ptrdiff_fcollect_on_stream, shmem_ptrdiff_fcollect) \
+    X(alltoall, float, nvshmemx_float_alltoall_on_stream, shmem_float_alltoall) \
+    X(alltoall, double, nvshmemx_double_alltoall_on_stream, shmem_double_alltoall) \
+    X(alltoall, char, nvshmemx_char_alltoall_on_stream, shmem_char_alltoall) \
+    X(alltoall, signed char, nvshmemx_schar_alltoall_on_stream, shmem_schar_alltoall) \
+    X(alltoall, short, nvshmemx_short_alltoall_on_stream, shmem_short_alltoall) \
+    X(alltoall, int, nvshmemx_int_alltoall_on_stream, shmem_int_alltoall) \
+    X(alltoall, long, nvshmemx_long_alltoall_on_stream, shmem_long_alltoall) \
+    X(alltoall, long long, nvshmemx_longlong_alltoall_on_stream, shmem_longlong_alltoall) \
+    X(alltoall, unsigned char, nvshmemx_uchar_alltoall_on_stream, shmem_uchar_alltoall) \
+    X(alltoall, unsigned short, nvshmemx_ushort_alltoall_on_stream, shmem_ushort_alltoall) \
+    X(alltoall, unsigned int, nvshmemx_uint_alltoall_on_stream, shmem_uint_alltoall) \
+    X(alltoall, unsigned long, nvshmemx_ulong_alltoall_on_stream, shmem_ulong_alltoall) \
+    X(alltoall, unsigned long long, nvshmemx_ulonglong_alltoall_on_stream, shmem_ulonglong_alltoall) \
+    X(alltoall, int8_t, nvshmemx_int8_alltoall_on_stream, shmem_int8_alltoall) \
+    X(alltoall, int16_t, nvshmemx_int16_alltoall_on_stream, shmem_int16_alltoall) \
+    X(alltoall, int32_t, nvshmemx_int32_alltoall_on_stream, shmem_int32_alltoall) \
+    X(alltoall, int64_t, nvshmemx_int64_alltoall_on_stream, shmem_int64_alltoall) \
+    X(alltoall, uint8_t, nvshmemx_uint8_alltoall_on_stream, shmem_uint8_alltoall) \
+    X(alltoall, uint16_t, nvshmemx_uint16_alltoall_on_stream, shmem_uint16_alltoall) \
+    X(alltoall, uint32_t, nvshmemx_uint32_alltoall_on_stream, shmem_uint32_alltoall) \
+    X(alltoall, uint64_t, nvshmemx_uint64_alltoall_on_stream, shmem_uint64_alltoall) \
+    X(alltoall, size_t, nvshmemx_size_alltoall_on_stream, shmem_size_alltoall) \
+    X(alltoall, ptrdiff_t, nvshmemx_ptrdiff_alltoall_on_stream, shmem_ptrdiff_alltoall) \
+    X(and_reduce, unsigned char, nvshmemx_uchar_and_reduce_on_stream, shmem_uchar_and_reduce) \
+    X(and_reduce, unsigned short, nvshmemx_ushort_and_reduce_on_stream, shmem_ushort_and_reduce) \
+    X(and_reduce, unsigned int, nvshmemx_uint_and_reduce_on_stream, shmem_uint_and_reduce) \
+    X(and_reduce, unsigned long, nvshmemx_ulong_and_reduce_on_stream, shmem_ulong_and_reduce) \
+    X(and_reduce, unsigned long long, nvshmemx_ulonglong_and_reduce_on_stream, shmem_ulonglong_and_reduce) \
+    X(and_reduce, int8_t, nvshmemx_int8_and_reduce_on_stream, shmem_int8_and_reduce) \
+    X(and_reduce, int16_t, nvshmemx_int16_and_reduce_on_stream, shmem_int16_and_reduce) \
+    X(and_reduce, int32_t, nvshmemx_int32_and_reduce_on_stream, shmem_int32_and_reduce) \
+    X(and_reduce, int64_t, nvshmemx_int64_and_reduce_on_stream, shmem_int64_and_reduce) \
+    X(and_reduce, uint8_t, nvshmemx_uint8_and_reduce_on_stream, shmem_uint8_and_reduce) \
+    X(and_reduce, uint16_t, nvshmemx_uint16_and_reduce_on_stream, shmem_uint16_and_reduce) \
+    X(and_reduce, uint32_t, nvshmemx_uint32_and_reduce_on_stream, shmem_uint32_and_reduce) \
+    X(and_reduce, uint64_t, nvshmemx_uint64_and_reduce_on_stream, shmem_uint64_and_reduce) \
+    X(and_reduce, size_t, nvshmemx_size_and_reduce_on_stream, shmem_size_and_reduce) \
+    X(or_reduce, unsigned char, nvshmemx_uchar_or_reduce_on_stream, shmem_uchar_or_reduce) \
+    X(or_reduce, unsigned short, nvshmemx_ushort_or_reduce_on_stream, shmem_ushort_or_reduce) \
+    X(or_reduce, unsigned int, nvshmemx_uint_or_reduce_on_stream, shmem_uint_or_reduce) \
+    X(or_reduce, unsigned long, nvshmemx_ulong_or_reduce_on_stream, shmem_ulong_or_reduce) \
+    X(or_reduce, unsigned long long, nvshmemx_ulonglong_or_reduce_on_stream, shmem_ulonglong_or_reduce) \
+    X(or_reduce, int8_t, nvshmemx_int8_or_reduce_on_stream, shmem_int8_or_reduce) \
+    X(or_reduce, int16_t, nvshmemx_int16_or_reduce_on_stream, shmem_int16_or_reduce) \
+    X(or_reduce, int32_t, nvshmemx_int32_or_reduce_on_stream, shmem_int32_or_reduce) \
+    X(or_reduce, int64_t, nvshmemx_int64_or_reduce_on_stream, shmem_int64_or_reduce) \
+    X(or_reduce, uint8_t, nvshmemx_uint8_or_reduce_on_stream, shmem_uint8_or_reduce) \
+    X(or_reduce, uint16_t, nvshmemx_uint16_or_reduce_on_stream, shmem_uint16_or_reduce) \
+    X(or_reduce, uint32_t, nvshmemx_uint32_or_reduce_on_stream, shmem_uint32_or_reduce) \
+    X(or_reduce, uint64_t, nvshmemx_uint64_or_reduce_on_stream, shmem_uint64_or_reduce) \
+    X(or_reduce, size_t, nvshmemx_size_or_reduce_on_stream, shmem_size_or_reduce) \
+    X(xor_reduce, unsigned char, nvshmemx_uchar_xor_reduce_on_stream, shmem_uchar_xor_reduce) \
+    X(xor_reduce, unsigned short, nvshmemx_ushort_xor_reduce_on_stream, shmem_ushort_xor_reduce) \
+    X(xor_reduce, unsigned int, nvshmemx_uint_xor_reduce_on_stream, shmem_uint_xor_reduce) \
+    X(xor_reduce, unsigned long, nvshmemx_ulong_xor_reduce_on_stream, shmem_ulong_xor_reduce) \
+    X(xor_reduce, unsigned long long, nvshmemx_ulonglong_xor_reduce_on_stream, shmem_ulonglong_xor_reduce) \
+    X(xor_reduce, int8_t, nvshmemx_int8_xor_reduce_on_stream, shmem_int8_xor_reduce) \
+    X(xor_reduce, int16_t, nvshmemx_int16_xor_reduce_on_stream, shmem_int16_xor_reduce) \
+    X(xor_reduce, int32_t, nvshmemx_int32_xor_reduce_on_stream, shmem_int32_xor_reduce) \
+    X(xor_reduce, int64_t, nvshmemx_int64_xor_reduce_on_stream, shmem_int64_xor_reduce) \
+    X(xor_reduce, uint8_t, nvshmemx_uint8_xor_reduce_on_stream, shmem_uint8_xor_reduce) \
+    X(xor_reduce, uint16_t, nvshmemx_uint16_xor_reduce_on_stream, shmem_uint16_xor_reduce) \
+    X(xor_reduce, uint32_t, nvshmemx_uint32_xor_reduce_on_stream, shmem_uint32_xor_reduce) \
+    X(xor_reduce, uint64_t, nvshmemx_uint64_xor_reduce_on_stream, shmem_uint64_xor_reduce) \
+    X(xor_reduce, size_t, nvshmemx_size_xor_reduce_on_stream, shmem_size_xor_reduce) \
+    X(max_reduce, float, nvshmemx_float_max_reduce_on_stream, shmem_float_max_reduce) \
+    X(max_reduce, double, nvshmemx_double_max_reduce_on_stream, shmem_double_max_reduce) \
+    X(max_reduce, char, nvshmemx_char_max_reduce_on_stream, shmem_char_max_reduce) \
+    X(max_reduce, signed char, nvshmemx_schar_max_reduce_on_stream, shmem_schar_max_reduce) \
+    X(max_reduce, short, nvshmemx_short_max_reduce_on_stream, shmem_short_max_reduce) \
+    X(max_reduce, int, nvshmemx_int_max_reduce_on_stream, shmem_int_max_reduce) \
+    X(max_reduce, long, nvshmemx_long_max_reduce_on_stream, shmem_long_max_reduce) \
+    X(max_reduce, long long, nvshmemx_longlong_max_reduce_on_stream, shmem_longlong_max_reduce) \
+    X(max_reduce, unsigned char, nvshmemx_uchar_max_reduce_on_stream, shmem_uchar_max_reduce) \
+    X(max_reduce, unsigned short, nvshmemx_ushort_max_reduce_on_stream, shmem_ushort_max_reduce) \
+    X(max_reduce, unsigned int, nvshmemx_uint_max_reduce_on_stream, shmem_uint_max_reduce) \
+    X(max_reduce, unsigned long, nvshmemx_ulong_max_reduce_on_stream, shmem_ulong_max_reduce) \
+    X(max_reduce, unsigned long long, nvshmemx_ulonglong_max_reduce_on_stream, shmem_ulonglong_max_reduce) \
+    X(max_reduce, int8_t, nvshmemx_int8_max_reduce_on_stream, shmem_int8_max_reduce) \
+    X(max_reduce, int16_t, nvshmemx_int16_max_reduce_on_stream, shmem_int16_max_reduce) \
+    X(max_reduce, int32_t, nvshmemx_int32_max_reduce_on_stream, shmem_int32_max_reduce) \
+    X(max_reduce, int64_t, nvshmemx_int64_max_reduce_on_stream, shmem_int64_max_reduce) \
+    X(max_reduce, uint8_t, nvshmemx_uint8_max_reduce_on_stream, shmem_uint8_max_reduce) \
+    X(max_reduce, uint16_t, nvshmemx_uint16_max_reduce_on_stream, shmem_uint16_max_reduce) \
+    X(max_reduce, uint32_t, nvshmemx_uint32_max_reduce_on_stream, shmem_uint32_max_reduce) \
+    X(max_reduce, uint64_t, nvshmemx_uint64_max_reduce_on_stream, shmem_uint64_max_reduce) \
+    X(max_reduce, size_t, nvshmemx_size_max_reduce_on_stream, shmem_size_max_reduce) \
+    X(max_reduce, ptrdiff_t, nvshmemx_ptrdiff_max_reduce_on_stream, shmem_ptrdiff_max_reduce) \
+    X(min_reduce, float, nvshmemx_float_min_reduce_on_stream, shmem_float_min_reduce) \
+    X(min_reduce, double, nvshmemx_double_min_reduce_on_stream, shmem_double_min_reduce) \
+    X(min_reduce, char, nvshmemx_char_min_reduce_on_stream, shmem_char_min_reduce) \
+    X(min_reduce, signed char, nvshmemx_schar_min_reduce_on_stream, shmem_schar_min_reduce) \
+    X(min_reduce, short, nvshmemx_short_min_reduce_on_stream, shmem_short_min_reduce) \
+    X(min_reduce, int, nvshmemx_int_min_reduce_on_stream, shmem_int_min_reduce) \
+    X(min_reduce, long, nvshmemx_long_min_reduce_on_stream, shmem_long_min_reduce) \
+    X(min_reduce, long long, nvshmemx_longlong_min_reduce_on_stream, shmem_longlong_min_reduce) \
+    X(min_reduce, unsigned char, nvshmemx_uchar_min_reduce_on_stream, shmem_uchar_min_reduce) \
+    X(min_reduce, unsigned short, nvshmemx_ushort_min_reduce_on_stream, shmem_ushort_min_reduce) \
+    X(min_reduce, unsigned int, nvshmemx_uint_min_reduce_on_stream, shmem_uint_min_reduce) \
+    X(min_reduce, unsigned long, nvshmemx_ulong_min_reduce_on_stream, shmem_ulong_min_reduce) \
+    X(min_reduce, unsigned long long, nvshmemx_ulonglong_min_reduce_on_stream, shmem_ulonglong_min_reduce) \
+    X(min_reduce, int8_t, nvshmemx_int8_min_reduce_on_stream, shmem_int8_min_reduce) \
+    X(min_reduce, int16_t, nvshmemx_int16_min_reduce_on_stream, shmem_int16_min_reduce) \
+    X(min_reduce, int32_t, nvshmemx_int32_min_reduce_on_stream, shmem_int32_min_reduce) \
+    X(min_reduce, int64_t, nvshmemx_int64_min_reduce_on_stream, shmem_int64_min_reduce) \
+    X(min_reduce, uint8_t, nvshmemx_uint8_min_reduce_on_stream, shmem_uint8_min_reduce) \
+    X(min_reduce, uint16_t, nvshmemx_uint16_min_reduce_on_stream, shmem_uint16_min_reduce) \
+    X(min_reduce, uint32_t, nvshmemx_uint32_min_reduce_on_stream, shmem_uint32_min_reduce) \
+    X(min_reduce, uint64_t, nvshmemx_uint64_min_reduce_on_stream, shmem_uint64_min_reduce) \
+    X(min_reduce, size_t, nvshmemx_size_min_reduce_on_stream, shmem_size_min_reduce) \
+    X(min_reduce, ptrdiff_t, nvshmemx_ptrdiff_min_reduce_on_stream, shmem_ptrdiff_min_reduce) \
+    X(sum_reduce, float, nvshmemx_float_sum_reduce_on_stream, shmem_float_sum_reduce) \
+    X(sum_reduce, double, nvshmemx_double_sum_reduce_on_stream, shmem_double_sum_reduce) \
+    X(sum_reduce, char, nvshmemx_char_sum_reduce_on_stream, shmem_char_sum_reduce) \
+    X(sum_reduce, signed char, nvshmemx_schar_sum_reduce_on_stream, shmem_schar_sum_reduce) \
+    X(sum_reduce, short, nvshmemx_short_sum_reduce_on_stream, shmem_short_sum_reduce) \
+    X(sum_reduce, int, nvshmemx_int_sum_reduce_on_stream, shmem_int_sum_reduce) \
+    X(sum_reduce, long, nvshmemx_long_sum_reduce_on_stream, shmem_long_sum_reduce) \
+    X(sum_reduce, long long, nvshmemx_longlong_sum_reduce_on_stream, shmem_longlong_sum_reduce) \
+    X(sum_reduce, unsigned char, nvshmemx_uchar_sum_reduce_on_stream, shmem_uchar_sum_reduce) \
+    X(sum_reduce, unsigned short, nvshmemx_ushort_sum_reduce_on_stream, shmem_ushort_sum_reduce) \
+    X(sum_reduce, unsigned int, nvshmemx_uint_sum_reduce_on_stream, shmem_uint_sum_reduce) \
+    X(sum_reduce, unsigned long, nvshmemx_ulong_sum_reduce_on_stream, shmem_ulong_sum_reduce) \
+    X(sum_reduce, unsigned long long, nvshmemx_ulonglong_sum_reduce_on_stream, shmem_ulonglong_sum_reduce) \
+    X(sum_reduce, int8_t, nvshmemx_int8_sum_reduce_on_stream, shmem_int8_sum_reduce) \
+    X(sum_reduce, int16_t, nvshmemx_int16_sum_reduce_on_stream, shmem_int16_sum_reduce) \
+    X(sum_reduce, int32_t, nvshmemx_int32_sum_reduce_on_stream, shmem_int32_sum_reduce) \
+    X(sum_reduce, int64_t, nvshmemx_int64_sum_reduce_on_stream, shmem_int64_sum_reduce) \
+    X(sum_reduce, uint8_t, nvshmemx_uint8_sum_reduce_on_stream, shmem_uint8_sum_reduce) \
+    X(sum_reduce, uint16_t, nvshmemx_uint16_sum_reduce_on_stream, shmem_uint16_sum_reduce) \
+    X(sum_reduce, uint32_t, nvshmemx_uint32_sum_reduce_on_stream, shmem_uint32_sum_reduce) \
+    X(sum_reduce, uint64_t, nvshmemx_uint64_sum_reduce_on_stream, shmem_uint64_sum_reduce) \
+    X(sum_reduce, size_t, nvshmemx_size_sum_reduce_on_stream, shmem_size_sum_reduce) \
+    X(sum_reduce, ptrdiff_t, nvshmemx_ptrdiff_sum_reduce_on_stream, shmem_ptrdiff_sum_reduce) \
+    X(prod_reduce, float, nvshmemx_float_prod_reduce_on_stream, shmem_float_prod_reduce) \
+    X(prod_reduce, double, nvshmemx_double_prod_reduce_on_stream, shmem_double_prod_reduce) \
+    X(prod_reduce, char, nvshmemx_char_prod_reduce_on_stream, shmem_char_prod_reduce) \
+    X(prod_reduce, signed char, nvshmemx_schar_prod_reduce_on_stream, shmem_schar_prod_reduce) \
+    X(prod_reduce, short, nvshmemx_short_prod_reduce_on_stream, shmem_short_prod_reduce) \
+    X(prod_reduce, int, nvshmemx_int_prod_reduce_on_stream, shmem_int_prod_reduce) \
+    X(prod_reduce, long, nvshmemx_long_prod_reduce_on_stream, shmem_long_prod_reduce) \
+    X(prod_reduce, long long, nvshmemx_longlong_prod_reduce_on_stream, shmem_longlong_prod_reduce) \
+    X(prod_reduce, unsigned char, nvshmemx_uchar_prod_reduce_on_stream, shmem_uchar_prod_reduce) \
+    X(prod_reduce, unsigned short, nvshmemx_ushort_prod_reduce_on_stream, shmem_ushort_prod_reduce) \
+    X(prod_reduce, unsigned int, nvshmemx_uint_prod_reduce_on_stream, shmem_uint_prod_reduce) \
+    X(prod_reduce, unsigned long, nvshmemx_ulong_prod_reduce_on_stream, shmem_ulong_prod_reduce) \
+    X(prod_reduce, unsigned long long, nvshmemx_ulonglong_prod_reduce_on_stream, shmem_ulonglong_prod_reduce) \
+    X(prod_reduce, int8_t, nvshmemx_int8_prod_reduce_on_stream, shmem_int8_prod_reduce) \
+    X(prod_reduce, int16_t, nvshmemx_int16_prod_reduce_on_stream, shmem_int16_prod_reduce) \
+    X(prod_reduce, int32_t, nvshmemx_int32_prod_reduce_on_stream, shmem_int32_prod_reduce) \
+    X(prod_reduce, int64_t, nvshmemx_int64_prod_reduce_on_stream, shmem_int64_prod_reduce) \
+    X(prod_reduce, uint8_t, nvshmemx_uint8_prod_reduce_on_stream, shmem_uint8_prod_reduce) \
+    X(prod_reduce, uint16_t, nvshmemx_uint16_prod_reduce_on_stream, shmem_uint16_prod_reduce) \
+    X(prod_reduce, uint32_t, nvshmemx_uint32_prod_reduce_on_stream, shmem_uint32_prod_reduce) \
+    X(prod_reduce, uint64_t, nvshmemx_uint64_prod_reduce_on_stream, shmem_uint64_prod_reduce) \
+    X(prod_reduce, size_t, nvshmemx_size_prod_reduce_on_stream, shmem_size_prod_reduce) \
+    X(prod_reduce, ptrdiff_t, nvshmemx_ptrdiff_prod_reduce_on_stream, shmem_ptrdiff_prod_reduce)
+#define SHOAL_STREAM_COLL_ROUTINES_COUNT 203
+
 #endif /* SHOAL_TEST_DEV_ROUTINES_H */

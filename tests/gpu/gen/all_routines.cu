@@ -1984,7 +1984,7 @@ __global__ void shoal_test_coll_group(void *buf, int pe)
                                       (size_t)0);
 }
 
-/* gpu/host/gen/stream.cu: 29 routines */
+/* gpu/host/gen/stream.cu: 232 routines */
 void shoal_test_streams(void *buf, cudaStream_t stream);
 void shoal_test_streams(void *buf, cudaStream_t stream)
 {
@@ -2020,6 +2020,406 @@ void shoal_test_streams(void *buf, cudaStream_t stream)
     nvshmemx_uint64_wait_on_stream((uint64_t *)buf, (uint64_t)0, stream);
     nvshmemx_size_wait_on_stream((size_t *)buf, (size_t)0, stream);
     nvshmemx_ptrdiff_wait_on_stream((ptrdiff_t *)buf, (ptrdiff_t)0, stream);
+    nvshmemx_float_broadcast_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_double_broadcast_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1,
+                                        (int)0, stream);
+    nvshmemx_char_broadcast_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1, (int)0,
+                                      stream);
+    nvshmemx_schar_broadcast_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                       (const signed char *)buf, 1, (int)0, stream);
+    nvshmemx_short_broadcast_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_int_broadcast_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1, (int)0,
+                                     stream);
+    nvshmemx_long_broadcast_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1, (int)0,
+                                      stream);
+    nvshmemx_longlong_broadcast_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                          (const long long *)buf, 1, (int)0, stream);
+    nvshmemx_uchar_broadcast_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                       (const unsigned char *)buf, 1, (int)0, stream);
+    nvshmemx_ushort_broadcast_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                        (const unsigned short *)buf, 1, (int)0, stream);
+    nvshmemx_uint_broadcast_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                      (const unsigned int *)buf, 1, (int)0, stream);
+    nvshmemx_ulong_broadcast_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                       (const unsigned long *)buf, 1, (int)0, stream);
+    nvshmemx_ulonglong_broadcast_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                           (const unsigned long long *)buf, 1, (int)0, stream);
+    nvshmemx_int8_broadcast_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1,
+                                      (int)0, stream);
+    nvshmemx_int16_broadcast_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_int32_broadcast_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_int64_broadcast_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_uint8_broadcast_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_uint16_broadcast_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                        1, (int)0, stream);
+    nvshmemx_uint32_broadcast_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                        1, (int)0, stream);
+    nvshmemx_uint64_broadcast_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                        1, (int)0, stream);
+    nvshmemx_size_broadcast_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1,
+                                      (int)0, stream);
+    nvshmemx_ptrdiff_broadcast_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf,
+                                         (const ptrdiff_t *)buf, 1, (int)0, stream);
+    nvshmemx_float_fcollect_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1,
+                                      stream);
+    nvshmemx_double_fcollect_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1,
+                                       stream);
+    nvshmemx_char_fcollect_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1, stream);
+    nvshmemx_schar_fcollect_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                      (const signed char *)buf, 1, stream);
+    nvshmemx_short_fcollect_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1,
+                                      stream);
+    nvshmemx_int_fcollect_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1, stream);
+    nvshmemx_long_fcollect_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1, stream);
+    nvshmemx_longlong_fcollect_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                         (const long long *)buf, 1, stream);
+    nvshmemx_uchar_fcollect_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                      (const unsigned char *)buf, 1, stream);
+    nvshmemx_ushort_fcollect_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                       (const unsigned short *)buf, 1, stream);
+    nvshmemx_uint_fcollect_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                     (const unsigned int *)buf, 1, stream);
+    nvshmemx_ulong_fcollect_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                      (const unsigned long *)buf, 1, stream);
+    nvshmemx_ulonglong_fcollect_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                          (const unsigned long long *)buf, 1, stream);
+    nvshmemx_int8_fcollect_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1,
+                                     stream);
+    nvshmemx_int16_fcollect_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1,
+                                      stream);
+    nvshmemx_int32_fcollect_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1,
+                                      stream);
+    nvshmemx_int64_fcollect_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1,
+                                      stream);
+    nvshmemx_uint8_fcollect_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1,
+                                      stream);
+    nvshmemx_uint16_fcollect_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1,
+                                       stream);
+    nvshmemx_uint32_fcollect_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1,
+                                       stream);
+    nvshmemx_uint64_fcollect_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1,
+                                       stream);
+    nvshmemx_size_fcollect_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1,
+                                     stream);
+    nvshmemx_ptrdiff_fcollect_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                        1, stream);
+    nvshmemx_float_alltoall_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1,
+                                      stream);
+    nvshmemx_double_alltoall_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1,
+                                       stream);
+    nvshmemx_char_alltoall_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1, stream);
+    nvshmemx_schar_alltoall_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                      (const signed char *)buf, 1, stream);
+    nvshmemx_short_alltoall_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1,
+                                      stream);
+    nvshmemx_int_alltoall_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1, stream);
+    nvshmemx_long_alltoall_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1, stream);
+    nvshmemx_longlong_alltoall_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                         (const long long *)buf, 1, stream);
+    nvshmemx_uchar_alltoall_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                      (const unsigned char *)buf, 1, stream);
+    nvshmemx_ushort_alltoall_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                       (const unsigned short *)buf, 1, stream);
+    nvshmemx_uint_alltoall_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                     (const unsigned int *)buf, 1, stream);
+    nvshmemx_ulong_alltoall_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                      (const unsigned long *)buf, 1, stream);
+    nvshmemx_ulonglong_alltoall_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                          (const unsigned long long *)buf, 1, stream);
+    nvshmemx_int8_alltoall_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1,
+                                     stream);
+    nvshmemx_int16_alltoall_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1,
+                                      stream);
+    nvshmemx_int32_alltoall_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1,
+                                      stream);
+    nvshmemx_int64_alltoall_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1,
+                                      stream);
+    nvshmemx_uint8_alltoall_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1,
+                                      stream);
+    nvshmemx_uint16_alltoall_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1,
+                                       stream);
+    nvshmemx_uint32_alltoall_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1,
+                                       stream);
+    nvshmemx_uint64_alltoall_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1,
+                                       stream);
+    nvshmemx_size_alltoall_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1,
+                                     stream);
+    nvshmemx_ptrdiff_alltoall_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                        1, stream);
+    nvshmemx_uchar_and_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                        (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_and_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                         (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_and_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                       (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_and_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                        (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_and_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                            (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_and_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int16_and_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int32_and_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int64_and_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint8_and_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint16_and_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint32_and_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint64_and_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_size_and_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_uchar_or_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                       (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_or_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                        (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_or_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                      (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_or_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                       (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_or_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                           (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_or_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                      (size_t)0, stream);
+    nvshmemx_int16_or_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int32_or_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int64_or_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_uint8_or_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_uint16_or_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint32_or_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint64_or_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_size_or_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                      (size_t)0, stream);
+    nvshmemx_uchar_xor_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                        (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_xor_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                         (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_xor_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                       (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_xor_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                        (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_xor_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                            (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_xor_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int16_xor_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int32_xor_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int64_xor_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint8_xor_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint16_xor_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint32_xor_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint64_xor_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_size_xor_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_float_max_reduce_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_double_max_reduce_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_char_max_reduce_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_schar_max_reduce_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                        (const signed char *)buf, (size_t)0, stream);
+    nvshmemx_short_max_reduce_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int_max_reduce_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0,
+                                      stream);
+    nvshmemx_long_max_reduce_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_longlong_max_reduce_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                           (const long long *)buf, (size_t)0, stream);
+    nvshmemx_uchar_max_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                        (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_max_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                         (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_max_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                       (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_max_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                        (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_max_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                            (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_max_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int16_max_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int32_max_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int64_max_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint8_max_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint16_max_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint32_max_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint64_max_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_size_max_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_ptrdiff_max_reduce_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf,
+                                          (const ptrdiff_t *)buf, (size_t)0, stream);
+    nvshmemx_float_min_reduce_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_double_min_reduce_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_char_min_reduce_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_schar_min_reduce_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                        (const signed char *)buf, (size_t)0, stream);
+    nvshmemx_short_min_reduce_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int_min_reduce_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0,
+                                      stream);
+    nvshmemx_long_min_reduce_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_longlong_min_reduce_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                           (const long long *)buf, (size_t)0, stream);
+    nvshmemx_uchar_min_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                        (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_min_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                         (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_min_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                       (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_min_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                        (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_min_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                            (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_min_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int16_min_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int32_min_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int64_min_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint8_min_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint16_min_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint32_min_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint64_min_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_size_min_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_ptrdiff_min_reduce_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf,
+                                          (const ptrdiff_t *)buf, (size_t)0, stream);
+    nvshmemx_float_sum_reduce_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_double_sum_reduce_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_char_sum_reduce_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_schar_sum_reduce_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                        (const signed char *)buf, (size_t)0, stream);
+    nvshmemx_short_sum_reduce_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int_sum_reduce_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0,
+                                      stream);
+    nvshmemx_long_sum_reduce_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_longlong_sum_reduce_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                           (const long long *)buf, (size_t)0, stream);
+    nvshmemx_uchar_sum_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                        (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_sum_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                         (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_sum_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                       (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_sum_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                        (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_sum_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                            (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_sum_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int16_sum_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int32_sum_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int64_sum_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint8_sum_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint16_sum_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint32_sum_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint64_sum_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_size_sum_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_ptrdiff_sum_reduce_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf,
+                                          (const ptrdiff_t *)buf, (size_t)0, stream);
+    nvshmemx_float_prod_reduce_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_double_prod_reduce_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                          (size_t)0, stream);
+    nvshmemx_char_prod_reduce_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_schar_prod_reduce_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                         (const signed char *)buf, (size_t)0, stream);
+    nvshmemx_short_prod_reduce_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_int_prod_reduce_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_long_prod_reduce_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_longlong_prod_reduce_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                            (const long long *)buf, (size_t)0, stream);
+    nvshmemx_uchar_prod_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                         (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_prod_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                          (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_prod_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                        (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_prod_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                         (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_prod_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                             (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_prod_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int16_prod_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_int32_prod_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_int64_prod_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint8_prod_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint16_prod_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                          (size_t)0, stream);
+    nvshmemx_uint32_prod_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                          (size_t)0, stream);
+    nvshmemx_uint64_prod_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                          (size_t)0, stream);
+    nvshmemx_size_prod_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_ptrdiff_prod_reduce_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf,
+                                           (const ptrdiff_t *)buf, (size_t)0, stream);
     nvshmemx_signal_wait_until_on_stream((uint64_t *)buf, NVSHMEM_CMP_EQ, (uint64_t)0, stream);
 }
 
@@ -2052,7 +2452,7 @@ int main(void)
             fail = 1;
         }
     }
-    printf("all_routines: 6 kernels calling 1407 device routines%s, 29 stream forms linked\n",
+    printf("all_routines: 6 kernels calling 1407 device routines%s, 232 stream forms linked\n",
            fail ? " (some do not load)" : " load on this GPU");
     return fail;
 }
