@@ -167,7 +167,7 @@ static __device__ void copy_share(void *dest, const void *src, size_t bytes, uns
 /* The calling thread's rank in its group, a block (warp 0) or the calling
  * thread's warp (warp 1), and the group's size. A warp is the 32 threads of
  * ranks 32k..32k+31 in the block, fewer in a block's last, partial warp. */
-static __device__ unsigned group_rank(int warp, unsigned *n)
+__device__ unsigned shoal_dev_group_rank(int warp, unsigned *n)
 {
     unsigned size = blockDim.x * blockDim.y * blockDim.z;
     unsigned rank = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
@@ -182,7 +182,7 @@ static __device__ unsigned group_rank(int warp, unsigned *n)
 }
 
 /* Every thread of the group waits for the others (n from group_rank). */
-static __device__ void group_sync(int warp, unsigned n)
+__device__ void shoal_dev_group_sync(int warp, unsigned n)
 {
     if (warp)
         __syncwarp(n == 32 ? 0xffffffffu : (1u << n) - 1);
@@ -199,7 +199,7 @@ static __device__ void group_sync(int warp, unsigned n)
 static __device__ void group_op(void *dest, const void *src, size_t bytes, int pe, int warp,
                                 int get, const char *routine)
 {
-    unsigned n, rank = group_rank(warp, &n);
+    unsigned n, rank = shoal_dev_group_rank(warp, &n);
     const void *target = get ? src : dest;
     char *p = route(target, bytes, pe, get ? SHOAL_DEV_ERR_SOURCE : SHOAL_DEV_ERR_DEST, 0,
                     routine);
@@ -210,7 +210,7 @@ static __device__ void group_op(void *dest, const void *src, size_t bytes, int p
         shoal_dev_proxy_get(dest, src, bytes, pe);
     else if (rank == 0)
         shoal_dev_proxy_put(dest, src, bytes, pe, NULL, 0, -1);
-    group_sync(warp, n);
+    shoal_dev_group_sync(warp, n);
 }
 
 /* A copy of nothing moves nothing, but the PE must still be one. */
@@ -455,47 +455,6 @@ __device__ void shoal_dev_put_signal(void *dest, const void *src, size_t bytes,
     signal_update(sig, sig_addr, signal, sig_op, pe);
 }
 
-/* The barrier among all PEs (dissemination: ceil(log2 n_pes) rounds; in round r
- * this PE adds 1 to word 1 + r on PE me + 2^r and waits for its own word 1 + r to
- * reach this barrier's number). fence: a system fence before each arrival, so the
- * stores this thread saw complete are visible to every PE that passes (barrier_all),
- * and a quiet of the host proxy's requests first; without it, only the rendezvous
- * (sync_all). Arrivals on PEs not mapped here go through the proxy; without one,
- * every PE's heap must be mapped. One thread per PE at a time. Cost: per round
- * one fence, one remote atomic and the polling of one word in this PE's heap. */
-static __device__ void barrier(int fence, const char *routine)
-{
-    const shoal_dev_state_t *s = &shoal_dev_state;
-    uint64_t *mine, epoch;
-    int pe, dist, r;
-
-    mine = (uint64_t *)remote(s->barrier, SHOAL_DEV_BARRIER_WORDS * sizeof(uint64_t), s->my_pe,
-                              SHOAL_DEV_ERR_DEST, routine);
-    for (pe = 0; pe < s->n_pes && s->proxy == NULL; pe++)
-        if (s->peer_heap[pe] == NULL)
-            shoal_dev_fail(routine, SHOAL_DEV_ERR_PE_UNMAPPED, pe);
-    if (fence)
-        shoal_dev_proxy_quiet();
-    epoch = ++mine[0];
-    for (r = 0, dist = 1; dist < s->n_pes; r++, dist *= 2) {
-        int to = (int)(((long long)s->my_pe + dist) % s->n_pes);
-        uint64_t *word = &s->barrier[1 + r];
-        char *arrive = route(word, sizeof(uint64_t), to, SHOAL_DEV_ERR_DEST, 1, routine);
-        unsigned ns = 0;
-
-        if (fence)
-            __threadfence_system();
-        if (arrive != NULL)
-            atomicAdd_system((unsigned long long *)arrive, 1ULL);
-        else
-            shoal_dev_proxy_amo(SHOAL_AMO_ADD, word, 1, 0, NULL, sizeof(*word), to);
-        while (shoal_wait_load_ivar(&mine[1 + r], sizeof(uint64_t), 0) < epoch)
-            shoal_dev_backoff(&ns);
-    }
-    if (fence)
-        __threadfence_system();
-}
-
 extern "C" {
 
 /* The _block and _warp forms of putmem and getmem: every thread of the block, or
@@ -585,42 +544,6 @@ __host__ __device__ int nvshmem_n_pes(void)
 #endif
 }
 
-/* Team queries: this PE's number in team, or team's size (which). */
-static __host__ __device__ int team_query(const shoal_dev_state_t *s, nvshmem_team_t team,
-                                          int which, const char *routine)
-{
-    switch (team) {
-    case NVSHMEM_TEAM_WORLD: return which ? s->n_pes : s->my_pe;
-    case NVSHMEM_TEAM_SHARED: return which ? s->shared_n_pes : s->shared_my_pe;
-    case NVSHMEMX_TEAM_NODE: return which ? s->node_n_pes : s->node_my_pe;
-    case NVSHMEM_TEAM_INVALID: return -1;
-    }
-#ifdef DEVICE_HALF
-    shoal_dev_fail(routine, SHOAL_DEV_ERR_TEAM, team);
-#else
-    shoal_gpu_bad_team(routine, team);
-#endif
-    return -1;
-}
-
-__host__ __device__ int nvshmem_team_my_pe(nvshmem_team_t team)
-{
-#ifdef DEVICE_HALF
-    return team_query(&shoal_dev_state, team, 0, "nvshmem_team_my_pe");
-#else
-    return team_query(shoal_gpu_team_state("nvshmem_team_my_pe"), team, 0, "nvshmem_team_my_pe");
-#endif
-}
-
-__host__ __device__ int nvshmem_team_n_pes(nvshmem_team_t team)
-{
-#ifdef DEVICE_HALF
-    return team_query(&shoal_dev_state, team, 1, "nvshmem_team_n_pes");
-#else
-    return team_query(shoal_gpu_team_state("nvshmem_team_n_pes"), team, 1, "nvshmem_team_n_pes");
-#endif
-}
-
 __host__ __device__ void *nvshmem_ptr(const void *ptr, int pe)
 {
 #ifdef DEVICE_HALF
@@ -643,28 +566,6 @@ __host__ __device__ void nvshmem_fence(void)
     shoal_dev_proxy_quiet();
 #else
     shoal_gpu_fence();
-#endif
-}
-
-/* On the device a barrier among all PEs of the job; one thread of each PE calls
- * it. PEs not mapped here are reached through the host proxy (without one,
- * SHOAL_GPU_PROXY=none, they are an error).
- * On the host, shmem_barrier_all and shmem_sync_all. */
-__host__ __device__ void nvshmem_barrier_all(void)
-{
-#ifdef DEVICE_HALF
-    barrier(1, "nvshmem_barrier_all");
-#else
-    shoal_gpu_barrier_all();
-#endif
-}
-
-__host__ __device__ void nvshmem_sync_all(void)
-{
-#ifdef DEVICE_HALF
-    barrier(0, "nvshmem_sync_all");
-#else
-    shoal_gpu_sync_all();
 #endif
 }
 

@@ -36,19 +36,56 @@ typedef enum shoal_dev_err {
     SHOAL_DEV_ERR_OP,          /* value: an AMO op the engine has no case for */
     SHOAL_DEV_ERR_SIG_OP,      /* value: sig_op, neither SIGNAL_SET nor SIGNAL_ADD */
     SHOAL_DEV_ERR_PE_UNMAPPED, /* a routine of every PE: value, a PE not mapped here */
-    SHOAL_DEV_ERR_TEAM,        /* value: a team that is none of the predefined ones */
+    SHOAL_DEV_ERR_TEAM,        /* value: a team that names no valid team here */
     /* value: pe, whose GPU heap is not mapped here (another node), and no host
      * proxy to carry the operation (SHOAL_GPU_PROXY=none) */
     SHOAL_DEV_ERR_GHEAP_UNREACHABLE,
+    /* value: a team whose PEs are not start + i * stride in the world team */
+    SHOAL_DEV_ERR_TEAM_IRREGULAR,
+    /* value: (team size << 32) | root, a root outside 0..size-1 */
+    SHOAL_DEV_ERR_ROOT,
+    SHOAL_DEV_ERR_RED_OP,  /* value: a reduction op the engine has no case for */
+    SHOAL_DEV_ERR_NREDUCE, /* value: nreduce, whose byte count overflows */
     SHOAL_DEV_ERR_COUNT
 } shoal_dev_err_t;
 
-/* The device barrier's words (nvshmem_barrier_all, nvshmem_sync_all on the device),
- * reserved in the symmetric heap by the GPU library's init: word 0 counts this PE's
- * barriers (only this PE touches it), word 1 + r is round r's arrival count of the
- * dissemination barrier (the PE 2^r to the left adds to it). 32 rounds cover any
- * int number of PEs. */
+/* The device barrier's words (nvshmem_barrier, nvshmem_team_sync and the _all forms on
+ * the device), one set per team in its slot (shoal_dev_team_psync_t): word 0 counts
+ * this PE's barriers on the team (only this PE touches it), word 1 + r is round r's
+ * arrival count of the dissemination barrier (the member 2^r to the left adds to
+ * it). 32 rounds cover any int number of PEs. */
 #define SHOAL_DEV_BARRIER_WORDS 33
+
+/* The teams a kernel can name: nvshmem_team_t is an index into the device state's
+ * table. 0..2 are the predefined teams (NVSHMEM_TEAM_WORLD, _SHARED, NVSHMEMX_TEAM_NODE),
+ * the rest are made by nvshmem_team_split_strided and _split_2d and freed by
+ * nvshmem_team_destroy. NVSHMEM's default NVSHMEM_MAX_TEAMS is 32 too. */
+#define SHOAL_DEV_TEAMS_MAX 32
+#define SHOAL_DEV_TEAMS_PREDEFINED 3
+/* Bytes of a team's scratch: a reduction goes through it in pieces of this size. */
+#define SHOAL_DEV_TEAM_SCRATCH 4096
+
+/* A team as the device sees it: member i is world PE start + i * stride. size 0:
+ * the slot is free here. stride 0: the members are not evenly spaced (a predefined
+ * team can be so), and only the queries work on it. my_index: this PE's number in
+ * it (a slot in use on a PE always holds a team of which the PE is a member). */
+typedef struct shoal_dev_team {
+    int start;
+    int stride;
+    int size;
+    int my_index;
+} shoal_dev_team_t;
+
+/* A team's symmetric words, the pSync that the device collectives use: the
+ * barrier's, then the scratch that reductions stage their source in. Slot t of a
+ * block that the GPU library's init reserves in the symmetric heap (collectively:
+ * the same offset on every PE), so every member of a team finds its peers' words
+ * at its own slot's address. A slot is zeroed before a team takes it. */
+typedef struct shoal_dev_team_psync {
+    uint64_t barrier[SHOAL_DEV_BARRIER_WORDS];
+    uint64_t pad;
+    unsigned char scratch[SHOAL_DEV_TEAM_SCRATCH];
+} shoal_dev_team_psync_t;
 
 /* One error record per GPU. The first thread to fail claims it (in device
  * memory), fills it, makes it visible system-wide and only then writes code:
@@ -79,13 +116,14 @@ typedef struct shoal_dev_state {
     size_t gheap_size;
     char *const *peer_gheap;
     shoal_dev_status_t *status; /* the device address of the status block */
-    /* SHOAL_DEV_BARRIER_WORDS words in this PE's heap, at the host address (the
-     * same offset on every PE), zeroed at init; NULL when not reserved. */
-    uint64_t *barrier;
-    /* This PE's number and the size of the predefined teams: shared, the PEs
-     * whose heaps are mapped here, in PE order; node, SHMEM_TEAM_SHARED's. */
-    int shared_my_pe, shared_n_pes;
-    int node_my_pe, node_n_pes;
+    /* SHOAL_DEV_TEAMS_MAX team slots in this PE's heap, at the host address (the
+     * same offset on every PE); NULL when not reserved. */
+    shoal_dev_team_psync_t *psync;
+    /* The teams (nvshmem_team_t indexes it). The predefined ones: world; shared,
+     * the PEs whose heaps are mapped here, in PE order; node, SHMEM_TEAM_SHARED's.
+     * The host keeps this table (gpu/host/team.cu) and copies an entry to the
+     * device when a split or a destroy changes it. */
+    shoal_dev_team_t teams[SHOAL_DEV_TEAMS_MAX];
     /* The host proxy's ring (device address), NULL without one
      * (SHOAL_GPU_PROXY=none). With it, operations on unmapped PEs go through
      * the host instead of failing; so do every put, get and AMO (proxy_all:
@@ -99,23 +137,51 @@ typedef struct shoal_dev_state {
 extern __device__ shoal_dev_state_t shoal_dev_state;
 #endif
 
-/* At init: the shared team from table (n_pes entries, host-readable, NULL where a
- * heap is not mapped) and the node team as the host has it. */
-static inline void shoal_dev_state_teams(shoal_dev_state_t *s, char *const *table,
-                                         int node_my_pe, int node_n_pes)
+/* The team of the n world PEs pes[] (in team order), of which my_pe may be one:
+ * strided when they are evenly spaced (one PE: stride 1), else stride 0. */
+static inline void shoal_dev_team_describe(const int *pes, int n, int my_pe, shoal_dev_team_t *out)
 {
-    int pe;
+    int i;
 
-    s->shared_my_pe = 0;
-    s->shared_n_pes = 0;
-    for (pe = 0; pe < s->n_pes; pe++) {
-        if (table[pe] == NULL)
-            continue;
-        s->shared_my_pe += pe < s->my_pe;
-        s->shared_n_pes++;
+    out->start = n > 0 ? pes[0] : 0;
+    out->stride = n > 1 ? pes[1] - pes[0] : 1;
+    out->size = n;
+    out->my_index = -1;
+    for (i = 0; i < n; i++) {
+        if (pes[i] != out->start + i * out->stride)
+            out->stride = 0;
+        if (pes[i] == my_pe)
+            out->my_index = i;
     }
-    s->node_my_pe = node_my_pe;
-    s->node_n_pes = node_n_pes;
+}
+
+/* The entry of team in table, or NULL where team names no team here (out of
+ * range, or a free slot). */
+static inline SHOAL_HD const shoal_dev_team_t *shoal_dev_team_at(const shoal_dev_team_t *table,
+                                                                 int team)
+{
+    if ((unsigned)team >= SHOAL_DEV_TEAMS_MAX || table[team].size == 0)
+        return NULL;
+    return &table[team];
+}
+
+/* nvshmem_team_translate_pe's rule: src_pe of src_team as a number in dest_team,
+ * -1 where either team is NVSHMEM_TEAM_INVALID (-1), src_pe is not a member or
+ * the PE is not one of dest_team. Both teams must be valid and strided (the
+ * caller checks). */
+static inline SHOAL_HD int shoal_dev_team_translate(const shoal_dev_team_t *src, int src_pe,
+                                                    const shoal_dev_team_t *dest)
+{
+    long long world, off, q;
+
+    if (src_pe < 0 || src_pe >= src->size)
+        return -1;
+    world = (long long)src->start + (long long)src_pe * src->stride;
+    off = world - dest->start;
+    q = off / dest->stride;
+    if (q * dest->stride != off || q < 0 || q >= dest->size)
+        return -1;
+    return (int)q;
 }
 
 /* Whether addr lies in this PE's GPU heap. */

@@ -60,6 +60,44 @@ __device__ void shoal_dev_amo(shoal_amo_op_t op, void *dest, const void *operand
 __device__ uint64_t shoal_dev_amo_at(shoal_amo_op_t op, void *p, uint64_t operand, uint64_t compare,
                                      size_t size, const char *routine);
 
+/* The calling thread's rank in its group, a block (warp 0) or its warp (warp 1),
+ * and the group's size in *n; the group's threads wait for each other in sync. */
+__device__ unsigned shoal_dev_group_rank(int warp, unsigned *n);
+__device__ void shoal_dev_group_sync(int warp, unsigned n);
+
+/* Who calls a collective: one thread (SHOAL_DEV_THREAD), or every thread of a
+ * block or of a warp, with the same arguments (the warp argument of the group
+ * routines above). */
+#define SHOAL_DEV_THREAD (-1)
+#define SHOAL_DEV_BLOCK 0
+#define SHOAL_DEV_WARP 1
+
+/* team.cu: team's entry (a device error naming routine where team names no
+ * team, or, with strided set, one whose members are not evenly spaced), and the
+ * barrier among its members: fence orders and completes this PE's earlier stores
+ * first (nvshmem_barrier), without it only the rendezvous (nvshmem_team_sync).
+ * One thread of each member calls it. */
+struct shoal_dev_team;
+__device__ const struct shoal_dev_team *shoal_dev_team_get(int team, int strided,
+                                                           const char *routine);
+__device__ void shoal_dev_barrier(int team, int fence, const char *routine);
+
+/* coll.cu: the team collectives, called by who (SHOAL_DEV_THREAD, _BLOCK or
+ * _WARP) on every member of team, on nelems elements of elem bytes (1 for the
+ * byte forms); broadcast, fcollect and alltoall move nelems per PE, as NVSHMEM
+ * counts them. Each returns once this PE's dest is complete and every member is
+ * done with this PE's source. Checked: team, root, the byte counts, and each
+ * address on the PE it is read from. op is a shoal_red_op_t, dt a shoal_dt_t
+ * (shoal_red.h). They return 0, as NVSHMEM's do. */
+__device__ int shoal_dev_broadcast(int team, void *dest, const void *src, size_t nelems,
+                                   size_t elem, int root, int who, const char *routine);
+__device__ int shoal_dev_fcollect(int team, void *dest, const void *src, size_t nelems, size_t elem,
+                                  int who, const char *routine);
+__device__ int shoal_dev_alltoall(int team, void *dest, const void *src, size_t nelems, size_t elem,
+                                  int who, const char *routine);
+__device__ int shoal_dev_reduce(int team, void *dest, const void *src, size_t nreduce, size_t elem,
+                                int op, int dt, int who, const char *routine);
+
 /* A copy in the widest words both ends and the length allow (device.cu). */
 __device__ void shoal_dev_copy(void *dest, const void *src, size_t bytes);
 

@@ -87,14 +87,6 @@ const shoal_dev_state_t *shoal_gpu_team_state(const char *routine)
     return &shoal_gpu.state;
 }
 
-void shoal_gpu_bad_team(const char *routine, int team)
-{
-    shoal_gpu.env->fatal("%s: argument team is %d, expected NVSHMEM_TEAM_WORLD, "
-                         "NVSHMEM_TEAM_SHARED, NVSHMEMX_TEAM_NODE or NVSHMEM_TEAM_INVALID (Shoal "
-                         "has no other teams)",
-                         routine, team);
-}
-
 extern "C" {
 
 void nvshmem_init(void)

@@ -68,19 +68,6 @@ static shoal_dev_status_t *status_create(shoal_dev_status_t **dev_out)
     return (shoal_dev_status_t *)host;
 }
 
-/* The device barrier's words (SHOAL_DEV_BARRIER_WORDS, zeroed) in the symmetric
- * heap. Collective: every PE's init calls it, GPU or not. */
-static uint64_t *barrier_reserve(const shoal_gpu_env_t *env)
-{
-    uint64_t *words = (uint64_t *)shmem_calloc(SHOAL_DEV_BARRIER_WORDS, sizeof(uint64_t));
-
-    if (words == NULL)
-        env->fatal("shmem_init: no room in the symmetric heap for the device barrier's %zu "
-                   "bytes; raise SHMEM_SYMMETRIC_SIZE",
-                   SHOAL_DEV_BARRIER_WORDS * sizeof(uint64_t));
-    return words;
-}
-
 /* The host proxy's ring, in mapped pinned host memory, and its thread, where
  * shoal_gpu_proxy_plan says this PE needs one. Says what it did in what. */
 static void proxy_setup(const shoal_gpu_env_t *env, int native_atomics, char *what, size_t len)
@@ -113,18 +100,13 @@ static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     cudaError_t rc;
 
     shoal_gpu.env = env;
-    /* Before anything can return: every PE makes this collective call, with a
-     * GPU or without, so that the heap stays symmetric. Never freed: the heap
-     * goes with shmem_finalize. */
-    shoal_gpu.state.barrier = barrier_reserve(env);
-    /* What the host's nvshmem_team_ queries read, GPU or not: without one, the
-     * shared team is this PE alone. */
     shoal_gpu.state.my_pe = env->my_pe;
     shoal_gpu.state.n_pes = env->n_pes;
-    shoal_gpu.state.shared_my_pe = 0;
-    shoal_gpu.state.shared_n_pes = 1;
-    shoal_gpu.state.node_my_pe = shmem_team_my_pe(SHMEM_TEAM_SHARED);
-    shoal_gpu.state.node_n_pes = shmem_team_n_pes(SHMEM_TEAM_SHARED);
+    /* Before anything can return: every PE makes this collective call, with a
+     * GPU or without, so that the heap stays symmetric. It also fills what the
+     * host's nvshmem_team_ queries read: without a GPU, the shared team is this
+     * PE alone. */
+    shoal_gpu_teams_setup(env);
     rc = cudaGetDeviceCount(&count);
     if (rc != cudaSuccess || count == 0) {
         snprintf(shoal_gpu.why, sizeof(shoal_gpu.why), "cudaGetDeviceCount: %s",
@@ -157,13 +139,12 @@ static void gpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     if (rc != cudaSuccess)
         cuda_fail("copying the table of heaps to the GPU", rc);
 
-    shoal_dev_state_teams(&shoal_gpu.state, shoal_gpu.peer_heap, shoal_gpu.state.node_my_pe,
-                          shoal_gpu.state.node_n_pes);
+    shoal_gpu_teams_shared(shoal_gpu.peer_heap);
     shoal_gpu.state.heap_base = (uintptr_t)env->heap_base;
     shoal_gpu.state.heap_size = env->heap_size;
     shoal_gpu.state.peer_heap = shoal_gpu.table_dev;
     shoal_gpu.state.status = status_dev;
-    /* state.barrier: reserved above, a heap address like the user's. */
+    /* state.psync: reserved above, a heap address like the user's. */
     shoal_gpu_gheap_setup(env, 1, gheap_what, sizeof(gheap_what));
     proxy_setup(env, native_atomics, proxy_what, sizeof(proxy_what));
     rc = cudaMemcpyToSymbol(shoal_dev_state, &shoal_gpu.state, sizeof(shoal_gpu.state));

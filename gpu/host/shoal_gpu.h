@@ -10,6 +10,8 @@
 #include "shoal_dev_state.h"
 #include "shoal_proxy.h"
 #include "shoal_gpu_hook.h"
+#include "shmem.h" /* shmem_team_t */
+#include "nvshmem.h"
 
 typedef struct shoal_gpu {
     const shoal_gpu_env_t *env; /* NULL before shmem_init and after finalize */
@@ -22,6 +24,10 @@ typedef struct shoal_gpu {
     shoal_dev_status_t *status; /* the status block, at its host address */
     char why[160];              /* why there is no GPU, when active is 0 */
     shoal_proxy_ring_t *ring;   /* the host proxy's ring at its host address, or NULL */
+    /* team_table.cu: each team slot's host team (NULL: none, or a team of one), and
+     * the two words after the slots that a split's choice of slot reduces. */
+    shmem_team_t team_handle[SHOAL_DEV_TEAMS_MAX];
+    uint64_t *slot_words;
 } shoal_gpu_t;
 
 extern shoal_gpu_t shoal_gpu;
@@ -135,5 +141,22 @@ void shoal_gpu_sync_all(void);
  * check that shmem_init ran), and the line and exit for a team they do not know. */
 const shoal_dev_state_t *shoal_gpu_team_state(const char *routine);
 [[noreturn]] void shoal_gpu_bad_team(const char *routine, int team);
+
+/* team_table.cu. setup is collective (every PE's init, GPU or not, before
+ * anything else can fail): it reserves the team slots' symmetric words
+ * (state.psync) and fills the predefined teams' entries, the shared team as this
+ * PE alone; shared then describes the shared team from the table of mapped heaps
+ * (NULL: not mapped). register gives host team h, which a split just made with
+ * this PE in it, a slot (collective on h: the same slot on every member) and
+ * returns it, or -1 on every member alike when none is free; forget frees a
+ * slot. Both copy the slot's entry to the device. */
+void shoal_gpu_teams_setup(const shoal_gpu_env_t *env);
+void shoal_gpu_teams_shared(char *const *table);
+int shoal_gpu_team_register(shmem_team_t h);
+void shoal_gpu_team_forget(int slot);
+/* team_api.cu: the host halves of nvshmem_team_translate_pe and of nvshmem_barrier
+ * (fence) and nvshmem_team_sync. */
+int shoal_gpu_team_translate(nvshmem_team_t src_team, int src_pe, nvshmem_team_t dest_team);
+void shoal_gpu_team_barrier(nvshmem_team_t team, int fence, const char *routine);
 
 #endif

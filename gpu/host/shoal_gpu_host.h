@@ -19,6 +19,22 @@ extern "C" {
 void shoal_gpu_wait_on_stream(void *ivar, int cmp, const void *value, size_t size,
                               int is_signed, cudaStream_t stream, const char *routine);
 
+/* The team collectives on a stream (gpu/host/coll_stream.cu, for the generated
+ * wrappers of gpu/host/gen/coll_stream.cu and the byte forms): kind one of
+ * SHOAL_GPU_COLL_*; nelems elements of elem bytes; root for a broadcast, op (a
+ * shoal_red_op_t) and dt (a shoal_dt_t) for a reduction. Checks team, root and
+ * the addresses on the host (one line and exit), then enqueues a kernel of one
+ * block that makes the device collective; returns 0. */
+enum {
+    SHOAL_GPU_COLL_BROADCAST,
+    SHOAL_GPU_COLL_FCOLLECT,
+    SHOAL_GPU_COLL_ALLTOALL,
+    SHOAL_GPU_COLL_REDUCE
+};
+int shoal_gpu_coll_on_stream(int kind, int team, void *dest, const void *source, size_t nelems,
+                             size_t elem, int root, int op, int dt, cudaStream_t stream,
+                             const char *routine);
+
 #ifdef __cplusplus
 }
 #endif

@@ -134,9 +134,33 @@ size_t shoal_gpu_status_format(const shoal_dev_status_t *st, uintptr_t heap_base
         break;
     case SHOAL_DEV_ERR_TEAM:
         n = snprintf(buf, len,
-                     "%s (device): argument team is %lld, expected NVSHMEM_TEAM_WORLD, "
-                     "NVSHMEM_TEAM_SHARED, NVSHMEMX_TEAM_NODE or NVSHMEM_TEAM_INVALID (Shoal has "
-                     "no other teams)",
+                     "%s (device): argument team is %lld, which names no team here (expected a "
+                     "predefined team, or one that nvshmem_team_split_strided or "
+                     "nvshmem_team_split_2d made on this PE and nvshmem_team_destroy has not "
+                     "ended)",
+                     routine, v);
+        break;
+    case SHOAL_DEV_ERR_TEAM_IRREGULAR:
+        n = snprintf(buf, len,
+                     "%s (device): argument team is %lld, whose PEs are not evenly spaced in "
+                     "NVSHMEM_TEAM_WORLD; the device collectives and translation need a team "
+                     "that a split made",
+                     routine, v);
+        break;
+    case SHOAL_DEV_ERR_ROOT:
+        n = snprintf(buf, len, "%s (device): argument PE_root is %d, valid range 0..%d", routine,
+                     (int)(int32_t)(v & 0xffffffff), (int)(v >> 32) - 1);
+        break;
+    case SHOAL_DEV_ERR_NREDUCE:
+        n = snprintf(buf, len,
+                     "%s (device): argument nreduce is %lld, too large: its size in bytes "
+                     "overflows size_t",
+                     routine, v);
+        break;
+    case SHOAL_DEV_ERR_RED_OP:
+        n = snprintf(buf, len,
+                     "%s (device): reduction %lld has no case for this type in the device "
+                     "engine (a bug in Shoal)",
                      routine, v);
         break;
     default:

@@ -1068,6 +1068,433 @@ __device__ void nvshmem_put128_signal_nbi(void *dest, const void *source, size_t
 __device__ void nvshmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems,
                                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
+/* nvshmem_TYPENAME_broadcast (man page shmem_broadcast) */
+__device__ int nvshmem_float_broadcast(nvshmem_team_t team, float *dest, const float *source,
+                                       size_t nelems, int PE_root);
+__device__ int nvshmem_double_broadcast(nvshmem_team_t team, double *dest, const double *source,
+                                        size_t nelems, int PE_root);
+__device__ int nvshmem_char_broadcast(nvshmem_team_t team, char *dest, const char *source,
+                                      size_t nelems, int PE_root);
+__device__ int nvshmem_schar_broadcast(nvshmem_team_t team, signed char *dest,
+                                       const signed char *source, size_t nelems, int PE_root);
+__device__ int nvshmem_short_broadcast(nvshmem_team_t team, short *dest, const short *source,
+                                       size_t nelems, int PE_root);
+__device__ int nvshmem_int_broadcast(nvshmem_team_t team, int *dest, const int *source,
+                                     size_t nelems, int PE_root);
+__device__ int nvshmem_long_broadcast(nvshmem_team_t team, long *dest, const long *source,
+                                      size_t nelems, int PE_root);
+__device__ int nvshmem_longlong_broadcast(nvshmem_team_t team, long long *dest,
+                                          const long long *source, size_t nelems, int PE_root);
+__device__ int nvshmem_uchar_broadcast(nvshmem_team_t team, unsigned char *dest,
+                                       const unsigned char *source, size_t nelems, int PE_root);
+__device__ int nvshmem_ushort_broadcast(nvshmem_team_t team, unsigned short *dest,
+                                        const unsigned short *source, size_t nelems, int PE_root);
+__device__ int nvshmem_uint_broadcast(nvshmem_team_t team, unsigned int *dest,
+                                      const unsigned int *source, size_t nelems, int PE_root);
+__device__ int nvshmem_ulong_broadcast(nvshmem_team_t team, unsigned long *dest,
+                                       const unsigned long *source, size_t nelems, int PE_root);
+__device__ int nvshmem_ulonglong_broadcast(nvshmem_team_t team, unsigned long long *dest,
+                                           const unsigned long long *source, size_t nelems,
+                                           int PE_root);
+__device__ int nvshmem_int8_broadcast(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                      size_t nelems, int PE_root);
+__device__ int nvshmem_int16_broadcast(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                       size_t nelems, int PE_root);
+__device__ int nvshmem_int32_broadcast(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                       size_t nelems, int PE_root);
+__device__ int nvshmem_int64_broadcast(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                       size_t nelems, int PE_root);
+__device__ int nvshmem_uint8_broadcast(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                       size_t nelems, int PE_root);
+__device__ int nvshmem_uint16_broadcast(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                        size_t nelems, int PE_root);
+__device__ int nvshmem_uint32_broadcast(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                        size_t nelems, int PE_root);
+__device__ int nvshmem_uint64_broadcast(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                        size_t nelems, int PE_root);
+__device__ int nvshmem_size_broadcast(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                      size_t nelems, int PE_root);
+__device__ int nvshmem_ptrdiff_broadcast(nvshmem_team_t team, ptrdiff_t *dest,
+                                         const ptrdiff_t *source, size_t nelems, int PE_root);
+
+/* nvshmem_TYPENAME_fcollect (man page shmem_fcollect) */
+__device__ int nvshmem_float_fcollect(nvshmem_team_t team, float *dest, const float *source,
+                                      size_t nelems);
+__device__ int nvshmem_double_fcollect(nvshmem_team_t team, double *dest, const double *source,
+                                       size_t nelems);
+__device__ int nvshmem_char_fcollect(nvshmem_team_t team, char *dest, const char *source,
+                                     size_t nelems);
+__device__ int nvshmem_schar_fcollect(nvshmem_team_t team, signed char *dest,
+                                      const signed char *source, size_t nelems);
+__device__ int nvshmem_short_fcollect(nvshmem_team_t team, short *dest, const short *source,
+                                      size_t nelems);
+__device__ int nvshmem_int_fcollect(nvshmem_team_t team, int *dest, const int *source,
+                                    size_t nelems);
+__device__ int nvshmem_long_fcollect(nvshmem_team_t team, long *dest, const long *source,
+                                     size_t nelems);
+__device__ int nvshmem_longlong_fcollect(nvshmem_team_t team, long long *dest,
+                                         const long long *source, size_t nelems);
+__device__ int nvshmem_uchar_fcollect(nvshmem_team_t team, unsigned char *dest,
+                                      const unsigned char *source, size_t nelems);
+__device__ int nvshmem_ushort_fcollect(nvshmem_team_t team, unsigned short *dest,
+                                       const unsigned short *source, size_t nelems);
+__device__ int nvshmem_uint_fcollect(nvshmem_team_t team, unsigned int *dest,
+                                     const unsigned int *source, size_t nelems);
+__device__ int nvshmem_ulong_fcollect(nvshmem_team_t team, unsigned long *dest,
+                                      const unsigned long *source, size_t nelems);
+__device__ int nvshmem_ulonglong_fcollect(nvshmem_team_t team, unsigned long long *dest,
+                                          const unsigned long long *source, size_t nelems);
+__device__ int nvshmem_int8_fcollect(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                     size_t nelems);
+__device__ int nvshmem_int16_fcollect(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                      size_t nelems);
+__device__ int nvshmem_int32_fcollect(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                      size_t nelems);
+__device__ int nvshmem_int64_fcollect(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                      size_t nelems);
+__device__ int nvshmem_uint8_fcollect(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                      size_t nelems);
+__device__ int nvshmem_uint16_fcollect(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                       size_t nelems);
+__device__ int nvshmem_uint32_fcollect(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                       size_t nelems);
+__device__ int nvshmem_uint64_fcollect(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                       size_t nelems);
+__device__ int nvshmem_size_fcollect(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                     size_t nelems);
+__device__ int nvshmem_ptrdiff_fcollect(nvshmem_team_t team, ptrdiff_t *dest,
+                                        const ptrdiff_t *source, size_t nelems);
+
+/* nvshmem_TYPENAME_alltoall (man page shmem_alltoall) */
+__device__ int nvshmem_float_alltoall(nvshmem_team_t team, float *dest, const float *source,
+                                      size_t nelems);
+__device__ int nvshmem_double_alltoall(nvshmem_team_t team, double *dest, const double *source,
+                                       size_t nelems);
+__device__ int nvshmem_char_alltoall(nvshmem_team_t team, char *dest, const char *source,
+                                     size_t nelems);
+__device__ int nvshmem_schar_alltoall(nvshmem_team_t team, signed char *dest,
+                                      const signed char *source, size_t nelems);
+__device__ int nvshmem_short_alltoall(nvshmem_team_t team, short *dest, const short *source,
+                                      size_t nelems);
+__device__ int nvshmem_int_alltoall(nvshmem_team_t team, int *dest, const int *source,
+                                    size_t nelems);
+__device__ int nvshmem_long_alltoall(nvshmem_team_t team, long *dest, const long *source,
+                                     size_t nelems);
+__device__ int nvshmem_longlong_alltoall(nvshmem_team_t team, long long *dest,
+                                         const long long *source, size_t nelems);
+__device__ int nvshmem_uchar_alltoall(nvshmem_team_t team, unsigned char *dest,
+                                      const unsigned char *source, size_t nelems);
+__device__ int nvshmem_ushort_alltoall(nvshmem_team_t team, unsigned short *dest,
+                                       const unsigned short *source, size_t nelems);
+__device__ int nvshmem_uint_alltoall(nvshmem_team_t team, unsigned int *dest,
+                                     const unsigned int *source, size_t nelems);
+__device__ int nvshmem_ulong_alltoall(nvshmem_team_t team, unsigned long *dest,
+                                      const unsigned long *source, size_t nelems);
+__device__ int nvshmem_ulonglong_alltoall(nvshmem_team_t team, unsigned long long *dest,
+                                          const unsigned long long *source, size_t nelems);
+__device__ int nvshmem_int8_alltoall(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                     size_t nelems);
+__device__ int nvshmem_int16_alltoall(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                      size_t nelems);
+__device__ int nvshmem_int32_alltoall(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                      size_t nelems);
+__device__ int nvshmem_int64_alltoall(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                      size_t nelems);
+__device__ int nvshmem_uint8_alltoall(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                      size_t nelems);
+__device__ int nvshmem_uint16_alltoall(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                       size_t nelems);
+__device__ int nvshmem_uint32_alltoall(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                       size_t nelems);
+__device__ int nvshmem_uint64_alltoall(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                       size_t nelems);
+__device__ int nvshmem_size_alltoall(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                     size_t nelems);
+__device__ int nvshmem_ptrdiff_alltoall(nvshmem_team_t team, ptrdiff_t *dest,
+                                        const ptrdiff_t *source, size_t nelems);
+
+/* nvshmem_TYPENAME_and_reduce (man page shmem_and_reduce) */
+__device__ int nvshmem_uchar_and_reduce(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce);
+__device__ int nvshmem_ushort_and_reduce(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce);
+__device__ int nvshmem_uint_and_reduce(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce);
+__device__ int nvshmem_ulong_and_reduce(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce);
+__device__ int nvshmem_ulonglong_and_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce);
+__device__ int nvshmem_int8_and_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_int16_and_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int32_and_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int64_and_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint8_and_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint16_and_reduce(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce);
+__device__ int nvshmem_uint32_and_reduce(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce);
+__device__ int nvshmem_uint64_and_reduce(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce);
+__device__ int nvshmem_size_and_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce);
+
+/* nvshmem_TYPENAME_or_reduce (man page shmem_or_reduce) */
+__device__ int nvshmem_uchar_or_reduce(nvshmem_team_t team, unsigned char *dest,
+                                       const unsigned char *source, size_t nreduce);
+__device__ int nvshmem_ushort_or_reduce(nvshmem_team_t team, unsigned short *dest,
+                                        const unsigned short *source, size_t nreduce);
+__device__ int nvshmem_uint_or_reduce(nvshmem_team_t team, unsigned int *dest,
+                                      const unsigned int *source, size_t nreduce);
+__device__ int nvshmem_ulong_or_reduce(nvshmem_team_t team, unsigned long *dest,
+                                       const unsigned long *source, size_t nreduce);
+__device__ int nvshmem_ulonglong_or_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                           const unsigned long long *source, size_t nreduce);
+__device__ int nvshmem_int8_or_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                      size_t nreduce);
+__device__ int nvshmem_int16_or_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_int32_or_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_int64_or_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_uint8_or_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_uint16_or_reduce(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint32_or_reduce(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint64_or_reduce(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_size_or_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                      size_t nreduce);
+
+/* nvshmem_TYPENAME_xor_reduce (man page shmem_xor_reduce) */
+__device__ int nvshmem_uchar_xor_reduce(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce);
+__device__ int nvshmem_ushort_xor_reduce(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce);
+__device__ int nvshmem_uint_xor_reduce(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce);
+__device__ int nvshmem_ulong_xor_reduce(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce);
+__device__ int nvshmem_ulonglong_xor_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce);
+__device__ int nvshmem_int8_xor_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_int16_xor_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int32_xor_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int64_xor_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint8_xor_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint16_xor_reduce(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce);
+__device__ int nvshmem_uint32_xor_reduce(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce);
+__device__ int nvshmem_uint64_xor_reduce(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce);
+__device__ int nvshmem_size_xor_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce);
+
+/* nvshmem_TYPENAME_max_reduce (man page shmem_max_reduce) */
+__device__ int nvshmem_float_max_reduce(nvshmem_team_t team, float *dest, const float *source,
+                                        size_t nreduce);
+__device__ int nvshmem_double_max_reduce(nvshmem_team_t team, double *dest, const double *source,
+                                         size_t nreduce);
+__device__ int nvshmem_char_max_reduce(nvshmem_team_t team, char *dest, const char *source,
+                                       size_t nreduce);
+__device__ int nvshmem_schar_max_reduce(nvshmem_team_t team, signed char *dest,
+                                        const signed char *source, size_t nreduce);
+__device__ int nvshmem_short_max_reduce(nvshmem_team_t team, short *dest, const short *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int_max_reduce(nvshmem_team_t team, int *dest, const int *source,
+                                      size_t nreduce);
+__device__ int nvshmem_long_max_reduce(nvshmem_team_t team, long *dest, const long *source,
+                                       size_t nreduce);
+__device__ int nvshmem_longlong_max_reduce(nvshmem_team_t team, long long *dest,
+                                           const long long *source, size_t nreduce);
+__device__ int nvshmem_uchar_max_reduce(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce);
+__device__ int nvshmem_ushort_max_reduce(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce);
+__device__ int nvshmem_uint_max_reduce(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce);
+__device__ int nvshmem_ulong_max_reduce(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce);
+__device__ int nvshmem_ulonglong_max_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce);
+__device__ int nvshmem_int8_max_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_int16_max_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int32_max_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int64_max_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint8_max_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint16_max_reduce(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce);
+__device__ int nvshmem_uint32_max_reduce(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce);
+__device__ int nvshmem_uint64_max_reduce(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce);
+__device__ int nvshmem_size_max_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_ptrdiff_max_reduce(nvshmem_team_t team, ptrdiff_t *dest,
+                                          const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmem_TYPENAME_min_reduce (man page shmem_min_reduce) */
+__device__ int nvshmem_float_min_reduce(nvshmem_team_t team, float *dest, const float *source,
+                                        size_t nreduce);
+__device__ int nvshmem_double_min_reduce(nvshmem_team_t team, double *dest, const double *source,
+                                         size_t nreduce);
+__device__ int nvshmem_char_min_reduce(nvshmem_team_t team, char *dest, const char *source,
+                                       size_t nreduce);
+__device__ int nvshmem_schar_min_reduce(nvshmem_team_t team, signed char *dest,
+                                        const signed char *source, size_t nreduce);
+__device__ int nvshmem_short_min_reduce(nvshmem_team_t team, short *dest, const short *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int_min_reduce(nvshmem_team_t team, int *dest, const int *source,
+                                      size_t nreduce);
+__device__ int nvshmem_long_min_reduce(nvshmem_team_t team, long *dest, const long *source,
+                                       size_t nreduce);
+__device__ int nvshmem_longlong_min_reduce(nvshmem_team_t team, long long *dest,
+                                           const long long *source, size_t nreduce);
+__device__ int nvshmem_uchar_min_reduce(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce);
+__device__ int nvshmem_ushort_min_reduce(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce);
+__device__ int nvshmem_uint_min_reduce(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce);
+__device__ int nvshmem_ulong_min_reduce(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce);
+__device__ int nvshmem_ulonglong_min_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce);
+__device__ int nvshmem_int8_min_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_int16_min_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int32_min_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int64_min_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint8_min_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint16_min_reduce(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce);
+__device__ int nvshmem_uint32_min_reduce(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce);
+__device__ int nvshmem_uint64_min_reduce(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce);
+__device__ int nvshmem_size_min_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_ptrdiff_min_reduce(nvshmem_team_t team, ptrdiff_t *dest,
+                                          const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmem_TYPENAME_sum_reduce (man page shmem_sum_reduce) */
+__device__ int nvshmem_float_sum_reduce(nvshmem_team_t team, float *dest, const float *source,
+                                        size_t nreduce);
+__device__ int nvshmem_double_sum_reduce(nvshmem_team_t team, double *dest, const double *source,
+                                         size_t nreduce);
+__device__ int nvshmem_char_sum_reduce(nvshmem_team_t team, char *dest, const char *source,
+                                       size_t nreduce);
+__device__ int nvshmem_schar_sum_reduce(nvshmem_team_t team, signed char *dest,
+                                        const signed char *source, size_t nreduce);
+__device__ int nvshmem_short_sum_reduce(nvshmem_team_t team, short *dest, const short *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int_sum_reduce(nvshmem_team_t team, int *dest, const int *source,
+                                      size_t nreduce);
+__device__ int nvshmem_long_sum_reduce(nvshmem_team_t team, long *dest, const long *source,
+                                       size_t nreduce);
+__device__ int nvshmem_longlong_sum_reduce(nvshmem_team_t team, long long *dest,
+                                           const long long *source, size_t nreduce);
+__device__ int nvshmem_uchar_sum_reduce(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce);
+__device__ int nvshmem_ushort_sum_reduce(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce);
+__device__ int nvshmem_uint_sum_reduce(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce);
+__device__ int nvshmem_ulong_sum_reduce(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce);
+__device__ int nvshmem_ulonglong_sum_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce);
+__device__ int nvshmem_int8_sum_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_int16_sum_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int32_sum_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int64_sum_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint8_sum_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_uint16_sum_reduce(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce);
+__device__ int nvshmem_uint32_sum_reduce(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce);
+__device__ int nvshmem_uint64_sum_reduce(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce);
+__device__ int nvshmem_size_sum_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce);
+__device__ int nvshmem_ptrdiff_sum_reduce(nvshmem_team_t team, ptrdiff_t *dest,
+                                          const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmem_TYPENAME_prod_reduce (man page shmem_prod_reduce) */
+__device__ int nvshmem_float_prod_reduce(nvshmem_team_t team, float *dest, const float *source,
+                                         size_t nreduce);
+__device__ int nvshmem_double_prod_reduce(nvshmem_team_t team, double *dest, const double *source,
+                                          size_t nreduce);
+__device__ int nvshmem_char_prod_reduce(nvshmem_team_t team, char *dest, const char *source,
+                                        size_t nreduce);
+__device__ int nvshmem_schar_prod_reduce(nvshmem_team_t team, signed char *dest,
+                                         const signed char *source, size_t nreduce);
+__device__ int nvshmem_short_prod_reduce(nvshmem_team_t team, short *dest, const short *source,
+                                         size_t nreduce);
+__device__ int nvshmem_int_prod_reduce(nvshmem_team_t team, int *dest, const int *source,
+                                       size_t nreduce);
+__device__ int nvshmem_long_prod_reduce(nvshmem_team_t team, long *dest, const long *source,
+                                        size_t nreduce);
+__device__ int nvshmem_longlong_prod_reduce(nvshmem_team_t team, long long *dest,
+                                            const long long *source, size_t nreduce);
+__device__ int nvshmem_uchar_prod_reduce(nvshmem_team_t team, unsigned char *dest,
+                                         const unsigned char *source, size_t nreduce);
+__device__ int nvshmem_ushort_prod_reduce(nvshmem_team_t team, unsigned short *dest,
+                                          const unsigned short *source, size_t nreduce);
+__device__ int nvshmem_uint_prod_reduce(nvshmem_team_t team, unsigned int *dest,
+                                        const unsigned int *source, size_t nreduce);
+__device__ int nvshmem_ulong_prod_reduce(nvshmem_team_t team, unsigned long *dest,
+                                         const unsigned long *source, size_t nreduce);
+__device__ int nvshmem_ulonglong_prod_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                             const unsigned long long *source, size_t nreduce);
+__device__ int nvshmem_int8_prod_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_int16_prod_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                         size_t nreduce);
+__device__ int nvshmem_int32_prod_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                         size_t nreduce);
+__device__ int nvshmem_int64_prod_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                         size_t nreduce);
+__device__ int nvshmem_uint8_prod_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                         size_t nreduce);
+__device__ int nvshmem_uint16_prod_reduce(nvshmem_team_t team, uint16_t *dest,
+                                          const uint16_t *source, size_t nreduce);
+__device__ int nvshmem_uint32_prod_reduce(nvshmem_team_t team, uint32_t *dest,
+                                          const uint32_t *source, size_t nreduce);
+__device__ int nvshmem_uint64_prod_reduce(nvshmem_team_t team, uint64_t *dest,
+                                          const uint64_t *source, size_t nreduce);
+__device__ int nvshmem_size_prod_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                        size_t nreduce);
+__device__ int nvshmem_ptrdiff_prod_reduce(nvshmem_team_t team, ptrdiff_t *dest,
+                                           const ptrdiff_t *source, size_t nreduce);
+
 /* nvshmemx_TYPENAME_put_block (man page nvshmemx_putmem_block) */
 __device__ void nvshmemx_float_put_block(float *dest, const float *source, size_t nelems, int pe);
 __device__ void nvshmemx_double_put_block(double *dest, const double *source, size_t nelems,
@@ -1474,6 +1901,878 @@ __device__ void nvshmemx_get32_nbi_warp(void *dest, const void *source, size_t n
 __device__ void nvshmemx_get64_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_get128_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
 
+/* nvshmemx_TYPENAME_broadcast_block (man page shmem_broadcast) */
+__device__ int nvshmemx_float_broadcast_block(nvshmem_team_t team, float *dest, const float *source,
+                                              size_t nelems, int PE_root);
+__device__ int nvshmemx_double_broadcast_block(nvshmem_team_t team, double *dest,
+                                               const double *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_char_broadcast_block(nvshmem_team_t team, char *dest, const char *source,
+                                             size_t nelems, int PE_root);
+__device__ int nvshmemx_schar_broadcast_block(nvshmem_team_t team, signed char *dest,
+                                              const signed char *source, size_t nelems,
+                                              int PE_root);
+__device__ int nvshmemx_short_broadcast_block(nvshmem_team_t team, short *dest, const short *source,
+                                              size_t nelems, int PE_root);
+__device__ int nvshmemx_int_broadcast_block(nvshmem_team_t team, int *dest, const int *source,
+                                            size_t nelems, int PE_root);
+__device__ int nvshmemx_long_broadcast_block(nvshmem_team_t team, long *dest, const long *source,
+                                             size_t nelems, int PE_root);
+__device__ int nvshmemx_longlong_broadcast_block(nvshmem_team_t team, long long *dest,
+                                                 const long long *source, size_t nelems,
+                                                 int PE_root);
+__device__ int nvshmemx_uchar_broadcast_block(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nelems,
+                                              int PE_root);
+__device__ int nvshmemx_ushort_broadcast_block(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nelems,
+                                               int PE_root);
+__device__ int nvshmemx_uint_broadcast_block(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nelems,
+                                             int PE_root);
+__device__ int nvshmemx_ulong_broadcast_block(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nelems,
+                                              int PE_root);
+__device__ int nvshmemx_ulonglong_broadcast_block(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nelems,
+                                                  int PE_root);
+__device__ int nvshmemx_int8_broadcast_block(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_int16_broadcast_block(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_int32_broadcast_block(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_int64_broadcast_block(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_uint8_broadcast_block(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_uint16_broadcast_block(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_uint32_broadcast_block(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_uint64_broadcast_block(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_size_broadcast_block(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_ptrdiff_broadcast_block(nvshmem_team_t team, ptrdiff_t *dest,
+                                                const ptrdiff_t *source, size_t nelems,
+                                                int PE_root);
+
+/* nvshmemx_TYPENAME_broadcast_warp (man page shmem_broadcast) */
+__device__ int nvshmemx_float_broadcast_warp(nvshmem_team_t team, float *dest, const float *source,
+                                             size_t nelems, int PE_root);
+__device__ int nvshmemx_double_broadcast_warp(nvshmem_team_t team, double *dest,
+                                              const double *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_char_broadcast_warp(nvshmem_team_t team, char *dest, const char *source,
+                                            size_t nelems, int PE_root);
+__device__ int nvshmemx_schar_broadcast_warp(nvshmem_team_t team, signed char *dest,
+                                             const signed char *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_short_broadcast_warp(nvshmem_team_t team, short *dest, const short *source,
+                                             size_t nelems, int PE_root);
+__device__ int nvshmemx_int_broadcast_warp(nvshmem_team_t team, int *dest, const int *source,
+                                           size_t nelems, int PE_root);
+__device__ int nvshmemx_long_broadcast_warp(nvshmem_team_t team, long *dest, const long *source,
+                                            size_t nelems, int PE_root);
+__device__ int nvshmemx_longlong_broadcast_warp(nvshmem_team_t team, long long *dest,
+                                                const long long *source, size_t nelems,
+                                                int PE_root);
+__device__ int nvshmemx_uchar_broadcast_warp(nvshmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nelems,
+                                             int PE_root);
+__device__ int nvshmemx_ushort_broadcast_warp(nvshmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nelems,
+                                              int PE_root);
+__device__ int nvshmemx_uint_broadcast_warp(nvshmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_ulong_broadcast_warp(nvshmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nelems,
+                                             int PE_root);
+__device__ int nvshmemx_ulonglong_broadcast_warp(nvshmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nelems,
+                                                 int PE_root);
+__device__ int nvshmemx_int8_broadcast_warp(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nelems, int PE_root);
+__device__ int nvshmemx_int16_broadcast_warp(nvshmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_int32_broadcast_warp(nvshmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_int64_broadcast_warp(nvshmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_uint8_broadcast_warp(nvshmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_uint16_broadcast_warp(nvshmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_uint32_broadcast_warp(nvshmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_uint64_broadcast_warp(nvshmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nelems, int PE_root);
+__device__ int nvshmemx_size_broadcast_warp(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nelems, int PE_root);
+__device__ int nvshmemx_ptrdiff_broadcast_warp(nvshmem_team_t team, ptrdiff_t *dest,
+                                               const ptrdiff_t *source, size_t nelems, int PE_root);
+
+/* nvshmemx_TYPENAME_fcollect_block (man page shmem_fcollect) */
+__device__ int nvshmemx_float_fcollect_block(nvshmem_team_t team, float *dest, const float *source,
+                                             size_t nelems);
+__device__ int nvshmemx_double_fcollect_block(nvshmem_team_t team, double *dest,
+                                              const double *source, size_t nelems);
+__device__ int nvshmemx_char_fcollect_block(nvshmem_team_t team, char *dest, const char *source,
+                                            size_t nelems);
+__device__ int nvshmemx_schar_fcollect_block(nvshmem_team_t team, signed char *dest,
+                                             const signed char *source, size_t nelems);
+__device__ int nvshmemx_short_fcollect_block(nvshmem_team_t team, short *dest, const short *source,
+                                             size_t nelems);
+__device__ int nvshmemx_int_fcollect_block(nvshmem_team_t team, int *dest, const int *source,
+                                           size_t nelems);
+__device__ int nvshmemx_long_fcollect_block(nvshmem_team_t team, long *dest, const long *source,
+                                            size_t nelems);
+__device__ int nvshmemx_longlong_fcollect_block(nvshmem_team_t team, long long *dest,
+                                                const long long *source, size_t nelems);
+__device__ int nvshmemx_uchar_fcollect_block(nvshmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nelems);
+__device__ int nvshmemx_ushort_fcollect_block(nvshmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nelems);
+__device__ int nvshmemx_uint_fcollect_block(nvshmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nelems);
+__device__ int nvshmemx_ulong_fcollect_block(nvshmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nelems);
+__device__ int nvshmemx_ulonglong_fcollect_block(nvshmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nelems);
+__device__ int nvshmemx_int8_fcollect_block(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nelems);
+__device__ int nvshmemx_int16_fcollect_block(nvshmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nelems);
+__device__ int nvshmemx_int32_fcollect_block(nvshmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nelems);
+__device__ int nvshmemx_int64_fcollect_block(nvshmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nelems);
+__device__ int nvshmemx_uint8_fcollect_block(nvshmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nelems);
+__device__ int nvshmemx_uint16_fcollect_block(nvshmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nelems);
+__device__ int nvshmemx_uint32_fcollect_block(nvshmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nelems);
+__device__ int nvshmemx_uint64_fcollect_block(nvshmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nelems);
+__device__ int nvshmemx_size_fcollect_block(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nelems);
+__device__ int nvshmemx_ptrdiff_fcollect_block(nvshmem_team_t team, ptrdiff_t *dest,
+                                               const ptrdiff_t *source, size_t nelems);
+
+/* nvshmemx_TYPENAME_fcollect_warp (man page shmem_fcollect) */
+__device__ int nvshmemx_float_fcollect_warp(nvshmem_team_t team, float *dest, const float *source,
+                                            size_t nelems);
+__device__ int nvshmemx_double_fcollect_warp(nvshmem_team_t team, double *dest,
+                                             const double *source, size_t nelems);
+__device__ int nvshmemx_char_fcollect_warp(nvshmem_team_t team, char *dest, const char *source,
+                                           size_t nelems);
+__device__ int nvshmemx_schar_fcollect_warp(nvshmem_team_t team, signed char *dest,
+                                            const signed char *source, size_t nelems);
+__device__ int nvshmemx_short_fcollect_warp(nvshmem_team_t team, short *dest, const short *source,
+                                            size_t nelems);
+__device__ int nvshmemx_int_fcollect_warp(nvshmem_team_t team, int *dest, const int *source,
+                                          size_t nelems);
+__device__ int nvshmemx_long_fcollect_warp(nvshmem_team_t team, long *dest, const long *source,
+                                           size_t nelems);
+__device__ int nvshmemx_longlong_fcollect_warp(nvshmem_team_t team, long long *dest,
+                                               const long long *source, size_t nelems);
+__device__ int nvshmemx_uchar_fcollect_warp(nvshmem_team_t team, unsigned char *dest,
+                                            const unsigned char *source, size_t nelems);
+__device__ int nvshmemx_ushort_fcollect_warp(nvshmem_team_t team, unsigned short *dest,
+                                             const unsigned short *source, size_t nelems);
+__device__ int nvshmemx_uint_fcollect_warp(nvshmem_team_t team, unsigned int *dest,
+                                           const unsigned int *source, size_t nelems);
+__device__ int nvshmemx_ulong_fcollect_warp(nvshmem_team_t team, unsigned long *dest,
+                                            const unsigned long *source, size_t nelems);
+__device__ int nvshmemx_ulonglong_fcollect_warp(nvshmem_team_t team, unsigned long long *dest,
+                                                const unsigned long long *source, size_t nelems);
+__device__ int nvshmemx_int8_fcollect_warp(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                           size_t nelems);
+__device__ int nvshmemx_int16_fcollect_warp(nvshmem_team_t team, int16_t *dest,
+                                            const int16_t *source, size_t nelems);
+__device__ int nvshmemx_int32_fcollect_warp(nvshmem_team_t team, int32_t *dest,
+                                            const int32_t *source, size_t nelems);
+__device__ int nvshmemx_int64_fcollect_warp(nvshmem_team_t team, int64_t *dest,
+                                            const int64_t *source, size_t nelems);
+__device__ int nvshmemx_uint8_fcollect_warp(nvshmem_team_t team, uint8_t *dest,
+                                            const uint8_t *source, size_t nelems);
+__device__ int nvshmemx_uint16_fcollect_warp(nvshmem_team_t team, uint16_t *dest,
+                                             const uint16_t *source, size_t nelems);
+__device__ int nvshmemx_uint32_fcollect_warp(nvshmem_team_t team, uint32_t *dest,
+                                             const uint32_t *source, size_t nelems);
+__device__ int nvshmemx_uint64_fcollect_warp(nvshmem_team_t team, uint64_t *dest,
+                                             const uint64_t *source, size_t nelems);
+__device__ int nvshmemx_size_fcollect_warp(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                           size_t nelems);
+__device__ int nvshmemx_ptrdiff_fcollect_warp(nvshmem_team_t team, ptrdiff_t *dest,
+                                              const ptrdiff_t *source, size_t nelems);
+
+/* nvshmemx_TYPENAME_alltoall_block (man page shmem_alltoall) */
+__device__ int nvshmemx_float_alltoall_block(nvshmem_team_t team, float *dest, const float *source,
+                                             size_t nelems);
+__device__ int nvshmemx_double_alltoall_block(nvshmem_team_t team, double *dest,
+                                              const double *source, size_t nelems);
+__device__ int nvshmemx_char_alltoall_block(nvshmem_team_t team, char *dest, const char *source,
+                                            size_t nelems);
+__device__ int nvshmemx_schar_alltoall_block(nvshmem_team_t team, signed char *dest,
+                                             const signed char *source, size_t nelems);
+__device__ int nvshmemx_short_alltoall_block(nvshmem_team_t team, short *dest, const short *source,
+                                             size_t nelems);
+__device__ int nvshmemx_int_alltoall_block(nvshmem_team_t team, int *dest, const int *source,
+                                           size_t nelems);
+__device__ int nvshmemx_long_alltoall_block(nvshmem_team_t team, long *dest, const long *source,
+                                            size_t nelems);
+__device__ int nvshmemx_longlong_alltoall_block(nvshmem_team_t team, long long *dest,
+                                                const long long *source, size_t nelems);
+__device__ int nvshmemx_uchar_alltoall_block(nvshmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nelems);
+__device__ int nvshmemx_ushort_alltoall_block(nvshmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nelems);
+__device__ int nvshmemx_uint_alltoall_block(nvshmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nelems);
+__device__ int nvshmemx_ulong_alltoall_block(nvshmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nelems);
+__device__ int nvshmemx_ulonglong_alltoall_block(nvshmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nelems);
+__device__ int nvshmemx_int8_alltoall_block(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nelems);
+__device__ int nvshmemx_int16_alltoall_block(nvshmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nelems);
+__device__ int nvshmemx_int32_alltoall_block(nvshmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nelems);
+__device__ int nvshmemx_int64_alltoall_block(nvshmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nelems);
+__device__ int nvshmemx_uint8_alltoall_block(nvshmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nelems);
+__device__ int nvshmemx_uint16_alltoall_block(nvshmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nelems);
+__device__ int nvshmemx_uint32_alltoall_block(nvshmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nelems);
+__device__ int nvshmemx_uint64_alltoall_block(nvshmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nelems);
+__device__ int nvshmemx_size_alltoall_block(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nelems);
+__device__ int nvshmemx_ptrdiff_alltoall_block(nvshmem_team_t team, ptrdiff_t *dest,
+                                               const ptrdiff_t *source, size_t nelems);
+
+/* nvshmemx_TYPENAME_alltoall_warp (man page shmem_alltoall) */
+__device__ int nvshmemx_float_alltoall_warp(nvshmem_team_t team, float *dest, const float *source,
+                                            size_t nelems);
+__device__ int nvshmemx_double_alltoall_warp(nvshmem_team_t team, double *dest,
+                                             const double *source, size_t nelems);
+__device__ int nvshmemx_char_alltoall_warp(nvshmem_team_t team, char *dest, const char *source,
+                                           size_t nelems);
+__device__ int nvshmemx_schar_alltoall_warp(nvshmem_team_t team, signed char *dest,
+                                            const signed char *source, size_t nelems);
+__device__ int nvshmemx_short_alltoall_warp(nvshmem_team_t team, short *dest, const short *source,
+                                            size_t nelems);
+__device__ int nvshmemx_int_alltoall_warp(nvshmem_team_t team, int *dest, const int *source,
+                                          size_t nelems);
+__device__ int nvshmemx_long_alltoall_warp(nvshmem_team_t team, long *dest, const long *source,
+                                           size_t nelems);
+__device__ int nvshmemx_longlong_alltoall_warp(nvshmem_team_t team, long long *dest,
+                                               const long long *source, size_t nelems);
+__device__ int nvshmemx_uchar_alltoall_warp(nvshmem_team_t team, unsigned char *dest,
+                                            const unsigned char *source, size_t nelems);
+__device__ int nvshmemx_ushort_alltoall_warp(nvshmem_team_t team, unsigned short *dest,
+                                             const unsigned short *source, size_t nelems);
+__device__ int nvshmemx_uint_alltoall_warp(nvshmem_team_t team, unsigned int *dest,
+                                           const unsigned int *source, size_t nelems);
+__device__ int nvshmemx_ulong_alltoall_warp(nvshmem_team_t team, unsigned long *dest,
+                                            const unsigned long *source, size_t nelems);
+__device__ int nvshmemx_ulonglong_alltoall_warp(nvshmem_team_t team, unsigned long long *dest,
+                                                const unsigned long long *source, size_t nelems);
+__device__ int nvshmemx_int8_alltoall_warp(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                           size_t nelems);
+__device__ int nvshmemx_int16_alltoall_warp(nvshmem_team_t team, int16_t *dest,
+                                            const int16_t *source, size_t nelems);
+__device__ int nvshmemx_int32_alltoall_warp(nvshmem_team_t team, int32_t *dest,
+                                            const int32_t *source, size_t nelems);
+__device__ int nvshmemx_int64_alltoall_warp(nvshmem_team_t team, int64_t *dest,
+                                            const int64_t *source, size_t nelems);
+__device__ int nvshmemx_uint8_alltoall_warp(nvshmem_team_t team, uint8_t *dest,
+                                            const uint8_t *source, size_t nelems);
+__device__ int nvshmemx_uint16_alltoall_warp(nvshmem_team_t team, uint16_t *dest,
+                                             const uint16_t *source, size_t nelems);
+__device__ int nvshmemx_uint32_alltoall_warp(nvshmem_team_t team, uint32_t *dest,
+                                             const uint32_t *source, size_t nelems);
+__device__ int nvshmemx_uint64_alltoall_warp(nvshmem_team_t team, uint64_t *dest,
+                                             const uint64_t *source, size_t nelems);
+__device__ int nvshmemx_size_alltoall_warp(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                           size_t nelems);
+__device__ int nvshmemx_ptrdiff_alltoall_warp(nvshmem_team_t team, ptrdiff_t *dest,
+                                              const ptrdiff_t *source, size_t nelems);
+
+/* nvshmemx_TYPENAME_and_reduce_block (man page shmem_and_reduce) */
+__device__ int nvshmemx_uchar_and_reduce_block(nvshmem_team_t team, unsigned char *dest,
+                                               const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_and_reduce_block(nvshmem_team_t team, unsigned short *dest,
+                                                const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_and_reduce_block(nvshmem_team_t team, unsigned int *dest,
+                                              const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_and_reduce_block(nvshmem_team_t team, unsigned long *dest,
+                                               const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_and_reduce_block(nvshmem_team_t team, unsigned long long *dest,
+                                                   const unsigned long long *source,
+                                                   size_t nreduce);
+__device__ int nvshmemx_int8_and_reduce_block(nvshmem_team_t team, int8_t *dest,
+                                              const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_and_reduce_block(nvshmem_team_t team, int16_t *dest,
+                                               const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_and_reduce_block(nvshmem_team_t team, int32_t *dest,
+                                               const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_and_reduce_block(nvshmem_team_t team, int64_t *dest,
+                                               const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_and_reduce_block(nvshmem_team_t team, uint8_t *dest,
+                                               const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_and_reduce_block(nvshmem_team_t team, uint16_t *dest,
+                                                const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_and_reduce_block(nvshmem_team_t team, uint32_t *dest,
+                                                const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_and_reduce_block(nvshmem_team_t team, uint64_t *dest,
+                                                const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_and_reduce_block(nvshmem_team_t team, size_t *dest,
+                                              const size_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_and_reduce_warp (man page shmem_and_reduce) */
+__device__ int nvshmemx_uchar_and_reduce_warp(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_and_reduce_warp(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_and_reduce_warp(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_and_reduce_warp(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_and_reduce_warp(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+__device__ int nvshmemx_int8_and_reduce_warp(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_and_reduce_warp(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_and_reduce_warp(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_and_reduce_warp(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_and_reduce_warp(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_and_reduce_warp(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_and_reduce_warp(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_and_reduce_warp(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_and_reduce_warp(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_or_reduce_block (man page shmem_or_reduce) */
+__device__ int nvshmemx_uchar_or_reduce_block(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_or_reduce_block(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_or_reduce_block(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_or_reduce_block(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_or_reduce_block(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+__device__ int nvshmemx_int8_or_reduce_block(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_or_reduce_block(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_or_reduce_block(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_or_reduce_block(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_or_reduce_block(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_or_reduce_block(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_or_reduce_block(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_or_reduce_block(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_or_reduce_block(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_or_reduce_warp (man page shmem_or_reduce) */
+__device__ int nvshmemx_uchar_or_reduce_warp(nvshmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_or_reduce_warp(nvshmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_or_reduce_warp(nvshmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_or_reduce_warp(nvshmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_or_reduce_warp(nvshmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nreduce);
+__device__ int nvshmemx_int8_or_reduce_warp(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nreduce);
+__device__ int nvshmemx_int16_or_reduce_warp(nvshmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_or_reduce_warp(nvshmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_or_reduce_warp(nvshmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_or_reduce_warp(nvshmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_or_reduce_warp(nvshmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_or_reduce_warp(nvshmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_or_reduce_warp(nvshmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_or_reduce_warp(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nreduce);
+
+/* nvshmemx_TYPENAME_xor_reduce_block (man page shmem_xor_reduce) */
+__device__ int nvshmemx_uchar_xor_reduce_block(nvshmem_team_t team, unsigned char *dest,
+                                               const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_xor_reduce_block(nvshmem_team_t team, unsigned short *dest,
+                                                const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_xor_reduce_block(nvshmem_team_t team, unsigned int *dest,
+                                              const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_xor_reduce_block(nvshmem_team_t team, unsigned long *dest,
+                                               const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_xor_reduce_block(nvshmem_team_t team, unsigned long long *dest,
+                                                   const unsigned long long *source,
+                                                   size_t nreduce);
+__device__ int nvshmemx_int8_xor_reduce_block(nvshmem_team_t team, int8_t *dest,
+                                              const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_xor_reduce_block(nvshmem_team_t team, int16_t *dest,
+                                               const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_xor_reduce_block(nvshmem_team_t team, int32_t *dest,
+                                               const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_xor_reduce_block(nvshmem_team_t team, int64_t *dest,
+                                               const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_xor_reduce_block(nvshmem_team_t team, uint8_t *dest,
+                                               const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_xor_reduce_block(nvshmem_team_t team, uint16_t *dest,
+                                                const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_xor_reduce_block(nvshmem_team_t team, uint32_t *dest,
+                                                const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_xor_reduce_block(nvshmem_team_t team, uint64_t *dest,
+                                                const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_xor_reduce_block(nvshmem_team_t team, size_t *dest,
+                                              const size_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_xor_reduce_warp (man page shmem_xor_reduce) */
+__device__ int nvshmemx_uchar_xor_reduce_warp(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_xor_reduce_warp(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_xor_reduce_warp(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_xor_reduce_warp(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_xor_reduce_warp(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+__device__ int nvshmemx_int8_xor_reduce_warp(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_xor_reduce_warp(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_xor_reduce_warp(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_xor_reduce_warp(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_xor_reduce_warp(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_xor_reduce_warp(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_xor_reduce_warp(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_xor_reduce_warp(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_xor_reduce_warp(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_max_reduce_block (man page shmem_max_reduce) */
+__device__ int nvshmemx_float_max_reduce_block(nvshmem_team_t team, float *dest,
+                                               const float *source, size_t nreduce);
+__device__ int nvshmemx_double_max_reduce_block(nvshmem_team_t team, double *dest,
+                                                const double *source, size_t nreduce);
+__device__ int nvshmemx_char_max_reduce_block(nvshmem_team_t team, char *dest, const char *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_schar_max_reduce_block(nvshmem_team_t team, signed char *dest,
+                                               const signed char *source, size_t nreduce);
+__device__ int nvshmemx_short_max_reduce_block(nvshmem_team_t team, short *dest,
+                                               const short *source, size_t nreduce);
+__device__ int nvshmemx_int_max_reduce_block(nvshmem_team_t team, int *dest, const int *source,
+                                             size_t nreduce);
+__device__ int nvshmemx_long_max_reduce_block(nvshmem_team_t team, long *dest, const long *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_longlong_max_reduce_block(nvshmem_team_t team, long long *dest,
+                                                  const long long *source, size_t nreduce);
+__device__ int nvshmemx_uchar_max_reduce_block(nvshmem_team_t team, unsigned char *dest,
+                                               const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_max_reduce_block(nvshmem_team_t team, unsigned short *dest,
+                                                const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_max_reduce_block(nvshmem_team_t team, unsigned int *dest,
+                                              const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_max_reduce_block(nvshmem_team_t team, unsigned long *dest,
+                                               const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_max_reduce_block(nvshmem_team_t team, unsigned long long *dest,
+                                                   const unsigned long long *source,
+                                                   size_t nreduce);
+__device__ int nvshmemx_int8_max_reduce_block(nvshmem_team_t team, int8_t *dest,
+                                              const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_max_reduce_block(nvshmem_team_t team, int16_t *dest,
+                                               const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_max_reduce_block(nvshmem_team_t team, int32_t *dest,
+                                               const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_max_reduce_block(nvshmem_team_t team, int64_t *dest,
+                                               const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_max_reduce_block(nvshmem_team_t team, uint8_t *dest,
+                                               const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_max_reduce_block(nvshmem_team_t team, uint16_t *dest,
+                                                const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_max_reduce_block(nvshmem_team_t team, uint32_t *dest,
+                                                const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_max_reduce_block(nvshmem_team_t team, uint64_t *dest,
+                                                const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_max_reduce_block(nvshmem_team_t team, size_t *dest,
+                                              const size_t *source, size_t nreduce);
+__device__ int nvshmemx_ptrdiff_max_reduce_block(nvshmem_team_t team, ptrdiff_t *dest,
+                                                 const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_max_reduce_warp (man page shmem_max_reduce) */
+__device__ int nvshmemx_float_max_reduce_warp(nvshmem_team_t team, float *dest, const float *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_double_max_reduce_warp(nvshmem_team_t team, double *dest,
+                                               const double *source, size_t nreduce);
+__device__ int nvshmemx_char_max_reduce_warp(nvshmem_team_t team, char *dest, const char *source,
+                                             size_t nreduce);
+__device__ int nvshmemx_schar_max_reduce_warp(nvshmem_team_t team, signed char *dest,
+                                              const signed char *source, size_t nreduce);
+__device__ int nvshmemx_short_max_reduce_warp(nvshmem_team_t team, short *dest, const short *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_int_max_reduce_warp(nvshmem_team_t team, int *dest, const int *source,
+                                            size_t nreduce);
+__device__ int nvshmemx_long_max_reduce_warp(nvshmem_team_t team, long *dest, const long *source,
+                                             size_t nreduce);
+__device__ int nvshmemx_longlong_max_reduce_warp(nvshmem_team_t team, long long *dest,
+                                                 const long long *source, size_t nreduce);
+__device__ int nvshmemx_uchar_max_reduce_warp(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_max_reduce_warp(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_max_reduce_warp(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_max_reduce_warp(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_max_reduce_warp(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+__device__ int nvshmemx_int8_max_reduce_warp(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_max_reduce_warp(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_max_reduce_warp(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_max_reduce_warp(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_max_reduce_warp(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_max_reduce_warp(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_max_reduce_warp(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_max_reduce_warp(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_max_reduce_warp(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+__device__ int nvshmemx_ptrdiff_max_reduce_warp(nvshmem_team_t team, ptrdiff_t *dest,
+                                                const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_min_reduce_block (man page shmem_min_reduce) */
+__device__ int nvshmemx_float_min_reduce_block(nvshmem_team_t team, float *dest,
+                                               const float *source, size_t nreduce);
+__device__ int nvshmemx_double_min_reduce_block(nvshmem_team_t team, double *dest,
+                                                const double *source, size_t nreduce);
+__device__ int nvshmemx_char_min_reduce_block(nvshmem_team_t team, char *dest, const char *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_schar_min_reduce_block(nvshmem_team_t team, signed char *dest,
+                                               const signed char *source, size_t nreduce);
+__device__ int nvshmemx_short_min_reduce_block(nvshmem_team_t team, short *dest,
+                                               const short *source, size_t nreduce);
+__device__ int nvshmemx_int_min_reduce_block(nvshmem_team_t team, int *dest, const int *source,
+                                             size_t nreduce);
+__device__ int nvshmemx_long_min_reduce_block(nvshmem_team_t team, long *dest, const long *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_longlong_min_reduce_block(nvshmem_team_t team, long long *dest,
+                                                  const long long *source, size_t nreduce);
+__device__ int nvshmemx_uchar_min_reduce_block(nvshmem_team_t team, unsigned char *dest,
+                                               const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_min_reduce_block(nvshmem_team_t team, unsigned short *dest,
+                                                const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_min_reduce_block(nvshmem_team_t team, unsigned int *dest,
+                                              const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_min_reduce_block(nvshmem_team_t team, unsigned long *dest,
+                                               const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_min_reduce_block(nvshmem_team_t team, unsigned long long *dest,
+                                                   const unsigned long long *source,
+                                                   size_t nreduce);
+__device__ int nvshmemx_int8_min_reduce_block(nvshmem_team_t team, int8_t *dest,
+                                              const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_min_reduce_block(nvshmem_team_t team, int16_t *dest,
+                                               const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_min_reduce_block(nvshmem_team_t team, int32_t *dest,
+                                               const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_min_reduce_block(nvshmem_team_t team, int64_t *dest,
+                                               const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_min_reduce_block(nvshmem_team_t team, uint8_t *dest,
+                                               const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_min_reduce_block(nvshmem_team_t team, uint16_t *dest,
+                                                const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_min_reduce_block(nvshmem_team_t team, uint32_t *dest,
+                                                const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_min_reduce_block(nvshmem_team_t team, uint64_t *dest,
+                                                const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_min_reduce_block(nvshmem_team_t team, size_t *dest,
+                                              const size_t *source, size_t nreduce);
+__device__ int nvshmemx_ptrdiff_min_reduce_block(nvshmem_team_t team, ptrdiff_t *dest,
+                                                 const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_min_reduce_warp (man page shmem_min_reduce) */
+__device__ int nvshmemx_float_min_reduce_warp(nvshmem_team_t team, float *dest, const float *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_double_min_reduce_warp(nvshmem_team_t team, double *dest,
+                                               const double *source, size_t nreduce);
+__device__ int nvshmemx_char_min_reduce_warp(nvshmem_team_t team, char *dest, const char *source,
+                                             size_t nreduce);
+__device__ int nvshmemx_schar_min_reduce_warp(nvshmem_team_t team, signed char *dest,
+                                              const signed char *source, size_t nreduce);
+__device__ int nvshmemx_short_min_reduce_warp(nvshmem_team_t team, short *dest, const short *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_int_min_reduce_warp(nvshmem_team_t team, int *dest, const int *source,
+                                            size_t nreduce);
+__device__ int nvshmemx_long_min_reduce_warp(nvshmem_team_t team, long *dest, const long *source,
+                                             size_t nreduce);
+__device__ int nvshmemx_longlong_min_reduce_warp(nvshmem_team_t team, long long *dest,
+                                                 const long long *source, size_t nreduce);
+__device__ int nvshmemx_uchar_min_reduce_warp(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_min_reduce_warp(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_min_reduce_warp(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_min_reduce_warp(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_min_reduce_warp(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+__device__ int nvshmemx_int8_min_reduce_warp(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_min_reduce_warp(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_min_reduce_warp(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_min_reduce_warp(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_min_reduce_warp(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_min_reduce_warp(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_min_reduce_warp(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_min_reduce_warp(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_min_reduce_warp(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+__device__ int nvshmemx_ptrdiff_min_reduce_warp(nvshmem_team_t team, ptrdiff_t *dest,
+                                                const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_sum_reduce_block (man page shmem_sum_reduce) */
+__device__ int nvshmemx_float_sum_reduce_block(nvshmem_team_t team, float *dest,
+                                               const float *source, size_t nreduce);
+__device__ int nvshmemx_double_sum_reduce_block(nvshmem_team_t team, double *dest,
+                                                const double *source, size_t nreduce);
+__device__ int nvshmemx_char_sum_reduce_block(nvshmem_team_t team, char *dest, const char *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_schar_sum_reduce_block(nvshmem_team_t team, signed char *dest,
+                                               const signed char *source, size_t nreduce);
+__device__ int nvshmemx_short_sum_reduce_block(nvshmem_team_t team, short *dest,
+                                               const short *source, size_t nreduce);
+__device__ int nvshmemx_int_sum_reduce_block(nvshmem_team_t team, int *dest, const int *source,
+                                             size_t nreduce);
+__device__ int nvshmemx_long_sum_reduce_block(nvshmem_team_t team, long *dest, const long *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_longlong_sum_reduce_block(nvshmem_team_t team, long long *dest,
+                                                  const long long *source, size_t nreduce);
+__device__ int nvshmemx_uchar_sum_reduce_block(nvshmem_team_t team, unsigned char *dest,
+                                               const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_sum_reduce_block(nvshmem_team_t team, unsigned short *dest,
+                                                const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_sum_reduce_block(nvshmem_team_t team, unsigned int *dest,
+                                              const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_sum_reduce_block(nvshmem_team_t team, unsigned long *dest,
+                                               const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_sum_reduce_block(nvshmem_team_t team, unsigned long long *dest,
+                                                   const unsigned long long *source,
+                                                   size_t nreduce);
+__device__ int nvshmemx_int8_sum_reduce_block(nvshmem_team_t team, int8_t *dest,
+                                              const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_sum_reduce_block(nvshmem_team_t team, int16_t *dest,
+                                               const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_sum_reduce_block(nvshmem_team_t team, int32_t *dest,
+                                               const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_sum_reduce_block(nvshmem_team_t team, int64_t *dest,
+                                               const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_sum_reduce_block(nvshmem_team_t team, uint8_t *dest,
+                                               const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_sum_reduce_block(nvshmem_team_t team, uint16_t *dest,
+                                                const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_sum_reduce_block(nvshmem_team_t team, uint32_t *dest,
+                                                const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_sum_reduce_block(nvshmem_team_t team, uint64_t *dest,
+                                                const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_sum_reduce_block(nvshmem_team_t team, size_t *dest,
+                                              const size_t *source, size_t nreduce);
+__device__ int nvshmemx_ptrdiff_sum_reduce_block(nvshmem_team_t team, ptrdiff_t *dest,
+                                                 const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_sum_reduce_warp (man page shmem_sum_reduce) */
+__device__ int nvshmemx_float_sum_reduce_warp(nvshmem_team_t team, float *dest, const float *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_double_sum_reduce_warp(nvshmem_team_t team, double *dest,
+                                               const double *source, size_t nreduce);
+__device__ int nvshmemx_char_sum_reduce_warp(nvshmem_team_t team, char *dest, const char *source,
+                                             size_t nreduce);
+__device__ int nvshmemx_schar_sum_reduce_warp(nvshmem_team_t team, signed char *dest,
+                                              const signed char *source, size_t nreduce);
+__device__ int nvshmemx_short_sum_reduce_warp(nvshmem_team_t team, short *dest, const short *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_int_sum_reduce_warp(nvshmem_team_t team, int *dest, const int *source,
+                                            size_t nreduce);
+__device__ int nvshmemx_long_sum_reduce_warp(nvshmem_team_t team, long *dest, const long *source,
+                                             size_t nreduce);
+__device__ int nvshmemx_longlong_sum_reduce_warp(nvshmem_team_t team, long long *dest,
+                                                 const long long *source, size_t nreduce);
+__device__ int nvshmemx_uchar_sum_reduce_warp(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_sum_reduce_warp(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_sum_reduce_warp(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_sum_reduce_warp(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_sum_reduce_warp(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+__device__ int nvshmemx_int8_sum_reduce_warp(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_sum_reduce_warp(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_sum_reduce_warp(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_sum_reduce_warp(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_sum_reduce_warp(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_sum_reduce_warp(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_sum_reduce_warp(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_sum_reduce_warp(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_sum_reduce_warp(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+__device__ int nvshmemx_ptrdiff_sum_reduce_warp(nvshmem_team_t team, ptrdiff_t *dest,
+                                                const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_prod_reduce_block (man page shmem_prod_reduce) */
+__device__ int nvshmemx_float_prod_reduce_block(nvshmem_team_t team, float *dest,
+                                                const float *source, size_t nreduce);
+__device__ int nvshmemx_double_prod_reduce_block(nvshmem_team_t team, double *dest,
+                                                 const double *source, size_t nreduce);
+__device__ int nvshmemx_char_prod_reduce_block(nvshmem_team_t team, char *dest, const char *source,
+                                               size_t nreduce);
+__device__ int nvshmemx_schar_prod_reduce_block(nvshmem_team_t team, signed char *dest,
+                                                const signed char *source, size_t nreduce);
+__device__ int nvshmemx_short_prod_reduce_block(nvshmem_team_t team, short *dest,
+                                                const short *source, size_t nreduce);
+__device__ int nvshmemx_int_prod_reduce_block(nvshmem_team_t team, int *dest, const int *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_long_prod_reduce_block(nvshmem_team_t team, long *dest, const long *source,
+                                               size_t nreduce);
+__device__ int nvshmemx_longlong_prod_reduce_block(nvshmem_team_t team, long long *dest,
+                                                   const long long *source, size_t nreduce);
+__device__ int nvshmemx_uchar_prod_reduce_block(nvshmem_team_t team, unsigned char *dest,
+                                                const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_prod_reduce_block(nvshmem_team_t team, unsigned short *dest,
+                                                 const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_prod_reduce_block(nvshmem_team_t team, unsigned int *dest,
+                                               const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_prod_reduce_block(nvshmem_team_t team, unsigned long *dest,
+                                                const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_prod_reduce_block(nvshmem_team_t team, unsigned long long *dest,
+                                                    const unsigned long long *source,
+                                                    size_t nreduce);
+__device__ int nvshmemx_int8_prod_reduce_block(nvshmem_team_t team, int8_t *dest,
+                                               const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_prod_reduce_block(nvshmem_team_t team, int16_t *dest,
+                                                const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_prod_reduce_block(nvshmem_team_t team, int32_t *dest,
+                                                const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_prod_reduce_block(nvshmem_team_t team, int64_t *dest,
+                                                const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_prod_reduce_block(nvshmem_team_t team, uint8_t *dest,
+                                                const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_prod_reduce_block(nvshmem_team_t team, uint16_t *dest,
+                                                 const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_prod_reduce_block(nvshmem_team_t team, uint32_t *dest,
+                                                 const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_prod_reduce_block(nvshmem_team_t team, uint64_t *dest,
+                                                 const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_prod_reduce_block(nvshmem_team_t team, size_t *dest,
+                                               const size_t *source, size_t nreduce);
+__device__ int nvshmemx_ptrdiff_prod_reduce_block(nvshmem_team_t team, ptrdiff_t *dest,
+                                                  const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmemx_TYPENAME_prod_reduce_warp (man page shmem_prod_reduce) */
+__device__ int nvshmemx_float_prod_reduce_warp(nvshmem_team_t team, float *dest,
+                                               const float *source, size_t nreduce);
+__device__ int nvshmemx_double_prod_reduce_warp(nvshmem_team_t team, double *dest,
+                                                const double *source, size_t nreduce);
+__device__ int nvshmemx_char_prod_reduce_warp(nvshmem_team_t team, char *dest, const char *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_schar_prod_reduce_warp(nvshmem_team_t team, signed char *dest,
+                                               const signed char *source, size_t nreduce);
+__device__ int nvshmemx_short_prod_reduce_warp(nvshmem_team_t team, short *dest,
+                                               const short *source, size_t nreduce);
+__device__ int nvshmemx_int_prod_reduce_warp(nvshmem_team_t team, int *dest, const int *source,
+                                             size_t nreduce);
+__device__ int nvshmemx_long_prod_reduce_warp(nvshmem_team_t team, long *dest, const long *source,
+                                              size_t nreduce);
+__device__ int nvshmemx_longlong_prod_reduce_warp(nvshmem_team_t team, long long *dest,
+                                                  const long long *source, size_t nreduce);
+__device__ int nvshmemx_uchar_prod_reduce_warp(nvshmem_team_t team, unsigned char *dest,
+                                               const unsigned char *source, size_t nreduce);
+__device__ int nvshmemx_ushort_prod_reduce_warp(nvshmem_team_t team, unsigned short *dest,
+                                                const unsigned short *source, size_t nreduce);
+__device__ int nvshmemx_uint_prod_reduce_warp(nvshmem_team_t team, unsigned int *dest,
+                                              const unsigned int *source, size_t nreduce);
+__device__ int nvshmemx_ulong_prod_reduce_warp(nvshmem_team_t team, unsigned long *dest,
+                                               const unsigned long *source, size_t nreduce);
+__device__ int nvshmemx_ulonglong_prod_reduce_warp(nvshmem_team_t team, unsigned long long *dest,
+                                                   const unsigned long long *source,
+                                                   size_t nreduce);
+__device__ int nvshmemx_int8_prod_reduce_warp(nvshmem_team_t team, int8_t *dest,
+                                              const int8_t *source, size_t nreduce);
+__device__ int nvshmemx_int16_prod_reduce_warp(nvshmem_team_t team, int16_t *dest,
+                                               const int16_t *source, size_t nreduce);
+__device__ int nvshmemx_int32_prod_reduce_warp(nvshmem_team_t team, int32_t *dest,
+                                               const int32_t *source, size_t nreduce);
+__device__ int nvshmemx_int64_prod_reduce_warp(nvshmem_team_t team, int64_t *dest,
+                                               const int64_t *source, size_t nreduce);
+__device__ int nvshmemx_uint8_prod_reduce_warp(nvshmem_team_t team, uint8_t *dest,
+                                               const uint8_t *source, size_t nreduce);
+__device__ int nvshmemx_uint16_prod_reduce_warp(nvshmem_team_t team, uint16_t *dest,
+                                                const uint16_t *source, size_t nreduce);
+__device__ int nvshmemx_uint32_prod_reduce_warp(nvshmem_team_t team, uint32_t *dest,
+                                                const uint32_t *source, size_t nreduce);
+__device__ int nvshmemx_uint64_prod_reduce_warp(nvshmem_team_t team, uint64_t *dest,
+                                                const uint64_t *source, size_t nreduce);
+__device__ int nvshmemx_size_prod_reduce_warp(nvshmem_team_t team, size_t *dest,
+                                              const size_t *source, size_t nreduce);
+__device__ int nvshmemx_ptrdiff_prod_reduce_warp(nvshmem_team_t team, ptrdiff_t *dest,
+                                                 const ptrdiff_t *source, size_t nreduce);
+
 #endif /* SHOAL_NVSHMEM_DEVICE */
 
 /* nvshmemx_TYPENAME_wait_until_on_stream (man page shmem_wait_until) */
@@ -1522,6 +2821,521 @@ void nvshmemx_uint32_wait_on_stream(uint32_t *ivar, uint32_t cmp_value, cudaStre
 void nvshmemx_uint64_wait_on_stream(uint64_t *ivar, uint64_t cmp_value, cudaStream_t stream);
 void nvshmemx_size_wait_on_stream(size_t *ivar, size_t cmp_value, cudaStream_t stream);
 void nvshmemx_ptrdiff_wait_on_stream(ptrdiff_t *ivar, ptrdiff_t cmp_value, cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_broadcast_on_stream (man page shmem_broadcast) */
+int nvshmemx_float_broadcast_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_double_broadcast_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                        size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_char_broadcast_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                      size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_schar_broadcast_on_stream(nvshmem_team_t team, signed char *dest,
+                                       const signed char *source, size_t nelems, int PE_root,
+                                       cudaStream_t stream);
+int nvshmemx_short_broadcast_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_int_broadcast_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                     size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_long_broadcast_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                      size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_longlong_broadcast_on_stream(nvshmem_team_t team, long long *dest,
+                                          const long long *source, size_t nelems, int PE_root,
+                                          cudaStream_t stream);
+int nvshmemx_uchar_broadcast_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                       const unsigned char *source, size_t nelems, int PE_root,
+                                       cudaStream_t stream);
+int nvshmemx_ushort_broadcast_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                        const unsigned short *source, size_t nelems, int PE_root,
+                                        cudaStream_t stream);
+int nvshmemx_uint_broadcast_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                      const unsigned int *source, size_t nelems, int PE_root,
+                                      cudaStream_t stream);
+int nvshmemx_ulong_broadcast_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                       const unsigned long *source, size_t nelems, int PE_root,
+                                       cudaStream_t stream);
+int nvshmemx_ulonglong_broadcast_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                           const unsigned long long *source, size_t nelems,
+                                           int PE_root, cudaStream_t stream);
+int nvshmemx_int8_broadcast_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                      size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_int16_broadcast_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_int32_broadcast_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_int64_broadcast_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_uint8_broadcast_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                       size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_uint16_broadcast_on_stream(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                        size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_uint32_broadcast_on_stream(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                        size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_uint64_broadcast_on_stream(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                        size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_size_broadcast_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                      size_t nelems, int PE_root, cudaStream_t stream);
+int nvshmemx_ptrdiff_broadcast_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                         const ptrdiff_t *source, size_t nelems, int PE_root,
+                                         cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_fcollect_on_stream (man page shmem_fcollect) */
+int nvshmemx_float_fcollect_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_double_fcollect_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_char_fcollect_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_schar_fcollect_on_stream(nvshmem_team_t team, signed char *dest,
+                                      const signed char *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_short_fcollect_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int_fcollect_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                    size_t nelems, cudaStream_t stream);
+int nvshmemx_long_fcollect_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_longlong_fcollect_on_stream(nvshmem_team_t team, long long *dest,
+                                         const long long *source, size_t nelems,
+                                         cudaStream_t stream);
+int nvshmemx_uchar_fcollect_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                      const unsigned char *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_ushort_fcollect_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                       const unsigned short *source, size_t nelems,
+                                       cudaStream_t stream);
+int nvshmemx_uint_fcollect_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                     const unsigned int *source, size_t nelems,
+                                     cudaStream_t stream);
+int nvshmemx_ulong_fcollect_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                      const unsigned long *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_ulonglong_fcollect_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                          const unsigned long long *source, size_t nelems,
+                                          cudaStream_t stream);
+int nvshmemx_int8_fcollect_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_int16_fcollect_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int32_fcollect_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int64_fcollect_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_uint8_fcollect_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_uint16_fcollect_on_stream(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_uint32_fcollect_on_stream(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_uint64_fcollect_on_stream(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_size_fcollect_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_ptrdiff_fcollect_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                        const ptrdiff_t *source, size_t nelems,
+                                        cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_alltoall_on_stream (man page shmem_alltoall) */
+int nvshmemx_float_alltoall_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_double_alltoall_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_char_alltoall_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_schar_alltoall_on_stream(nvshmem_team_t team, signed char *dest,
+                                      const signed char *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_short_alltoall_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int_alltoall_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                    size_t nelems, cudaStream_t stream);
+int nvshmemx_long_alltoall_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_longlong_alltoall_on_stream(nvshmem_team_t team, long long *dest,
+                                         const long long *source, size_t nelems,
+                                         cudaStream_t stream);
+int nvshmemx_uchar_alltoall_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                      const unsigned char *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_ushort_alltoall_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                       const unsigned short *source, size_t nelems,
+                                       cudaStream_t stream);
+int nvshmemx_uint_alltoall_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                     const unsigned int *source, size_t nelems,
+                                     cudaStream_t stream);
+int nvshmemx_ulong_alltoall_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                      const unsigned long *source, size_t nelems,
+                                      cudaStream_t stream);
+int nvshmemx_ulonglong_alltoall_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                          const unsigned long long *source, size_t nelems,
+                                          cudaStream_t stream);
+int nvshmemx_int8_alltoall_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_int16_alltoall_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int32_alltoall_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_int64_alltoall_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_uint8_alltoall_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                      size_t nelems, cudaStream_t stream);
+int nvshmemx_uint16_alltoall_on_stream(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_uint32_alltoall_on_stream(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_uint64_alltoall_on_stream(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                       size_t nelems, cudaStream_t stream);
+int nvshmemx_size_alltoall_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                     size_t nelems, cudaStream_t stream);
+int nvshmemx_ptrdiff_alltoall_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                        const ptrdiff_t *source, size_t nelems,
+                                        cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_and_reduce_on_stream (man page shmem_and_reduce) */
+int nvshmemx_uchar_and_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ushort_and_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint_and_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulong_and_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulonglong_and_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_int8_and_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_and_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_and_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_and_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_and_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_and_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint32_and_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint64_and_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_size_and_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_or_reduce_on_stream (man page shmem_or_reduce) */
+int nvshmemx_uchar_or_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                       const unsigned char *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ushort_or_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                        const unsigned short *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_uint_or_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                      const unsigned int *source, size_t nreduce,
+                                      cudaStream_t stream);
+int nvshmemx_ulong_or_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                       const unsigned long *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulonglong_or_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                           const unsigned long long *source, size_t nreduce,
+                                           cudaStream_t stream);
+int nvshmemx_int8_or_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                      size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_or_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_or_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_or_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_or_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_or_reduce_on_stream(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint32_or_reduce_on_stream(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint64_or_reduce_on_stream(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_size_or_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                      size_t nreduce, cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_xor_reduce_on_stream (man page shmem_xor_reduce) */
+int nvshmemx_uchar_xor_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ushort_xor_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint_xor_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulong_xor_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulonglong_xor_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_int8_xor_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_xor_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_xor_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_xor_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_xor_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_xor_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint32_xor_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint64_xor_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_size_xor_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_max_reduce_on_stream (man page shmem_max_reduce) */
+int nvshmemx_float_max_reduce_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_double_max_reduce_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_char_max_reduce_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_schar_max_reduce_on_stream(nvshmem_team_t team, signed char *dest,
+                                        const signed char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_short_max_reduce_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int_max_reduce_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                      size_t nreduce, cudaStream_t stream);
+int nvshmemx_long_max_reduce_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_longlong_max_reduce_on_stream(nvshmem_team_t team, long long *dest,
+                                           const long long *source, size_t nreduce,
+                                           cudaStream_t stream);
+int nvshmemx_uchar_max_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ushort_max_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint_max_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulong_max_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulonglong_max_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_int8_max_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_max_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_max_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_max_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_max_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_max_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint32_max_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint64_max_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_size_max_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_ptrdiff_max_reduce_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                          const ptrdiff_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_min_reduce_on_stream (man page shmem_min_reduce) */
+int nvshmemx_float_min_reduce_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_double_min_reduce_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_char_min_reduce_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_schar_min_reduce_on_stream(nvshmem_team_t team, signed char *dest,
+                                        const signed char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_short_min_reduce_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int_min_reduce_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                      size_t nreduce, cudaStream_t stream);
+int nvshmemx_long_min_reduce_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_longlong_min_reduce_on_stream(nvshmem_team_t team, long long *dest,
+                                           const long long *source, size_t nreduce,
+                                           cudaStream_t stream);
+int nvshmemx_uchar_min_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ushort_min_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint_min_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulong_min_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulonglong_min_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_int8_min_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_min_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_min_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_min_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_min_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_min_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint32_min_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint64_min_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_size_min_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_ptrdiff_min_reduce_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                          const ptrdiff_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_sum_reduce_on_stream (man page shmem_sum_reduce) */
+int nvshmemx_float_sum_reduce_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_double_sum_reduce_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_char_sum_reduce_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_schar_sum_reduce_on_stream(nvshmem_team_t team, signed char *dest,
+                                        const signed char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_short_sum_reduce_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int_sum_reduce_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                      size_t nreduce, cudaStream_t stream);
+int nvshmemx_long_sum_reduce_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_longlong_sum_reduce_on_stream(nvshmem_team_t team, long long *dest,
+                                           const long long *source, size_t nreduce,
+                                           cudaStream_t stream);
+int nvshmemx_uchar_sum_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                        const unsigned char *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ushort_sum_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                         const unsigned short *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint_sum_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                       const unsigned int *source, size_t nreduce,
+                                       cudaStream_t stream);
+int nvshmemx_ulong_sum_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                        const unsigned long *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulonglong_sum_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                            const unsigned long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_int8_sum_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_sum_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_sum_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_sum_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_sum_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_sum_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                         const uint16_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint32_sum_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                         const uint32_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_uint64_sum_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                         const uint64_t *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_size_sum_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_ptrdiff_sum_reduce_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                          const ptrdiff_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+
+/* nvshmemx_TYPENAME_prod_reduce_on_stream (man page shmem_prod_reduce) */
+int nvshmemx_float_prod_reduce_on_stream(nvshmem_team_t team, float *dest, const float *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_double_prod_reduce_on_stream(nvshmem_team_t team, double *dest, const double *source,
+                                          size_t nreduce, cudaStream_t stream);
+int nvshmemx_char_prod_reduce_on_stream(nvshmem_team_t team, char *dest, const char *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_schar_prod_reduce_on_stream(nvshmem_team_t team, signed char *dest,
+                                         const signed char *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_short_prod_reduce_on_stream(nvshmem_team_t team, short *dest, const short *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_int_prod_reduce_on_stream(nvshmem_team_t team, int *dest, const int *source,
+                                       size_t nreduce, cudaStream_t stream);
+int nvshmemx_long_prod_reduce_on_stream(nvshmem_team_t team, long *dest, const long *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_longlong_prod_reduce_on_stream(nvshmem_team_t team, long long *dest,
+                                            const long long *source, size_t nreduce,
+                                            cudaStream_t stream);
+int nvshmemx_uchar_prod_reduce_on_stream(nvshmem_team_t team, unsigned char *dest,
+                                         const unsigned char *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_ushort_prod_reduce_on_stream(nvshmem_team_t team, unsigned short *dest,
+                                          const unsigned short *source, size_t nreduce,
+                                          cudaStream_t stream);
+int nvshmemx_uint_prod_reduce_on_stream(nvshmem_team_t team, unsigned int *dest,
+                                        const unsigned int *source, size_t nreduce,
+                                        cudaStream_t stream);
+int nvshmemx_ulong_prod_reduce_on_stream(nvshmem_team_t team, unsigned long *dest,
+                                         const unsigned long *source, size_t nreduce,
+                                         cudaStream_t stream);
+int nvshmemx_ulonglong_prod_reduce_on_stream(nvshmem_team_t team, unsigned long long *dest,
+                                             const unsigned long long *source, size_t nreduce,
+                                             cudaStream_t stream);
+int nvshmemx_int8_prod_reduce_on_stream(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_int16_prod_reduce_on_stream(nvshmem_team_t team, int16_t *dest, const int16_t *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_int32_prod_reduce_on_stream(nvshmem_team_t team, int32_t *dest, const int32_t *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_int64_prod_reduce_on_stream(nvshmem_team_t team, int64_t *dest, const int64_t *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint8_prod_reduce_on_stream(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
+                                         size_t nreduce, cudaStream_t stream);
+int nvshmemx_uint16_prod_reduce_on_stream(nvshmem_team_t team, uint16_t *dest,
+                                          const uint16_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+int nvshmemx_uint32_prod_reduce_on_stream(nvshmem_team_t team, uint32_t *dest,
+                                          const uint32_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+int nvshmemx_uint64_prod_reduce_on_stream(nvshmem_team_t team, uint64_t *dest,
+                                          const uint64_t *source, size_t nreduce,
+                                          cudaStream_t stream);
+int nvshmemx_size_prod_reduce_on_stream(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                        size_t nreduce, cudaStream_t stream);
+int nvshmemx_ptrdiff_prod_reduce_on_stream(nvshmem_team_t team, ptrdiff_t *dest,
+                                           const ptrdiff_t *source, size_t nreduce,
+                                           cudaStream_t stream);
 
 /* nvshmemx_signal_wait_until_on_stream (man page shmem_signal_wait_until) */
 void nvshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,

@@ -3,7 +3,8 @@
  * tests (no CUDA): every nvshmem_ device routine and nvshmemx_ stream form with
  * the host routine it mirrors, and each device routine's prototype as an
  * X-macro the C compiler can compare with its host twin's. The _block and
- * _warp forms are not here: tests/gpu-cpu/gen/dev_routines.h lists them. */
+ * _warp forms and the collectives (whose team is an nvshmem_team_t) are not
+ * here: tests/gpu-cpu/gen/dev_routines.h lists them. */
 #ifndef SHOAL_TEST_GPU_TABLES_H
 #define SHOAL_TEST_GPU_TABLES_H
 

@@ -3,8 +3,10 @@
 # a test checks: in the generated lists (gen/dev_routines.h: dev_routines checks
 # the nvshmem_ ones, gpu_group the _block and _warp forms) or named in
 # dev_routines.cc (the hand-written ones), or the device barrier's test
-# (tests/gpu/gpu_barrier.cu, run by gpu_barrier.sh) or group copies' test
-# (tests/gpu/gpu_group.cu). Fails on a device routine added
+# (tests/gpu/gpu_barrier.cu, run by gpu_barrier.sh), group copies' test
+# (tests/gpu/gpu_group.cu), the teams' (tests/gpu/gpu_team.cu) or the
+# collectives' (tests/gpu/gpu_coll.cu, which calls every one of
+# gen/dev_routines.h's SHOAL_DEV_COLL_ROUTINES). Fails on a device routine added
 # without a check. Exit 0 pass, 1 fail, 77 without nm.
 : "${srcdir:=.}"
 lib=.libs/libshoal_devcpu.a
@@ -14,7 +16,9 @@ defined=$(nm -g --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^nvshmem/ { prin
 checked=$(grep -oh 'nvshmemx\{0,1\}_[a-z0-9_]*' "$srcdir/gen/dev_routines.h" \
     "$srcdir/dev_routines.cc" \
     "${top_srcdir:-$srcdir/../..}/tests/gpu/gpu_barrier.cu" \
-    "${top_srcdir:-$srcdir/../..}/tests/gpu/gpu_group.cu" |
+    "${top_srcdir:-$srcdir/../..}/tests/gpu/gpu_group.cu" \
+    "${top_srcdir:-$srcdir/../..}/tests/gpu/gpu_team.cu" \
+    "${top_srcdir:-$srcdir/../..}/tests/gpu/gpu_coll.cu" |
     sort -u)
 missing=$(printf '%s\n' "$defined" | grep -vxF "$checked")
 n=$(printf '%s\n' "$defined" | grep -c .)

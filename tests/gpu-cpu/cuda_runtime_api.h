@@ -10,6 +10,7 @@
 #endif
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <functional>
 
@@ -117,6 +118,16 @@ enum cudaMemcpyKind {
 #define cudaIpcMemLazyEnablePeerAccess 1u
 
 cudaError_t cudaMalloc(void **p, size_t size);
+/* A __device__ variable is a plain one here. */
+template <typename T>
+static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t count,
+                                             size_t offset = 0,
+                                             enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    (void)kind;
+    memcpy((char *)&symbol + offset, src, count);
+    return cudaSuccess;
+}
 cudaError_t cudaFree(void *p);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 /* Done when it returns, like cudaMemsetAsync: a caller orders it after the

@@ -40,16 +40,14 @@ static void cpu_init(const shoal_gpu_env_t *env, char *summary, size_t len)
     }
     shoal_gpu.state.my_pe = env->my_pe;
     shoal_gpu.state.n_pes = env->n_pes;
-    shoal_dev_state_teams(&shoal_gpu.state, shoal_gpu.peer_heap,
-                          shmem_team_my_pe(SHMEM_TEAM_SHARED), shmem_team_n_pes(SHMEM_TEAM_SHARED));
+    /* The team slots' words and the predefined teams, as gpu/host/init.cu
+     * makes them (collective). */
+    shoal_gpu_teams_setup(env);
+    shoal_gpu_teams_shared(shoal_gpu.peer_heap);
     shoal_gpu.state.heap_base = (uintptr_t)env->heap_base;
     shoal_gpu.state.heap_size = env->heap_size;
     shoal_gpu.state.peer_heap = shoal_gpu.peer_heap;
     shoal_gpu.state.status = shoal_gpu.status;
-    /* The device barrier's words, as gpu/host/init.cu reserves them (collective). */
-    shoal_gpu.state.barrier = (uint64_t *)shmem_calloc(SHOAL_DEV_BARRIER_WORDS, sizeof(uint64_t));
-    if (shoal_gpu.state.barrier == NULL)
-        env->fatal("shmem_init: no room in the symmetric heap for the device barrier");
     /* The GPU heap as on a GPU: cudaMalloc and CUDA IPC are mem_cpu.cc's. */
     shoal_gpu_gheap_setup(env, 1, gheap_what, sizeof(gheap_what));
     /* The host proxy as on a GPU whose atomics are the CPU's, or, with

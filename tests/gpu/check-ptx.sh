@@ -80,24 +80,32 @@ if [ "$sig_atoms" -eq 0 ] || [ "$sig_atoms" -ne "$sig_sys" ]; then
     echo "check-ptx: shoal_dev_put_signal has $sig_atoms atomics, $sig_sys of them system-scope (atom.sys); all must be"
     fail=1
 fi
-# The device barrier: its arrivals are atom.sys and it polls with ld.acquire.sys.
-for f in nvshmem_barrier_all nvshmem_sync_all; do
-    b=$(body_of "$f(")
-    if ! echo "$b" | grep -q '^[[:space:]]*atom\.sys\.'; then
-        echo "check-ptx: $f arrives without a system-scope atomic (atom.sys)"
-        fail=1
-    fi
-    if ! echo "$b" | grep -q 'ld\.acquire\.sys'; then
-        echo "check-ptx: $f polls without ld.acquire.sys"
-        fail=1
-    fi
-done
+# The device barrier (gpu/device/team.cu, every team's and so the _all forms'):
+# it arrives through shoal_dev_amo, whose atomics are atom.sys (above), and
+# polls with ld.acquire.sys.
+tptx=$(mktemp) || exit 99
+trap 'rm -f "$ptx" "$tptx"' EXIT
+if ! $NVCC $NVCC_CPPFLAGS -rdc=true -arch=sm_90 -ptx -o "$tptx" "$top_srcdir/gpu/device/team.cu"; then
+    echo "check-ptx: $NVCC cannot compile gpu/device/team.cu to PTX"
+    exit 1
+fi
+b=$(ptx=$tptx body_of "shoal_dev_barrier")
+if [ -z "$b" ]; then
+    echo "check-ptx: no shoal_dev_barrier function in gpu/device/team.cu's PTX"
+    fail=1
+elif ! echo "$b" | grep -q 'shoal_dev_amo'; then
+    echo "check-ptx: shoal_dev_barrier arrives without shoal_dev_amo (system-scope atomics)"
+    fail=1
+elif ! echo "$b" | grep -q 'ld\.acquire\.sys'; then
+    echo "check-ptx: shoal_dev_barrier polls without ld.acquire.sys"
+    fail=1
+fi
 # The host proxy's producers (gpu/device/proxy.cu): each waits for its slot and
 # for the host's reply with ld.acquire.sys and nanosleep, and makes the request
 # visible system-wide (a system fence) before the word the host polls, a
 # volatile store.
 pptx=$(mktemp) || exit 99
-trap 'rm -f "$ptx" "$pptx"' EXIT
+trap 'rm -f "$ptx" "$tptx" "$pptx"' EXIT
 # shellcheck disable=SC2086
 if ! $NVCC $NVCC_CPPFLAGS -rdc=true -arch=sm_90 -ptx -o "$pptx" "$top_srcdir/gpu/device/proxy.cu"; then
     echo "check-ptx: $NVCC cannot compile gpu/device/proxy.cu to PTX"

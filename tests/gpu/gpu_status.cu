@@ -188,9 +188,24 @@ static void test_lines(void)
                 "heap is not mapped on this node, and SHOAL_GPU_PROXY=none turned off the host "
                 "proxy\\), and the routine involves every PE$");
     expect_line("nvshmem_team_my_pe", SHOAL_DEV_ERR_TEAM, 5,
-                "^nvshmem_team_my_pe \\(device\\): argument team is 5, expected "
-                "NVSHMEM_TEAM_WORLD, NVSHMEM_TEAM_SHARED, NVSHMEMX_TEAM_NODE or "
-                "NVSHMEM_TEAM_INVALID \\(Shoal has no other teams\\)$");
+                "^nvshmem_team_my_pe \\(device\\): argument team is 5, which names no team "
+                "here \\(expected a predefined team, or one that nvshmem_team_split_strided or "
+                "nvshmem_team_split_2d made on this PE and nvshmem_team_destroy has not "
+                "ended\\)$");
+    expect_line("nvshmem_barrier", SHOAL_DEV_ERR_TEAM_IRREGULAR, 1,
+                "^nvshmem_barrier \\(device\\): argument team is 1, whose PEs are not evenly "
+                "spaced in NVSHMEM_TEAM_WORLD; the device collectives and translation need a "
+                "team that a split made$");
+    expect_line("nvshmem_int_broadcast", SHOAL_DEV_ERR_ROOT, (4LL << 32) | 7,
+                "^nvshmem_int_broadcast \\(device\\): argument PE_root is 7, valid range "
+                "0\\.\\.3$");
+    expect_line("nvshmem_int_broadcast", SHOAL_DEV_ERR_ROOT, (4LL << 32) | 0xffffffffLL,
+                "^nvshmem_int_broadcast \\(device\\): argument PE_root is -1, valid range "
+                "0\\.\\.3$");
+    expect_line("nvshmem_int_sum_reduce", SHOAL_DEV_ERR_NREDUCE, 1LL << 62,
+                "^nvshmem_int_sum_reduce \\(device\\): argument nreduce is "
+                "4611686018427387904, too large");
+    expect_line("nvshmem_int_sum_reduce", SHOAL_DEV_ERR_RED_OP, 9, "reduction 9 has no case");
     expect_line("nvshmem_int_p", 999, 1, "^nvshmem_int_p \\(device\\): unknown device error 999");
     /* A routine name that fills the record is cut, never read past. */
     expect_line("nvshmem_a_routine_name_of_sixty_four_characters_or_more_xxxxxxxxxxxxxxxx",

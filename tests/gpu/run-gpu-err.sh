@@ -53,6 +53,18 @@ err_gpu_pe)
 err_gpu_stream_pe)
     pattern="nvshmemx_putmem_on_stream: argument pe is $ERR_PES, valid range 0\.\.$last"
     who=$last ;;
+err_gpu_team)
+    pattern="nvshmem_barrier (device): argument team is 9, which names no team here (expected a predefined team, or one that nvshmem_team_split_strided or nvshmem_team_split_2d made on this PE and nvshmem_team_destroy has not ended)"
+    who=$last ;;
+err_gpu_team_split)
+    pattern="nvshmem_team_split_strided: argument parent_team is 9, which names no team here (expected a predefined team, or one that nvshmem_team_split_strided or nvshmem_team_split_2d made on this PE and nvshmem_team_destroy has not ended)"
+    who=$last ;;
+err_gpu_coll_root)
+    pattern="nvshmem_int_broadcast (device): argument PE_root is $ERR_PES, valid range 0\.\.$last"
+    who=$last ;;
+err_gpu_coll_stream)
+    pattern="nvshmemx_int_broadcast_on_stream: argument PE_root is $ERR_PES, valid range 0\.\.$last"
+    who=$last ;;
 err_gpu_nogpu_stream)
     pattern="nvshmemx_int_wait_until_on_stream: no GPU is set up on this PE (cudaGetDeviceCount: [^)]*)"
     who=$last ;;

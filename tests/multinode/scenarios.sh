@@ -42,9 +42,9 @@ record "scenario:amo-paths" $rc $(( $(date +%s) - start ))
 # Fewer rounds than in make check: here each is a TCP round trip among PEs and
 # proxy threads that share 2 CPUs, slow and noisy when the machine is loaded.
 saved_set=$MN_ENV_SET saved_names=$MN_ENV_NAMES
-MN_ENV_SET="$MN_ENV_SET GPU_PROXY_ITERS=20 GPU_PROXY_ROUNDS=50 GPU_BARRIER_ITERS=20"
-MN_ENV_NAMES="$MN_ENV_NAMES GPU_PROXY_ITERS GPU_PROXY_ROUNDS GPU_BARRIER_ITERS"
-for t in ${MN_GPU_TESTS:-gpu_proxy gpu_barrier gpu_stream dev_routines gpu_gheap gpu_gheap_host}; do
+MN_ENV_SET="$MN_ENV_SET GPU_PROXY_ITERS=20 GPU_PROXY_ROUNDS=50 GPU_BARRIER_ITERS=20 GPU_TEAM_ITERS=10"
+MN_ENV_NAMES="$MN_ENV_NAMES GPU_PROXY_ITERS GPU_PROXY_ROUNDS GPU_BARRIER_ITERS GPU_TEAM_ITERS"
+for t in ${MN_GPU_TESTS:-gpu_proxy gpu_barrier gpu_team gpu_stream dev_routines gpu_gheap gpu_gheap_host}; do
     echo "== scenario: $t on the CPU engine, 4 PEs on 2 nodes"
     start=$(date +%s)
     if [ -x "$build/tests/gpu-cpu/$t" ]; then

@@ -79,8 +79,10 @@ def gpu_twins(rows, gpu, dev_source, dev_over, stream_source, group_page):
 
 
 def device_form(r, gpu, dev_source, dev_over):
-    """The nvshmem_ device twin of r: same parameters, the call its dev key says."""
+    """The nvshmem_ device twin of r: same parameters (a team is an
+    nvshmem_team_t), the call its dev key says."""
     return dict(r, **gpu, name=r["name"].replace("shmem_", "nvshmem_", 1), twin=r,
+                params=r["params"].replace("shmem_team_t", "nvshmem_team_t"),
                 device=True, over=dev_over.get(r["over"], r["over"]),
                 core=r["dev"]["core"], args=r["dev"]["args"], locals=r["dev"]["locals"],
                 source=dev_source[r["source"]])
@@ -89,21 +91,28 @@ def device_form(r, gpu, dev_source, dev_over):
 def group_form(r, gpu, dev_source, dev_over, page, group):
     """The nvshmemx_ twin of r that the threads of a block (group "block") or of
     a warp ("warp") make together: r's device twin renamed, calling what r's
-    group key says with {warp} 0 or 1, in the _group file beside its twin's. No
-    byte (mem) form: nvshmemx_putmem_block and its kin are written by hand in
-    device.cu."""
+    group key says with {warp} 0 or 1, in the _group file beside its twin's, on
+    page (or the page the group key names). No byte (mem) form:
+    nvshmemx_putmem_block and its kin are written by hand in device.cu."""
     twin = device_form(r, gpu, dev_source, dev_over)
     return dict(twin, name=twin["name"].replace("nvshmem_", "nvshmemx_", 1) + "_" + group,
-                group=group, mem=False, page=page, core=r["group"]["core"],
+                group=group, mem=False, page=r["group"].get("page", page),
+                core=r["group"]["core"],
                 source=twin["source"].replace(".cu", "_group.cu"),
                 args=r["group"]["args"].replace("{warp}", str(int(group == "warp"))))
 
 
 def stream_form(r, gpu, dev_over, stream_source):
-    """The nvshmemx_..._on_stream host twin of r: r's parameters and a stream;
-    the stream waits, so nothing is returned."""
+    """The nvshmemx_..._on_stream host twin of r: r's parameters (a team is an
+    nvshmem_team_t) and a stream. A wait's stream key is its args: the stream
+    waits, so nothing is returned. A collective's is a dict of core, args and
+    source: it returns what core returns, as NVSHMEM's do."""
+    st = r["stream"] if isinstance(r["stream"], dict) else {
+        "core": "shoal_gpu_wait_on_stream", "args": r["stream"], "source": stream_source,
+        "ret": "void"}
+    ret = st.get("ret", r["ret"])
     return dict(r, **gpu, name=r["name"].replace("shmem_", "nvshmemx_", 1) + "_on_stream",
                 twin=r, device=False, over=dev_over.get(r["over"], r["over"]),
-                params=r["params"] + ", cudaStream_t stream", ret="void", ret_call=False,
-                core="shoal_gpu_wait_on_stream", args=r["stream"], locals=[],
-                source=stream_source)
+                params=r["params"].replace("shmem_team_t", "nvshmem_team_t")
+                + ", cudaStream_t stream", ret=ret, ret_call=ret != "void",
+                core=st["core"], args=st["args"], locals=[], source=st["source"])

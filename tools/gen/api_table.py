@@ -584,21 +584,44 @@ ROUTINES = api_rows.with_ctx_forms(ROUTINES, _CTX_SOURCE)
 # ---------------------------------------------------------------------------
 _COLL = {"source": "shmem/api/gen/coll.c", "ret": "int", "ret_call": True, "core_ret": "int",
          "select": "dest"}
+
+
+def _dev_coll(core, args, page, stream):
+    """A collective's device twin and its _block and _warp forms: args hold %s
+    for who calls (SHOAL_DEV_THREAD, or the group's {warp}: SHOAL_DEV_BLOCK 0,
+    SHOAL_DEV_WARP 1); the group forms stay on the twin's page. stream: the
+    args of its nvshmemx_..._on_stream form (shoal_gpu_coll_on_stream)."""
+    return {"dev": _dev(core, args % "SHOAL_DEV_THREAD"),
+            "group": {"core": core, "args": args % "{warp}", "page": page},
+            "stream": {"core": "shoal_gpu_coll_on_stream", "args": stream,
+                       "source": "gpu/host/gen/coll_stream.cu"}}
 _TEAM_CONTIG = "shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems"
 ROUTINES += [
     _row(name="shmem_{TYPENAME}_broadcast", over="rma", params=_TEAM_CONTIG + ", int PE_root",
          core="shoal_api_broadcast",
          args="team, dest, source, nelems, {size}, PE_root, {routine}",
-         generic="shmem_broadcast", page="shmem_broadcast", **_COLL),
+         generic="shmem_broadcast", page="shmem_broadcast",
+         **_dev_coll("shoal_dev_broadcast", "team, dest, source, nelems, {size}, PE_root, %s, "
+                     "{routine}", "shmem_broadcast",
+                     "SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems, {size}, PE_root, 0, "
+                     "0, stream, {routine}"), **_COLL),
     _row(name="shmem_{TYPENAME}_collect", over="rma", params=_TEAM_CONTIG,
          core="shoal_api_collect", args="team, dest, source, nelems, {size}, 0, {routine}",
          generic="shmem_collect", page="shmem_collect", **_COLL),
     _row(name="shmem_{TYPENAME}_fcollect", over="rma", params=_TEAM_CONTIG,
          core="shoal_api_collect", args="team, dest, source, nelems, {size}, 1, {routine}",
-         generic="shmem_fcollect", page="shmem_fcollect", **_COLL),
+         generic="shmem_fcollect", page="shmem_fcollect",
+         **_dev_coll("shoal_dev_fcollect", "team, dest, source, nelems, {size}, %s, {routine}",
+                     "shmem_fcollect",
+                     "SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, {size}, 0, 0, 0, "
+                     "stream, {routine}"), **_COLL),
     _row(name="shmem_{TYPENAME}_alltoall", over="rma", params=_TEAM_CONTIG,
          core="shoal_api_alltoall", args="team, dest, source, nelems, {size}, {routine}",
-         generic="shmem_alltoall", page="shmem_alltoall", **_COLL),
+         generic="shmem_alltoall", page="shmem_alltoall",
+         **_dev_coll("shoal_dev_alltoall", "team, dest, source, nelems, {size}, %s, {routine}",
+                     "shmem_alltoall",
+                     "SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, {size}, 0, 0, 0, "
+                     "stream, {routine}"), **_COLL),
     _row(name="shmem_{TYPENAME}_alltoalls", over="rma",
          params="shmem_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst, "
                 "ptrdiff_t sst, size_t nelems",
@@ -650,7 +673,11 @@ for _op, _fam in (("and", "bit"), ("or", "bit"), ("xor", "bit"), ("max", "minmax
              params=_RED_P, core="shoal_api_reduce", ret_call=True, core_ret="int",
              args="team, dest, source, nreduce, %s, {dt}, {size}, {routine}" % _OP,
              generic="shmem_%s_reduce" % _op, select="dest", page="shmem_%s_reduce" % _op,
-             source="shmem/api/gen/reduce.c"),
+             source="shmem/api/gen/reduce.c",
+             **_dev_coll("shoal_dev_reduce", "team, dest, source, nreduce, {size}, " + _OP
+                         + ", {dt}, %s, {routine}", "shmem_%s_reduce" % _op,
+                         "SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, {size}, 0, "
+                         + _OP + ", {dt}, stream, {routine}")),
         _row(name="shmem_{TYPENAME}_%s_to_all" % _op, over="toall_" + _fam, ret="void",
              params=_TOALL_P, core="shoal_api_reduce_to_all",
              args="dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync, "
@@ -890,6 +917,18 @@ GPU_SOURCES = {
         "includes": ["shoal_device.cuh", "nvshmem.h"],
         "what": "Device point-to-point synchronization: wait_until, test and their forms.",
     },
+    "gpu/device/gen/coll.cu": {
+        "includes": ["shoal_device.cuh", "shoal_red.h", "nvshmem.h"],
+        "what": "Device team collectives: typed broadcast, fcollect, alltoall, reductions.",
+    },
+    "gpu/device/gen/coll_group.cu": {
+        "includes": ["shoal_device.cuh", "shoal_red.h", "nvshmem.h"],
+        "what": "Device team collectives made by a block or a warp: their _block, _warp forms.",
+    },
+    "gpu/host/gen/coll_stream.cu": {
+        "includes": ["shoal_gpu_host.h", "shoal_red.h", "nvshmem.h"],
+        "what": "Host routines that make a team collective in a CUDA stream's order.",
+    },
     "gpu/host/gen/stream.cu": {
         "includes": ["shoal_gpu_host.h", "shoal_wait.h", "nvshmem.h"],
         "what": "Host routines that make a CUDA stream wait on a symmetric variable.",
@@ -909,8 +948,16 @@ _DEV_SOURCE = {
     "shmem/api/gen/p2p_wait.c": "gpu/device/gen/p2p.cu",
     "shmem/api/gen/p2p_test.c": "gpu/device/gen/p2p.cu",
     "shmem/api/gen/signal.c": "gpu/device/gen/rma.cu",
+    "shmem/api/gen/coll.c": "gpu/device/gen/coll.cu",
+    "shmem/api/gen/reduce.c": "gpu/device/gen/coll.cu",
 }
-_DEV_OVER = {"rma": "dev_rma", "signal": "dev_rma", "depr_wait": "p2p"}
+# The collectives' device files: the CPU engine's tests list their routines apart.
+GPU_COLL_SOURCES = ("gpu/device/gen/coll.cu", "gpu/device/gen/coll_group.cu",
+                    "gpu/host/gen/coll_stream.cu")
+# NVSHMEM's reductions take no long double and no complex type: the RMA list less
+# long double is exactly the min/max and sum/prod types left.
+_DEV_OVER = {"rma": "dev_rma", "signal": "dev_rma", "depr_wait": "p2p", "red_minmax": "dev_rma",
+             "red_arith": "dev_rma"}
 _GPU = {"generic": None, "select": None, "const_ok": False, "ctx": None, "dev": None,
         "group": None, "stream": None, "header": GPU_HEADER["path"]}
 _STREAM_SOURCE = "gpu/host/gen/stream.cu"
@@ -935,3 +982,11 @@ _MEM = "void *dest, const void *source, size_t nelems, int pe"
 GPU_UNTYPED = [("void", "nvshmemx_%smem%s_%s" % (_dir, _nbi, _group), _MEM, GPU_GROUP_PAGE,
                 False)
                for _dir in ("put", "get") for _nbi in ("", "_nbi") for _group in ("block", "warp")]
+# ... and the byte forms of the device collectives, on their host twins' pages.
+_TEAM_MEM_DEV = "nvshmem_team_t team, void *dest, const void *source, size_t nelems"
+GPU_UNTYPED += [("int", _pre + _coll + "mem" + _group, _TEAM_MEM_DEV + _extra,
+                 "shmem_" + _coll, False)
+                for _coll, _extra in (("broadcast", ", int PE_root"), ("fcollect", ""),
+                                      ("alltoall", ""))
+                for _pre, _group in (("nvshmem_", ""), ("nvshmemx_", "_block"),
+                                     ("nvshmemx_", "_warp"))]

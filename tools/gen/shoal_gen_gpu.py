@@ -141,9 +141,20 @@ def gen_test(api):
     return "\n".join(out)
 
 
+def is_coll(api, row):
+    """Whether row is a device collective: its tests are apart (SHOAL_DEV_COLL_ROUTINES)."""
+    return row["source"] in api.t.GPU_COLL_SOURCES
+
+
 def gen_cpu_test(api):
-    rs = [r for row, rs in api.gpu_by_row if row["device"] and not row["group"] for r in rs]
-    groups = [r for row, rs in api.gpu_by_row if row["group"] for r in rs]
+    rs = [r for row, rs in api.gpu_by_row
+          if row["device"] and not row["group"] and not is_coll(api, row) for r in rs]
+    groups = [r for row, rs in api.gpu_by_row if row["group"] and not is_coll(api, row)
+              for r in rs]
+    colls = [r for row, rs in api.gpu_by_row if is_coll(api, row) and row["device"]
+             for r in rs]
+    streams = [r for row, rs in api.gpu_by_row if is_coll(api, row) and not row["device"]
+               for r in rs]
     ops = []
     for r in rs:
         if r.op() not in ops:
@@ -154,8 +165,9 @@ def gen_cpu_test(api):
            " * one and check what it did: the nvshmem_ ones for the CPU engine's dev_routines",
            " * (tests/gpu-cpu/dev_routines.cc), one thread at a time, and the nvshmemx_ _block",
            " * and _warp forms for gpu_group (tests/gpu/gpu_group.cu, on a GPU and on the CPU",
-           " * engine), each called by every thread of a block or of a warp. Per op, the count",
-           " * of nvshmem_ routines (types and sizes):"]
+           " * engine), each called by every thread of a block or of a warp; the collectives",
+           " * apart, for gpu_coll (tests/gpu/gpu_coll.cu). Per op, the count of nvshmem_",
+           " * routines (types and sizes) other than the collectives:"]
     line = " *"
     for c in counts:
         item = " %s," % c if c != counts[-1] else " %s. */" % c
@@ -172,7 +184,18 @@ def gen_cpu_test(api):
                   ["%s, %s, %d, %d, %s" % (r.ctype, r.size_expr, r.op().startswith("get"),
                                            r.row["group"] == "warp", r.name) for r in groups],
                   "X(TYPE, SIZE, GET, WARP, ROUTINE): as above; GET 1 for a get, WARP 1 for _warp")
-    out += ["#define SHOAL_DEV_GROUP_ROUTINES_COUNT %d" % len(groups), "",
+    out += ["#define SHOAL_DEV_GROUP_ROUTINES_COUNT %d" % len(groups), ""]
+    out += xmacro("SHOAL_DEV_COLL_ROUTINES",
+                  ["%s, %s, %s, %s, %s" % (r.op(), r.ctype, ["THREAD", "BLOCK", "WARP"][
+                      ["", "block", "warp"].index(r.row["group"] or "")], r.name, r.twin)
+                   for r in colls],
+                  "X(OP, TYPE, WHO, ROUTINE, HOST): the device collectives, each with the "
+                  "host routine it mirrors; WHO THREAD, BLOCK or WARP")
+    out += ["#define SHOAL_DEV_COLL_ROUTINES_COUNT %d" % len(colls), ""]
+    out += xmacro("SHOAL_STREAM_COLL_ROUTINES",
+                  ["%s, %s, %s, %s" % (r.op(), r.ctype, r.name, r.twin) for r in streams],
+                  "X(OP, TYPE, ROUTINE, HOST): the collectives' nvshmemx_ stream forms")
+    out += ["#define SHOAL_STREAM_COLL_ROUTINES_COUNT %d" % len(streams), "",
             "#endif /* SHOAL_TEST_DEV_ROUTINES_H */", ""]
     return "\n".join(out)
 
@@ -183,7 +206,8 @@ def gen_tables(api):
            " * tests (no CUDA): every nvshmem_ device routine and nvshmemx_ stream form with",
            " * the host routine it mirrors, and each device routine's prototype as an",
            " * X-macro the C compiler can compare with its host twin's. The _block and",
-           " * _warp forms are not here: tests/gpu-cpu/gen/dev_routines.h lists them. */",
+           " * _warp forms and the collectives (whose team is an nvshmem_team_t) are not",
+           " * here: tests/gpu-cpu/gen/dev_routines.h lists them. */",
            "#ifndef SHOAL_TEST_GPU_TABLES_H", "#define SHOAL_TEST_GPU_TABLES_H", "",
            "#include <stddef.h>", "#include <stdint.h>", "",
            "/* twin: the host routine mirrored, \"\" where the host has none for the type;",
@@ -198,7 +222,8 @@ def gen_tables(api):
            "    const char *params;", "    const char *twin_params;",
            "} shoal_gpu_routine_info_t;", "",
            "static const shoal_gpu_routine_info_t shoal_gpu_routine_info[] = {"]
-    rows = [(row, rs) for row, rs in api.gpu_by_row if not row["group"]]
+    rows = [(row, rs) for row, rs in api.gpu_by_row
+            if not row["group"] and not is_coll(api, row)]
     for row, rs in rows:
         twin_params = row["twin"]["params"] if row["twin"] else ""
         for r in rs:

@@ -3,8 +3,9 @@
  * one and check what it did: the nvshmem_ ones for the CPU engine's dev_routines
  * (tests/gpu-cpu/dev_routines.cc), one thread at a time, and the nvshmemx_ _block
  * and _warp forms for gpu_group (tests/gpu/gpu_group.cu, on a GPU and on the CPU
- * engine), each called by every thread of a block or of a warp. Per op, the count
- * of nvshmem_ routines (types and sizes):
+ * engine), each called by every thread of a block or of a warp; the collectives
+ * apart, for gpu_coll (tests/gpu/gpu_coll.cu). Per op, the count of nvshmem_
+ * routines (types and sizes) other than the collectives:
  * put 29, get 29, p 23, g 23, put_nbi 29, get_nbi 29, atomic_compare_swap 12,
  * atomic_fetch_inc 12, atomic_inc 12, atomic_fetch_add 12, atomic_add 12,
  * atomic_fetch 14, atomic_set 14, atomic_swap 14, atomic_fetch_and 7, atomic_and 7,
@@ -821,5 +822,825 @@
     X(void, 8, 1, 1, nvshmemx_get64_nbi_warp) \
     X(void, 16, 1, 1, nvshmemx_get128_nbi_warp)
 #define SHOAL_DEV_GROUP_ROUTINES_COUNT 224
+
+/* X(OP, TYPE, WHO, ROUTINE, HOST): the device collectives, each with the host routine it mirrors; WHO THREAD, BLOCK or WARP */
+#define SHOAL_DEV_COLL_ROUTINES(X) \
+    X(broadcast, float, THREAD, nvshmem_float_broadcast, shmem_float_broadcast) \
+    X(broadcast, double, THREAD, nvshmem_double_broadcast, shmem_double_broadcast) \
+    X(broadcast, char, THREAD, nvshmem_char_broadcast, shmem_char_broadcast) \
+    X(broadcast, signed char, THREAD, nvshmem_schar_broadcast, shmem_schar_broadcast) \
+    X(broadcast, short, THREAD, nvshmem_short_broadcast, shmem_short_broadcast) \
+    X(broadcast, int, THREAD, nvshmem_int_broadcast, shmem_int_broadcast) \
+    X(broadcast, long, THREAD, nvshmem_long_broadcast, shmem_long_broadcast) \
+    X(broadcast, long long, THREAD, nvshmem_longlong_broadcast, shmem_longlong_broadcast) \
+    X(broadcast, unsigned char, THREAD, nvshmem_uchar_broadcast, shmem_uchar_broadcast) \
+    X(broadcast, unsigned short, THREAD, nvshmem_ushort_broadcast, shmem_ushort_broadcast) \
+    X(broadcast, unsigned int, THREAD, nvshmem_uint_broadcast, shmem_uint_broadcast) \
+    X(broadcast, unsigned long, THREAD, nvshmem_ulong_broadcast, shmem_ulong_broadcast) \
+    X(broadcast, unsigned long long, THREAD, nvshmem_ulonglong_broadcast, shmem_ulonglong_broadcast) \
+    X(broadcast, int8_t, THREAD, nvshmem_int8_broadcast, shmem_int8_broadcast) \
+    X(broadcast, int16_t, THREAD, nvshmem_int16_broadcast, shmem_int16_broadcast) \
+    X(broadcast, int32_t, THREAD, nvshmem_int32_broadcast, shmem_int32_broadcast) \
+    X(broadcast, int64_t, THREAD, nvshmem_int64_broadcast, shmem_int64_broadcast) \
+    X(broadcast, uint8_t, THREAD, nvshmem_uint8_broadcast, shmem_uint8_broadcast) \
+    X(broadcast, uint16_t, THREAD, nvshmem_uint16_broadcast, shmem_uint16_broadcast) \
+    X(broadcast, uint32_t, THREAD, nvshmem_uint32_broadcast, shmem_uint32_broadcast) \
+    X(broadcast, uint64_t, THREAD, nvshmem_uint64_broadcast, shmem_uint64_broadcast) \
+    X(broadcast, size_t, THREAD, nvshmem_size_broadcast, shmem_size_broadcast) \
+    X(broadcast, ptrdiff_t, THREAD, nvshmem_ptrdiff_broadcast, shmem_ptrdiff_broadcast) \
+    X(fcollect, float, THREAD, nvshmem_float_fcollect, shmem_float_fcollect) \
+    X(fcollect, double, THREAD, nvshmem_double_fcollect, shmem_double_fcollect) \
+    X(fcollect, char, THREAD, nvshmem_char_fcollect, shmem_char_fcollect) \
+    X(fcollect, signed char, THREAD, nvshmem_schar_fcollect, shmem_schar_fcollect) \
+    X(fcollect, short, THREAD, nvshmem_short_fcollect, shmem_short_fcollect) \
+    X(fcollect, int, THREAD, nvshmem_int_fcollect, shmem_int_fcollect) \
+    X(fcollect, long, THREAD, nvshmem_long_fcollect, shmem_long_fcollect) \
+    X(fcollect, long long, THREAD, nvshmem_longlong_fcollect, shmem_longlong_fcollect) \
+    X(fcollect, unsigned char, THREAD, nvshmem_uchar_fcollect, shmem_uchar_fcollect) \
+    X(fcollect, unsigned short, THREAD, nvshmem_ushort_fcollect, shmem_ushort_fcollect) \
+    X(fcollect, unsigned int, THREAD, nvshmem_uint_fcollect, shmem_uint_fcollect) \
+    X(fcollect, unsigned long, THREAD, nvshmem_ulong_fcollect, shmem_ulong_fcollect) \
+    X(fcollect, unsigned long long, THREAD, nvshmem_ulonglong_fcollect, shmem_ulonglong_fcollect) \
+    X(fcollect, int8_t, THREAD, nvshmem_int8_fcollect, shmem_int8_fcollect) \
+    X(fcollect, int16_t, THREAD, nvshmem_int16_fcollect, shmem_int16_fcollect) \
+    X(fcollect, int32_t, THREAD, nvshmem_int32_fcollect, shmem_int32_fcollect) \
+    X(fcollect, int64_t, THREAD, nvshmem_int64_fcollect, shmem_int64_fcollect) \
+    X(fcollect, uint8_t, THREAD, nvshmem_uint8_fcollect, shmem_uint8_fcollect) \
+    X(fcollect, uint16_t, THREAD, nvshmem_uint16_fcollect, shmem_uint16_fcollect) \
+    X(fcollect, uint32_t, THREAD, nvshmem_uint32_fcollect, shmem_uint32_fcollect) \
+    X(fcollect, uint64_t, THREAD, nvshmem_uint64_fcollect, shmem_uint64_fcollect) \
+    X(fcollect, size_t, THREAD, nvshmem_size_fcollect, shmem_size_fcollect) \
+    X(fcollect, ptrdiff_t, THREAD, nvshmem_ptrdiff_fcollect, shmem_ptrdiff_fcollect) \
+    X(alltoall, float, THREAD, nvshmem_float_alltoall, shmem_float_alltoall) \
+    X(alltoall, double, THREAD, nvshmem_double_alltoall, shmem_double_alltoall) \
+    X(alltoall, char, THREAD, nvshmem_char_alltoall, shmem_char_alltoall) \
+    X(alltoall, signed char, THREAD, nvshmem_schar_alltoall, shmem_schar_alltoall) \
+    X(alltoall, short, THREAD, nvshmem_short_alltoall, shmem_short_alltoall) \
+    X(alltoall, int, THREAD, nvshmem_int_alltoall, shmem_int_alltoall) \
+    X(alltoall, long, THREAD, nvshmem_long_alltoall, shmem_long_alltoall) \
+    X(alltoall, long long, THREAD, nvshmem_longlong_alltoall, shmem_longlong_alltoall) \
+    X(alltoall, unsigned char, THREAD, nvshmem_uchar_alltoall, shmem_uchar_alltoall) \
+    X(alltoall, unsigned short, THREAD, nvshmem_ushort_alltoall, shmem_ushort_alltoall) \
+    X(alltoall, unsigned int, THREAD, nvshmem_uint_alltoall, shmem_uint_alltoall) \
+    X(alltoall, unsigned long, THREAD, nvshmem_ulong_alltoall, shmem_ulong_alltoall) \
+    X(alltoall, unsigned long long, THREAD, nvshmem_ulonglong_alltoall, shmem_ulonglong_alltoall) \
+    X(alltoall, int8_t, THREAD, nvshmem_int8_alltoall, shmem_int8_alltoall) \
+    X(alltoall, int16_t, THREAD, nvshmem_int16_alltoall, shmem_int16_alltoall) \
+    X(alltoall, int32_t, THREAD, nvshmem_int32_alltoall, shmem_int32_alltoall) \
+    X(alltoall, int64_t, THREAD, nvshmem_int64_alltoall, shmem_int64_alltoall) \
+    X(alltoall, uint8_t, THREAD, nvshmem_uint8_alltoall, shmem_uint8_alltoall) \
+    X(alltoall, uint16_t, THREAD, nvshmem_uint16_alltoall, shmem_uint16_alltoall) \
+    X(alltoall, uint32_t, THREAD, nvshmem_uint32_alltoall, shmem_uint32_alltoall) \
+    X(alltoall, uint64_t, THREAD, nvshmem_uint64_alltoall, shmem_uint64_alltoall) \
+    X(alltoall, size_t, THREAD, nvshmem_size_alltoall, shmem_size_alltoall) \
+    X(alltoall, ptrdiff_t, THREAD, nvshmem_ptrdiff_alltoall, shmem_ptrdiff_alltoall) \
+    X(and_reduce, unsigned char, THREAD, nvshmem_uchar_and_reduce, shmem_uchar_and_reduce) \
+    X(and_reduce, unsigned short, THREAD, nvshmem_ushort_and_reduce, shmem_ushort_and_reduce) \
+    X(and_reduce, unsigned int, THREAD, nvshmem_uint_and_reduce, shmem_uint_and_reduce) \
+    X(and_reduce, unsigned long, THREAD, nvshmem_ulong_and_reduce, shmem_ulong_and_reduce) \
+    X(and_reduce, unsigned long long, THREAD, nvshmem_ulonglong_and_reduce, shmem_ulonglong_and_reduce) \
+    X(and_reduce, int8_t, THREAD, nvshmem_int8_and_reduce, shmem_int8_and_reduce) \
+    X(and_reduce, int16_t, THREAD, nvshmem_int16_and_reduce, shmem_int16_and_reduce) \
+    X(and_reduce, int32_t, THREAD, nvshmem_int32_and_reduce, shmem_int32_and_reduce) \
+    X(and_reduce, int64_t, THREAD, nvshmem_int64_and_reduce, shmem_int64_and_reduce) \
+    X(and_reduce, uint8_t, THREAD, nvshmem_uint8_and_reduce, shmem_uint8_and_reduce) \
+    X(and_reduce, uint16_t, THREAD, nvshmem_uint16_and_reduce, shmem_uint16_and_reduce) \
+    X(and_reduce, uint32_t, THREAD, nvshmem_uint32_and_reduce, shmem_uint32_and_reduce) \
+    X(and_reduce, uint64_t, THREAD, nvshmem_uint64_and_reduce, shmem_uint64_and_reduce) \
+    X(and_reduce, size_t, THREAD, nvshmem_size_and_reduce, shmem_size_and_reduce) \
+    X(or_reduce, unsigned char, THREAD, nvshmem_uchar_or_reduce, shmem_uchar_or_reduce) \
+    X(or_reduce, unsigned short, THREAD, nvshmem_ushort_or_reduce, shmem_ushort_or_reduce) \
+    X(or_reduce, unsigned int, THREAD, nvshmem_uint_or_reduce, shmem_uint_or_reduce) \
+    X(or_reduce, unsigned long, THREAD, nvshmem_ulong_or_reduce, shmem_ulong_or_reduce) \
+    X(or_reduce, unsigned long long, THREAD, nvshmem_ulonglong_or_reduce, shmem_ulonglong_or_reduce) \
+    X(or_reduce, int8_t, THREAD, nvshmem_int8_or_reduce, shmem_int8_or_reduce) \
+    X(or_reduce, int16_t, THREAD, nvshmem_int16_or_reduce, shmem_int16_or_reduce) \
+    X(or_reduce, int32_t, THREAD, nvshmem_int32_or_reduce, shmem_int32_or_reduce) \
+    X(or_reduce, int64_t, THREAD, nvshmem_int64_or_reduce, shmem_int64_or_reduce) \
+    X(or_reduce, uint8_t, THREAD, nvshmem_uint8_or_reduce, shmem_uint8_or_reduce) \
+    X(or_reduce, uint16_t, THREAD, nvshmem_uint16_or_reduce, shmem_uint16_or_reduce) \
+    X(or_reduce, uint32_t, THREAD, nvshmem_uint32_or_reduce, shmem_uint32_or_reduce) \
+    X(or_reduce, uint64_t, THREAD, nvshmem_uint64_or_reduce, shmem_uint64_or_reduce) \
+    X(or_reduce, size_t, THREAD, nvshmem_size_or_reduce, shmem_size_or_reduce) \
+    X(xor_reduce, unsigned char, THREAD, nvshmem_uchar_xor_reduce, shmem_uchar_xor_reduce) \
+    X(xor_reduce, unsigned short, THREAD, nvshmem_ushort_xor_reduce, shmem_ushort_xor_reduce) \
+    X(xor_reduce, unsigned int, THREAD, nvshmem_uint_xor_reduce, shmem_uint_xor_reduce) \
+    X(xor_reduce, unsigned long, THREAD, nvshmem_ulong_xor_reduce, shmem_ulong_xor_reduce) \
+    X(xor_reduce, unsigned long long, THREAD, nvshmem_ulonglong_xor_reduce, shmem_ulonglong_xor_reduce) \
+    X(xor_reduce, int8_t, THREAD, nvshmem_int8_xor_reduce, shmem_int8_xor_reduce) \
+    X(xor_reduce, int16_t, THREAD, nvshmem_int16_xor_reduce, shmem_int16_xor_reduce) \
+    X(xor_reduce, int32_t, THREAD, nvshmem_int32_xor_reduce, shmem_int32_xor_reduce) \
+    X(xor_reduce, int64_t, THREAD, nvshmem_int64_xor_reduce, shmem_int64_xor_reduce) \
+    X(xor_reduce, uint8_t, THREAD, nvshmem_uint8_xor_reduce, shmem_uint8_xor_reduce) \
+    X(xor_reduce, uint16_t, THREAD, nvshmem_uint16_xor_reduce, shmem_uint16_xor_reduce) \
+    X(xor_reduce, uint32_t, THREAD, nvshmem_uint32_xor_reduce, shmem_uint32_xor_reduce) \
+    X(xor_reduce, uint64_t, THREAD, nvshmem_uint64_xor_reduce, shmem_uint64_xor_reduce) \
+    X(xor_reduce, size_t, THREAD, nvshmem_size_xor_reduce, shmem_size_xor_reduce) \
+    X(max_reduce, float, THREAD, nvshmem_float_max_reduce, shmem_float_max_reduce) \
+    X(max_reduce, double, THREAD, nvshmem_double_max_reduce, shmem_double_max_reduce) \
+    X(max_reduce, char, THREAD, nvshmem_char_max_reduce, shmem_char_max_reduce) \
+    X(max_reduce, signed char, THREAD, nvshmem_schar_max_reduce, shmem_schar_max_reduce) \
+    X(max_reduce, short, THREAD, nvshmem_short_max_reduce, shmem_short_max_reduce) \
+    X(max_reduce, int, THREAD, nvshmem_int_max_reduce, shmem_int_max_reduce) \
+    X(max_reduce, long, THREAD, nvshmem_long_max_reduce, shmem_long_max_reduce) \
+    X(max_reduce, long long, THREAD, nvshmem_longlong_max_reduce, shmem_longlong_max_reduce) \
+    X(max_reduce, unsigned char, THREAD, nvshmem_uchar_max_reduce, shmem_uchar_max_reduce) \
+    X(max_reduce, unsigned short, THREAD, nvshmem_ushort_max_reduce, shmem_ushort_max_reduce) \
+    X(max_reduce, unsigned int, THREAD, nvshmem_uint_max_reduce, shmem_uint_max_reduce) \
+    X(max_reduce, unsigned long, THREAD, nvshmem_ulong_max_reduce, shmem_ulong_max_reduce) \
+    X(max_reduce, unsigned long long, THREAD, nvshmem_ulonglong_max_reduce, shmem_ulonglong_max_reduce) \
+    X(max_reduce, int8_t, THREAD, nvshmem_int8_max_reduce, shmem_int8_max_reduce) \
+    X(max_reduce, int16_t, THREAD, nvshmem_int16_max_reduce, shmem_int16_max_reduce) \
+    X(max_reduce, int32_t, THREAD, nvshmem_int32_max_reduce, shmem_int32_max_reduce) \
+    X(max_reduce, int64_t, THREAD, nvshmem_int64_max_reduce, shmem_int64_max_reduce) \
+    X(max_reduce, uint8_t, THREAD, nvshmem_uint8_max_reduce, shmem_uint8_max_reduce) \
+    X(max_reduce, uint16_t, THREAD, nvshmem_uint16_max_reduce, shmem_uint16_max_reduce) \
+    X(max_reduce, uint32_t, THREAD, nvshmem_uint32_max_reduce, shmem_uint32_max_reduce) \
+    X(max_reduce, uint64_t, THREAD, nvshmem_uint64_max_reduce, shmem_uint64_max_reduce) \
+    X(max_reduce, size_t, THREAD, nvshmem_size_max_reduce, shmem_size_max_reduce) \
+    X(max_reduce, ptrdiff_t, THREAD, nvshmem_ptrdiff_max_reduce, shmem_ptrdiff_max_reduce) \
+    X(min_reduce, float, THREAD, nvshmem_float_min_reduce, shmem_float_min_reduce) \
+    X(min_reduce, double, THREAD, nvshmem_double_min_reduce, shmem_double_min_reduce) \
+    X(min_reduce, char, THREAD, nvshmem_char_min_reduce, shmem_char_min_reduce) \
+    X(min_reduce, signed char, THREAD, nvshmem_schar_min_reduce, shmem_schar_min_reduce) \
+    X(min_reduce, short, THREAD, nvshmem_short_min_reduce, shmem_short_min_reduce) \
+    X(min_reduce, int, THREAD, nvshmem_int_min_reduce, shmem_int_min_reduce) \
+    X(min_reduce, long, THREAD, nvshmem_long_min_reduce, shmem_long_min_reduce) \
+    X(min_reduce, long long, THREAD, nvshmem_longlong_min_reduce, shmem_longlong_min_reduce) \
+    X(min_reduce, unsigned char, THREAD, nvshmem_uchar_min_reduce, shmem_uchar_min_reduce) \
+    X(min_reduce, unsigned short, THREAD, nvshmem_ushort_min_reduce, shmem_ushort_min_reduce) \
+    X(min_reduce, unsigned int, THREAD, nvshmem_uint_min_reduce, shmem_uint_min_reduce) \
+    X(min_reduce, unsigned long, THREAD, nvshmem_ulong_min_reduce, shmem_ulong_min_reduce) \
+    X(min_reduce, unsigned long long, THREAD, nvshmem_ulonglong_min_reduce, shmem_ulonglong_min_reduce) \
+    X(min_reduce, int8_t, THREAD, nvshmem_int8_min_reduce, shmem_int8_min_reduce) \
+    X(min_reduce, int16_t, THREAD, nvshmem_int16_min_reduce, shmem_int16_min_reduce) \
+    X(min_reduce, int32_t, THREAD, nvshmem_int32_min_reduce, shmem_int32_min_reduce) \
+    X(min_reduce, int64_t, THREAD, nvshmem_int64_min_reduce, shmem_int64_min_reduce) \
+    X(min_reduce, uint8_t, THREAD, nvshmem_uint8_min_reduce, shmem_uint8_min_reduce) \
+    X(min_reduce, uint16_t, THREAD, nvshmem_uint16_min_reduce, shmem_uint16_min_reduce) \
+    X(min_reduce, uint32_t, THREAD, nvshmem_uint32_min_reduce, shmem_uint32_min_reduce) \
+    X(min_reduce, uint64_t, THREAD, nvshmem_uint64_min_reduce, shmem_uint64_min_reduce) \
+    X(min_reduce, size_t, THREAD, nvshmem_size_min_reduce, shmem_size_min_reduce) \
+    X(min_reduce, ptrdiff_t, THREAD, nvshmem_ptrdiff_min_reduce, shmem_ptrdiff_min_reduce) \
+    X(sum_reduce, float, THREAD, nvshmem_float_sum_reduce, shmem_float_sum_reduce) \
+    X(sum_reduce, double, THREAD, nvshmem_double_sum_reduce, shmem_double_sum_reduce) \
+    X(sum_reduce, char, THREAD, nvshmem_char_sum_reduce, shmem_char_sum_reduce) \
+    X(sum_reduce, signed char, THREAD, nvshmem_schar_sum_reduce, shmem_schar_sum_reduce) \
+    X(sum_reduce, short, THREAD, nvshmem_short_sum_reduce, shmem_short_sum_reduce) \
+    X(sum_reduce, int, THREAD, nvshmem_int_sum_reduce, shmem_int_sum_reduce) \
+    X(sum_reduce, long, THREAD, nvshmem_long_sum_reduce, shmem_long_sum_reduce) \
+    X(sum_reduce, long long, THREAD, nvshmem_longlong_sum_reduce, shmem_longlong_sum_reduce) \
+    X(sum_reduce, unsigned char, THREAD, nvshmem_uchar_sum_reduce, shmem_uchar_sum_reduce) \
+    X(sum_reduce, unsigned short, THREAD, nvshmem_ushort_sum_reduce, shmem_ushort_sum_reduce) \
+    X(sum_reduce, unsigned int, THREAD, nvshmem_uint_sum_reduce, shmem_uint_sum_reduce) \
+    X(sum_reduce, unsigned long, THREAD, nvshmem_ulong_sum_reduce, shmem_ulong_sum_reduce) \
+    X(sum_reduce, unsigned long long, THREAD, nvshmem_ulonglong_sum_reduce, shmem_ulonglong_sum_reduce) \
+    X(sum_reduce, int8_t, THREAD, nvshmem_int8_sum_reduce, shmem_int8_sum_reduce) \
+    X(sum_reduce, int16_t, THREAD, nvshmem_int16_sum_reduce, shmem_int16_sum_reduce) \
+    X(sum_reduce, int32_t, THREAD, nvshmem_int32_sum_reduce, shmem_int32_sum_reduce) \
+    X(sum_reduce, int64_t, THREAD, nvshmem_int64_sum_reduce, shmem_int64_sum_reduce) \
+    X(sum_reduce, uint8_t, THREAD, nvshmem_uint8_sum_reduce, shmem_uint8_sum_reduce) \
+    X(sum_reduce, uint16_t, THREAD, nvshmem_uint16_sum_reduce, shmem_uint16_sum_reduce) \
+    X(sum_reduce, uint32_t, THREAD, nvshmem_uint32_sum_reduce, shmem_uint32_sum_reduce) \
+    X(sum_reduce, uint64_t, THREAD, nvshmem_uint64_sum_reduce, shmem_uint64_sum_reduce) \
+    X(sum_reduce, size_t, THREAD, nvshmem_size_sum_reduce, shmem_size_sum_reduce) \
+    X(sum_reduce, ptrdiff_t, THREAD, nvshmem_ptrdiff_sum_reduce, shmem_ptrdiff_sum_reduce) \
+    X(prod_reduce, float, THREAD, nvshmem_float_prod_reduce, shmem_float_prod_reduce) \
+    X(prod_reduce, double, THREAD, nvshmem_double_prod_reduce, shmem_double_prod_reduce) \
+    X(prod_reduce, char, THREAD, nvshmem_char_prod_reduce, shmem_char_prod_reduce) \
+    X(prod_reduce, signed char, THREAD, nvshmem_schar_prod_reduce, shmem_schar_prod_reduce) \
+    X(prod_reduce, short, THREAD, nvshmem_short_prod_reduce, shmem_short_prod_reduce) \
+    X(prod_reduce, int, THREAD, nvshmem_int_prod_reduce, shmem_int_prod_reduce) \
+    X(prod_reduce, long, THREAD, nvshmem_long_prod_reduce, shmem_long_prod_reduce) \
+    X(prod_reduce, long long, THREAD, nvshmem_longlong_prod_reduce, shmem_longlong_prod_reduce) \
+    X(prod_reduce, unsigned char, THREAD, nvshmem_uchar_prod_reduce, shmem_uchar_prod_reduce) \
+    X(prod_reduce, unsigned short, THREAD, nvshmem_ushort_prod_reduce, shmem_ushort_prod_reduce) \
+    X(prod_reduce, unsigned int, THREAD, nvshmem_uint_prod_reduce, shmem_uint_prod_reduce) \
+    X(prod_reduce, unsigned long, THREAD, nvshmem_ulong_prod_reduce, shmem_ulong_prod_reduce) \
+    X(prod_reduce, unsigned long long, THREAD, nvshmem_ulonglong_prod_reduce, shmem_ulonglong_prod_reduce) \
+    X(prod_reduce, int8_t, THREAD, nvshmem_int8_prod_reduce, shmem_int8_prod_reduce) \
+    X(prod_reduce, int16_t, THREAD, nvshmem_int16_prod_reduce, shmem_int16_prod_reduce) \
+    X(prod_reduce, int32_t, THREAD, nvshmem_int32_prod_reduce, shmem_int32_prod_reduce) \
+    X(prod_reduce, int64_t, THREAD, nvshmem_int64_prod_reduce, shmem_int64_prod_reduce) \
+    X(prod_reduce, uint8_t, THREAD, nvshmem_uint8_prod_reduce, shmem_uint8_prod_reduce) \
+    X(prod_reduce, uint16_t, THREAD, nvshmem_uint16_prod_reduce, shmem_uint16_prod_reduce) \
+    X(prod_reduce, uint32_t, THREAD, nvshmem_uint32_prod_reduce, shmem_uint32_prod_reduce) \
+    X(prod_reduce, uint64_t, THREAD, nvshmem_uint64_prod_reduce, shmem_uint64_prod_reduce) \
+    X(prod_reduce, size_t, THREAD, nvshmem_size_prod_reduce, shmem_size_prod_reduce) \
+    X(prod_reduce, ptrdiff_t, THREAD, nvshmem_ptrdiff_prod_reduce, shmem_ptrdiff_prod_reduce) \
+    X(broadcast, float, BLOCK, nvshmemx_float_broadcast_block, shmem_float_broadcast) \
+    X(broadcast, double, BLOCK, nvshmemx_double_broadcast_block, shmem_double_broadcast) \
+    X(broadcast, char, BLOCK, nvshmemx_char_broadcast_block, shmem_char_broadcast) \
+    X(broadcast, signed char, BLOCK, nvshmemx_schar_broadcast_block, shmem_schar_broadcast) \
+    X(broadcast, short, BLOCK, nvshmemx_short_broadcast_block, shmem_short_broadcast) \
+    X(broadcast, int, BLOCK, nvshmemx_int_broadcast_block, shmem_int_broadcast) \
+    X(broadcast, long, BLOCK, nvshmemx_long_broadcast_block, shmem_long_broadcast) \
+    X(broadcast, long long, BLOCK, nvshmemx_longlong_broadcast_block, shmem_longlong_broadcast) \
+    X(broadcast, unsigned char, BLOCK, nvshmemx_uchar_broadcast_block, shmem_uchar_broadcast) \
+    X(broadcast, unsigned short, BLOCK, nvshmemx_ushort_broadcast_block, shmem_ushort_broadcast) \
+    X(broadcast, unsigned int, BLOCK, nvshmemx_uint_broadcast_block, shmem_uint_broadcast) \
+    X(broadcast, unsigned long, BLOCK, nvshmemx_ulong_broadcast_block, shmem_ulong_broadcast) \
+    X(broadcast, unsigned long long, BLOCK, nvshmemx_ulonglong_broadcast_block, shmem_ulonglong_broadcast) \
+    X(broadcast, int8_t, BLOCK, nvshmemx_int8_broadcast_block, shmem_int8_broadcast) \
+    X(broadcast, int16_t, BLOCK, nvshmemx_int16_broadcast_block, shmem_int16_broadcast) \
+    X(broadcast, int32_t, BLOCK, nvshmemx_int32_broadcast_block, shmem_int32_broadcast) \
+    X(broadcast, int64_t, BLOCK, nvshmemx_int64_broadcast_block, shmem_int64_broadcast) \
+    X(broadcast, uint8_t, BLOCK, nvshmemx_uint8_broadcast_block, shmem_uint8_broadcast) \
+    X(broadcast, uint16_t, BLOCK, nvshmemx_uint16_broadcast_block, shmem_uint16_broadcast) \
+    X(broadcast, uint32_t, BLOCK, nvshmemx_uint32_broadcast_block, shmem_uint32_broadcast) \
+    X(broadcast, uint64_t, BLOCK, nvshmemx_uint64_broadcast_block, shmem_uint64_broadcast) \
+    X(broadcast, size_t, BLOCK, nvshmemx_size_broadcast_block, shmem_size_broadcast) \
+    X(broadcast, ptrdiff_t, BLOCK, nvshmemx_ptrdiff_broadcast_block, shmem_ptrdiff_broadcast) \
+    X(broadcast, float, WARP, nvshmemx_float_broadcast_warp, shmem_float_broadcast) \
+    X(broadcast, double, WARP, nvshmemx_double_broadcast_warp, shmem_double_broadcast) \
+    X(broadcast, char, WARP, nvshmemx_char_broadcast_warp, shmem_char_broadcast) \
+    X(broadcast, signed char, WARP, nvshmemx_schar_broadcast_warp, shmem_schar_broadcast) \
+    X(broadcast, short, WARP, nvshmemx_short_broadcast_warp, shmem_short_broadcast) \
+    X(broadcast, int, WARP, nvshmemx_int_broadcast_warp, shmem_int_broadcast) \
+    X(broadcast, long, WARP, nvshmemx_long_broadcast_warp, shmem_long_broadcast) \
+    X(broadcast, long long, WARP, nvshmemx_longlong_broadcast_warp, shmem_longlong_broadcast) \
+    X(broadcast, unsigned char, WARP, nvshmemx_uchar_broadcast_warp, shmem_uchar_broadcast) \
+    X(broadcast, unsigned short, WARP, nvshmemx_ushort_broadcast_warp, shmem_ushort_broadcast) \
+    X(broadcast, unsigned int, WARP, nvshmemx_uint_broadcast_warp, shmem_uint_broadcast) \
+    X(broadcast, unsigned long, WARP, nvshmemx_ulong_broadcast_warp, shmem_ulong_broadcast) \
+    X(broadcast, unsigned long long, WARP, nvshmemx_ulonglong_broadcast_warp, shmem_ulonglong_broadcast) \
+    X(broadcast, int8_t, WARP, nvshmemx_int8_broadcast_warp, shmem_int8_broadcast) \
+    X(broadcast, int16_t, WARP, nvshmemx_int16_broadcast_warp, shmem_int16_broadcast) \
+    X(broadcast, int32_t, WARP, nvshmemx_int32_broadcast_warp, shmem_int32_broadcast) \
+    X(broadcast, int64_t, WARP, nvshmemx_int64_broadcast_warp, shmem_int64_broadcast) \
+    X(broadcast, uint8_t, WARP, nvshmemx_uint8_broadcast_warp, shmem_uint8_broadcast) \
+    X(broadcast, uint16_t, WARP, nvshmemx_uint16_broadcast_warp, shmem_uint16_broadcast) \
+    X(broadcast, uint32_t, WARP, nvshmemx_uint32_broadcast_warp, shmem_uint32_broadcast) \
+    X(broadcast, uint64_t, WARP, nvshmemx_uint64_broadcast_warp, shmem_uint64_broadcast) \
+    X(broadcast, size_t, WARP, nvshmemx_size_broadcast_warp, shmem_size_broadcast) \
+    X(broadcast, ptrdiff_t, WARP, nvshmemx_ptrdiff_broadcast_warp, shmem_ptrdiff_broadcast) \
+    X(fcollect, float, BLOCK, nvshmemx_float_fcollect_block, shmem_float_fcollect) \
+    X(fcollect, double, BLOCK, nvshmemx_double_fcollect_block, shmem_double_fcollect) \
+    X(fcollect, char, BLOCK, nvshmemx_char_fcollect_block, shmem_char_fcollect) \
+    X(fcollect, signed char, BLOCK, nvshmemx_schar_fcollect_block, shmem_schar_fcollect) \
+    X(fcollect, short, BLOCK, nvshmemx_short_fcollect_block, shmem_short_fcollect) \
+    X(fcollect, int, BLOCK, nvshmemx_int_fcollect_block, shmem_int_fcollect) \
+    X(fcollect, long, BLOCK, nvshmemx_long_fcollect_block, shmem_long_fcollect) \
+    X(fcollect, long long, BLOCK, nvshmemx_longlong_fcollect_block, shmem_longlong_fcollect) \
+    X(fcollect, unsigned char, BLOCK, nvshmemx_uchar_fcollect_block, shmem_uchar_fcollect) \
+    X(fcollect, unsigned short, BLOCK, nvshmemx_ushort_fcollect_block, shmem_ushort_fcollect) \
+    X(fcollect, unsigned int, BLOCK, nvshmemx_uint_fcollect_block, shmem_uint_fcollect) \
+    X(fcollect, unsigned long, BLOCK, nvshmemx_ulong_fcollect_block, shmem_ulong_fcollect) \
+    X(fcollect, unsigned long long, BLOCK, nvshmemx_ulonglong_fcollect_block, shmem_ulonglong_fcollect) \
+    X(fcollect, int8_t, BLOCK, nvshmemx_int8_fcollect_block, shmem_int8_fcollect) \
+    X(fcollect, int16_t, BLOCK, nvshmemx_int16_fcollect_block, shmem_int16_fcollect) \
+    X(fcollect, int32_t, BLOCK, nvshmemx_int32_fcollect_block, shmem_int32_fcollect) \
+    X(fcollect, int64_t, BLOCK, nvshmemx_int64_fcollect_block, shmem_int64_fcollect) \
+    X(fcollect, uint8_t, BLOCK, nvshmemx_uint8_fcollect_block, shmem_uint8_fcollect) \
+    X(fcollect, uint16_t, BLOCK, nvshmemx_uint16_fcollect_block, shmem_uint16_fcollect) \
+    X(fcollect, uint32_t, BLOCK, nvshmemx_uint32_fcollect_block, shmem_uint32_fcollect) \
+    X(fcollect, uint64_t, BLOCK, nvshmemx_uint64_fcollect_block, shmem_uint64_fcollect) \
+    X(fcollect, size_t, BLOCK, nvshmemx_size_fcollect_block, shmem_size_fcollect) \
+    X(fcollect, ptrdiff_t, BLOCK, nvshmemx_ptrdiff_fcollect_block, shmem_ptrdiff_fcollect) \
+    X(fcollect, float, WARP, nvshmemx_float_fcollect_warp, shmem_float_fcollect) \
+    X(fcollect, double, WARP, nvshmemx_double_fcollect_warp, shmem_double_fcollect) \
+    X(fcollect, char, WARP, nvshmemx_char_fcollect_warp, shmem_char_fcollect) \
+    X(fcollect, signed char, WARP, nvshmemx_schar_fcollect_warp, shmem_schar_fcollect) \
+    X(fcollect, short, WARP, nvshmemx_short_fcollect_warp, shmem_short_fcollect) \
+    X(fcollect, int, WARP, nvshmemx_int_fcollect_warp, shmem_int_fcollect) \
+    X(fcollect, long, WARP, nvshmemx_long_fcollect_warp, shmem_long_fcollect) \
+    X(fcollect, long long, WARP, nvshmemx_longlong_fcollect_warp, shmem_longlong_fcollect) \
+    X(fcollect, unsigned char, WARP, nvshmemx_uchar_fcollect_warp, shmem_uchar_fcollect) \
+    X(fcollect, unsigned short, WARP, nvshmemx_ushort_fcollect_warp, shmem_ushort_fcollect) \
+    X(fcollect, unsigned int, WARP, nvshmemx_uint_fcollect_warp, shmem_uint_fcollect) \
+    X(fcollect, unsigned long, WARP, nvshmemx_ulong_fcollect_warp, shmem_ulong_fcollect) \
+    X(fcollect, unsigned long long, WARP, nvshmemx_ulonglong_fcollect_warp, shmem_ulonglong_fcollect) \
+    X(fcollect, int8_t, WARP, nvshmemx_int8_fcollect_warp, shmem_int8_fcollect) \
+    X(fcollect, int16_t, WARP, nvshmemx_int16_fcollect_warp, shmem_int16_fcollect) \
+    X(fcollect, int32_t, WARP, nvshmemx_int32_fcollect_warp, shmem_int32_fcollect) \
+    X(fcollect, int64_t, WARP, nvshmemx_int64_fcollect_warp, shmem_int64_fcollect) \
+    X(fcollect, uint8_t, WARP, nvshmemx_uint8_fcollect_warp, shmem_uint8_fcollect) \
+    X(fcollect, uint16_t, WARP, nvshmemx_uint16_fcollect_warp, shmem_uint16_fcollect) \
+    X(fcollect, uint32_t, WARP, nvshmemx_uint32_fcollect_warp, shmem_uint32_fcollect) \
+    X(fcollect, uint64_t, WARP, nvshmemx_uint64_fcollect_warp, shmem_uint64_fcollect) \
+    X(fcollect, size_t, WARP, nvshmemx_size_fcollect_warp, shmem_size_fcollect) \
+    X(fcollect, ptrdiff_t, WARP, nvshmemx_ptrdiff_fcollect_warp, shmem_ptrdiff_fcollect) \
+    X(alltoall, float, BLOCK, nvshmemx_float_alltoall_block, shmem_float_alltoall) \
+    X(alltoall, double, BLOCK, nvshmemx_double_alltoall_block, shmem_double_alltoall) \
+    X(alltoall, char, BLOCK, nvshmemx_char_alltoall_block, shmem_char_alltoall) \
+    X(alltoall, signed char, BLOCK, nvshmemx_schar_alltoall_block, shmem_schar_alltoall) \
+    X(alltoall, short, BLOCK, nvshmemx_short_alltoall_block, shmem_short_alltoall) \
+    X(alltoall, int, BLOCK, nvshmemx_int_alltoall_block, shmem_int_alltoall) \
+    X(alltoall, long, BLOCK, nvshmemx_long_alltoall_block, shmem_long_alltoall) \
+    X(alltoall, long long, BLOCK, nvshmemx_longlong_alltoall_block, shmem_longlong_alltoall) \
+    X(alltoall, unsigned char, BLOCK, nvshmemx_uchar_alltoall_block, shmem_uchar_alltoall) \
+    X(alltoall, unsigned short, BLOCK, nvshmemx_ushort_alltoall_block, shmem_ushort_alltoall) \
+    X(alltoall, unsigned int, BLOCK, nvshmemx_uint_alltoall_block, shmem_uint_alltoall) \
+    X(alltoall, unsigned long, BLOCK, nvshmemx_ulong_alltoall_block, shmem_ulong_alltoall) \
+    X(alltoall, unsigned long long, BLOCK, nvshmemx_ulonglong_alltoall_block, shmem_ulonglong_alltoall) \
+    X(alltoall, int8_t, BLOCK, nvshmemx_int8_alltoall_block, shmem_int8_alltoall) \
+    X(alltoall, int16_t, BLOCK, nvshmemx_int16_alltoall_block, shmem_int16_alltoall) \
+    X(alltoall, int32_t, BLOCK, nvshmemx_int32_alltoall_block, shmem_int32_alltoall) \
+    X(alltoall, int64_t, BLOCK, nvshmemx_int64_alltoall_block, shmem_int64_alltoall) \
+    X(alltoall, uint8_t, BLOCK, nvshmemx_uint8_alltoall_block, shmem_uint8_alltoall) \
+    X(alltoall, uint16_t, BLOCK, nvshmemx_uint16_alltoall_block, shmem_uint16_alltoall) \
+    X(alltoall, uint32_t, BLOCK, nvshmemx_uint32_alltoall_block, shmem_uint32_alltoall) \
+    X(alltoall, uint64_t, BLOCK, nvshmemx_uint64_alltoall_block, shmem_uint64_alltoall) \
+    X(alltoall, size_t, BLOCK, nvshmemx_size_alltoall_block, shmem_size_alltoall) \
+    X(alltoall, ptrdiff_t, BLOCK, nvshmemx_ptrdiff_alltoall_block, shmem_ptrdiff_alltoall) \
+    X(alltoall, float, WARP, nvshmemx_float_alltoall_warp, shmem_float_alltoall) \
+    X(alltoall, double, WARP, nvshmemx_double_alltoall_warp, shmem_double_alltoall) \
+    X(alltoall, char, WARP, nvshmemx_char_alltoall_warp, shmem_char_alltoall) \
+    X(alltoall, signed char, WARP, nvshmemx_schar_alltoall_warp, shmem_schar_alltoall) \
+    X(alltoall, short, WARP, nvshmemx_short_alltoall_warp, shmem_short_alltoall) \
+    X(alltoall, int, WARP, nvshmemx_int_alltoall_warp, shmem_int_alltoall) \
+    X(alltoall, long, WARP, nvshmemx_long_alltoall_warp, shmem_long_alltoall) \
+    X(alltoall, long long, WARP, nvshmemx_longlong_alltoall_warp, shmem_longlong_alltoall) \
+    X(alltoall, unsigned char, WARP, nvshmemx_uchar_alltoall_warp, shmem_uchar_alltoall) \
+    X(alltoall, unsigned short, WARP, nvshmemx_ushort_alltoall_warp, shmem_ushort_alltoall) \
+    X(alltoall, unsigned int, WARP, nvshmemx_uint_alltoall_warp, shmem_uint_alltoall) \
+    X(alltoall, unsigned long, WARP, nvshmemx_ulong_alltoall_warp, shmem_ulong_alltoall) \
+    X(alltoall, unsigned long long, WARP, nvshmemx_ulonglong_alltoall_warp, shmem_ulonglong_alltoall) \
+    X(alltoall, int8_t, WARP, nvshmemx_int8_alltoall_warp, shmem_int8_alltoall) \
+    X(alltoall, int16_t, WARP, nvshmemx_int16_alltoall_warp, shmem_int16_alltoall) \
+    X(alltoall, int32_t, WARP, nvshmemx_int32_alltoall_warp, shmem_int32_alltoall) \
+    X(alltoall, int64_t, WARP, nvshmemx_int64_alltoall_warp, shmem_int64_alltoall) \
+    X(alltoall, uint8_t, WARP, nvshmemx_uint8_alltoall_warp, shmem_uint8_alltoall) \
+    X(alltoall, uint16_t, WARP, nvshmemx_uint16_alltoall_warp, shmem_uint16_alltoall) \
+    X(alltoall, uint32_t, WARP, nvshmemx_uint32_alltoall_warp, shmem_uint32_alltoall) \
+    X(alltoall, uint64_t, WARP, nvshmemx_uint64_alltoall_warp, shmem_uint64_alltoall) \
+    X(alltoall, size_t, WARP, nvshmemx_size_alltoall_warp, shmem_size_alltoall) \
+    X(alltoall, ptrdiff_t, WARP, nvshmemx_ptrdiff_alltoall_warp, shmem_ptrdiff_alltoall) \
+    X(and_reduce, unsigned char, BLOCK, nvshmemx_uchar_and_reduce_block, shmem_uchar_and_reduce) \
+    X(and_reduce, unsigned short, BLOCK, nvshmemx_ushort_and_reduce_block, shmem_ushort_and_reduce) \
+    X(and_reduce, unsigned int, BLOCK, nvshmemx_uint_and_reduce_block, shmem_uint_and_reduce) \
+    X(and_reduce, unsigned long, BLOCK, nvshmemx_ulong_and_reduce_block, shmem_ulong_and_reduce) \
+    X(and_reduce, unsigned long long, BLOCK, nvshmemx_ulonglong_and_reduce_block, shmem_ulonglong_and_reduce) \
+    X(and_reduce, int8_t, BLOCK, nvshmemx_int8_and_reduce_block, shmem_int8_and_reduce) \
+    X(and_reduce, int16_t, BLOCK, nvshmemx_int16_and_reduce_block, shmem_int16_and_reduce) \
+    X(and_reduce, int32_t, BLOCK, nvshmemx_int32_and_reduce_block, shmem_int32_and_reduce) \
+    X(and_reduce, int64_t, BLOCK, nvshmemx_int64_and_reduce_block, shmem_int64_and_reduce) \
+    X(and_reduce, uint8_t, BLOCK, nvshmemx_uint8_and_reduce_block, shmem_uint8_and_reduce) \
+    X(and_reduce, uint16_t, BLOCK, nvshmemx_uint16_and_reduce_block, shmem_uint16_and_reduce) \
+    X(and_reduce, uint32_t, BLOCK, nvshmemx_uint32_and_reduce_block, shmem_uint32_and_reduce) \
+    X(and_reduce, uint64_t, BLOCK, nvshmemx_uint64_and_reduce_block, shmem_uint64_and_reduce) \
+    X(and_reduce, size_t, BLOCK, nvshmemx_size_and_reduce_block, shmem_size_and_reduce) \
+    X(and_reduce, unsigned char, WARP, nvshmemx_uchar_and_reduce_warp, shmem_uchar_and_reduce) \
+    X(and_reduce, unsigned short, WARP, nvshmemx_ushort_and_reduce_warp, shmem_ushort_and_reduce) \
+    X(and_reduce, unsigned int, WARP, nvshmemx_uint_and_reduce_warp, shmem_uint_and_reduce) \
+    X(and_reduce, unsigned long, WARP, nvshmemx_ulong_and_reduce_warp, shmem_ulong_and_reduce) \
+    X(and_reduce, unsigned long long, WARP, nvshmemx_ulonglong_and_reduce_warp, shmem_ulonglong_and_reduce) \
+    X(and_reduce, int8_t, WARP, nvshmemx_int8_and_reduce_warp, shmem_int8_and_reduce) \
+    X(and_reduce, int16_t, WARP, nvshmemx_int16_and_reduce_warp, shmem_int16_and_reduce) \
+    X(and_reduce, int32_t, WARP, nvshmemx_int32_and_reduce_warp, shmem_int32_and_reduce) \
+    X(and_reduce, int64_t, WARP, nvshmemx_int64_and_reduce_warp, shmem_int64_and_reduce) \
+    X(and_reduce, uint8_t, WARP, nvshmemx_uint8_and_reduce_warp, shmem_uint8_and_reduce) \
+    X(and_reduce, uint16_t, WARP, nvshmemx_uint16_and_reduce_warp, shmem_uint16_and_reduce) \
+    X(and_reduce, uint32_t, WARP, nvshmemx_uint32_and_reduce_warp, shmem_uint32_and_reduce) \
+    X(and_reduce, uint64_t, WARP, nvshmemx_uint64_and_reduce_warp, shmem_uint64_and_reduce) \
+    X(and_reduce, size_t, WARP, nvshmemx_size_and_reduce_warp, shmem_size_and_reduce) \
+    X(or_reduce, unsigned char, BLOCK, nvshmemx_uchar_or_reduce_block, shmem_uchar_or_reduce) \
+    X(or_reduce, unsigned short, BLOCK, nvshmemx_ushort_or_reduce_block, shmem_ushort_or_reduce) \
+    X(or_reduce, unsigned int, BLOCK, nvshmemx_uint_or_reduce_block, shmem_uint_or_reduce) \
+    X(or_reduce, unsigned long, BLOCK, nvshmemx_ulong_or_reduce_block, shmem_ulong_or_reduce) \
+    X(or_reduce, unsigned long long, BLOCK, nvshmemx_ulonglong_or_reduce_block, shmem_ulonglong_or_reduce) \
+    X(or_reduce, int8_t, BLOCK, nvshmemx_int8_or_reduce_block, shmem_int8_or_reduce) \
+    X(or_reduce, int16_t, BLOCK, nvshmemx_int16_or_reduce_block, shmem_int16_or_reduce) \
+    X(or_reduce, int32_t, BLOCK, nvshmemx_int32_or_reduce_block, shmem_int32_or_reduce) \
+    X(or_reduce, int64_t, BLOCK, nvshmemx_int64_or_reduce_block, shmem_int64_or_reduce) \
+    X(or_reduce, uint8_t, BLOCK, nvshmemx_uint8_or_reduce_block, shmem_uint8_or_reduce) \
+    X(or_reduce, uint16_t, BLOCK, nvshmemx_uint16_or_reduce_block, shmem_uint16_or_reduce) \
+    X(or_reduce, uint32_t, BLOCK, nvshmemx_uint32_or_reduce_block, shmem_uint32_or_reduce) \
+    X(or_reduce, uint64_t, BLOCK, nvshmemx_uint64_or_reduce_block, shmem_uint64_or_reduce) \
+    X(or_reduce, size_t, BLOCK, nvshmemx_size_or_reduce_block, shmem_size_or_reduce) \
+    X(or_reduce, unsigned char, WARP, nvshmemx_uchar_or_reduce_warp, shmem_uchar_or_reduce) \
+    X(or_reduce, unsigned short, WARP, nvshmemx_ushort_or_reduce_warp, shmem_ushort_or_reduce) \
+    X(or_reduce, unsigned int, WARP, nvshmemx_uint_or_reduce_warp, shmem_uint_or_reduce) \
+    X(or_reduce, unsigned long, WARP, nvshmemx_ulong_or_reduce_warp, shmem_ulong_or_reduce) \
+    X(or_reduce, unsigned long long, WARP, nvshmemx_ulonglong_or_reduce_warp, shmem_ulonglong_or_reduce) \
+    X(or_reduce, int8_t, WARP, nvshmemx_int8_or_reduce_warp, shmem_int8_or_reduce) \
+    X(or_reduce, int16_t, WARP, nvshmemx_int16_or_reduce_warp, shmem_int16_or_reduce) \
+    X(or_reduce, int32_t, WARP, nvshmemx_int32_or_reduce_warp, shmem_int32_or_reduce) \
+    X(or_reduce, int64_t, WARP, nvshmemx_int64_or_reduce_warp, shmem_int64_or_reduce) \
+    X(or_reduce, uint8_t, WARP, nvshmemx_uint8_or_reduce_warp, shmem_uint8_or_reduce) \
+    X(or_reduce, uint16_t, WARP, nvshmemx_uint16_or_reduce_warp, shmem_uint16_or_reduce) \
+    X(or_reduce, uint32_t, WARP, nvshmemx_uint32_or_reduce_warp, shmem_uint32_or_reduce) \
+    X(or_reduce, uint64_t, WARP, nvshmemx_uint64_or_reduce_warp, shmem_uint64_or_reduce) \
+    X(or_reduce, size_t, WARP, nvshmemx_size_or_reduce_warp, shmem_size_or_reduce) \
+    X(xor_reduce, unsigned char, BLOCK, nvshmemx_uchar_xor_reduce_block, shmem_uchar_xor_reduce) \
+    X(xor_reduce, unsigned short, BLOCK, nvshmemx_ushort_xor_reduce_block, shmem_ushort_xor_reduce) \
+    X(xor_reduce, unsigned int, BLOCK, nvshmemx_uint_xor_reduce_block, shmem_uint_xor_reduce) \
+    X(xor_reduce, unsigned long, BLOCK, nvshmemx_ulong_xor_reduce_block, shmem_ulong_xor_reduce) \
+    X(xor_reduce, unsigned long long, BLOCK, nvshmemx_ulonglong_xor_reduce_block, shmem_ulonglong_xor_reduce) \
+    X(xor_reduce, int8_t, BLOCK, nvshmemx_int8_xor_reduce_block, shmem_int8_xor_reduce) \
+    X(xor_reduce, int16_t, BLOCK, nvshmemx_int16_xor_reduce_block, shmem_int16_xor_reduce) \
+    X(xor_reduce, int32_t, BLOCK, nvshmemx_int32_xor_reduce_block, shmem_int32_xor_reduce) \
+    X(xor_reduce, int64_t, BLOCK, nvshmemx_int64_xor_reduce_block, shmem_int64_xor_reduce) \
+    X(xor_reduce, uint8_t, BLOCK, nvshmemx_uint8_xor_reduce_block, shmem_uint8_xor_reduce) \
+    X(xor_reduce, uint16_t, BLOCK, nvshmemx_uint16_xor_reduce_block, shmem_uint16_xor_reduce) \
+    X(xor_reduce, uint32_t, BLOCK, nvshmemx_uint32_xor_reduce_block, shmem_uint32_xor_reduce) \
+    X(xor_reduce, uint64_t, BLOCK, nvshmemx_uint64_xor_reduce_block, shmem_uint64_xor_reduce) \
+    X(xor_reduce, size_t, BLOCK, nvshmemx_size_xor_reduce_block, shmem_size_xor_reduce) \
+    X(xor_reduce, unsigned char, WARP, nvshmemx_uchar_xor_reduce_warp, shmem_uchar_xor_reduce) \
+    X(xor_reduce, unsigned short, WARP, nvshmemx_ushort_xor_reduce_warp, shmem_ushort_xor_reduce) \
+    X(xor_reduce, unsigned int, WARP, nvshmemx_uint_xor_reduce_warp, shmem_uint_xor_reduce) \
+    X(xor_reduce, unsigned long, WARP, nvshmemx_ulong_xor_reduce_warp, shmem_ulong_xor_reduce) \
+    X(xor_reduce, unsigned long long, WARP, nvshmemx_ulonglong_xor_reduce_warp, shmem_ulonglong_xor_reduce) \
+    X(xor_reduce, int8_t, WARP, nvshmemx_int8_xor_reduce_warp, shmem_int8_xor_reduce) \
+    X(xor_reduce, int16_t, WARP, nvshmemx_int16_xor_reduce_warp, shmem_int16_xor_reduce) \
+    X(xor_reduce, int32_t, WARP, nvshmemx_int32_xor_reduce_warp, shmem_int32_xor_reduce) \
+    X(xor_reduce, int64_t, WARP, nvshmemx_int64_xor_reduce_warp, shmem_int64_xor_reduce) \
+    X(xor_reduce, uint8_t, WARP, nvshmemx_uint8_xor_reduce_warp, shmem_uint8_xor_reduce) \
+    X(xor_reduce, uint16_t, WARP, nvshmemx_uint16_xor_reduce_warp, shmem_uint16_xor_reduce) \
+    X(xor_reduce, uint32_t, WARP, nvshmemx_uint32_xor_reduce_warp, shmem_uint32_xor_reduce) \
+    X(xor_reduce, uint64_t, WARP, nvshmemx_uint64_xor_reduce_warp, shmem_uint64_xor_reduce) \
+    X(xor_reduce, size_t, WARP, nvshmemx_size_xor_reduce_warp, shmem_size_xor_reduce) \
+    X(max_reduce, float, BLOCK, nvshmemx_float_max_reduce_block, shmem_float_max_reduce) \
+    X(max_reduce, double, BLOCK, nvshmemx_double_max_reduce_block, shmem_double_max_reduce) \
+    X(max_reduce, char, BLOCK, nvshmemx_char_max_reduce_block, shmem_char_max_reduce) \
+    X(max_reduce, signed char, BLOCK, nvshmemx_schar_max_reduce_block, shmem_schar_max_reduce) \
+    X(max_reduce, short, BLOCK, nvshmemx_short_max_reduce_block, shmem_short_max_reduce) \
+    X(max_reduce, int, BLOCK, nvshmemx_int_max_reduce_block, shmem_int_max_reduce) \
+    X(max_reduce, long, BLOCK, nvshmemx_long_max_reduce_block, shmem_long_max_reduce) \
+    X(max_reduce, long long, BLOCK, nvshmemx_longlong_max_reduce_block, shmem_longlong_max_reduce) \
+    X(max_reduce, unsigned char, BLOCK, nvshmemx_uchar_max_reduce_block, shmem_uchar_max_reduce) \
+    X(max_reduce, unsigned short, BLOCK, nvshmemx_ushort_max_reduce_block, shmem_ushort_max_reduce) \
+    X(max_reduce, unsigned int, BLOCK, nvshmemx_uint_max_reduce_block, shmem_uint_max_reduce) \
+    X(max_reduce, unsigned long, BLOCK, nvshmemx_ulong_max_reduce_block, shmem_ulong_max_reduce) \
+    X(max_reduce, unsigned long long, BLOCK, nvshmemx_ulonglong_max_reduce_block, shmem_ulonglong_max_reduce) \
+    X(max_reduce, int8_t, BLOCK, nvshmemx_int8_max_reduce_block, shmem_int8_max_reduce) \
+    X(max_reduce, int16_t, BLOCK, nvshmemx_int16_max_reduce_block, shmem_int16_max_reduce) \
+    X(max_reduce, int32_t, BLOCK, nvshmemx_int32_max_reduce_block, shmem_int32_max_reduce) \
+    X(max_reduce, int64_t, BLOCK, nvshmemx_int64_max_reduce_block, shmem_int64_max_reduce) \
+    X(max_reduce, uint8_t, BLOCK, nvshmemx_uint8_max_reduce_block, shmem_uint8_max_reduce) \
+    X(max_reduce, uint16_t, BLOCK, nvshmemx_uint16_max_reduce_block, shmem_uint16_max_reduce) \
+    X(max_reduce, uint32_t, BLOCK, nvshmemx_uint32_max_reduce_block, shmem_uint32_max_reduce) \
+    X(max_reduce, uint64_t, BLOCK, nvshmemx_uint64_max_reduce_block, shmem_uint64_max_reduce) \
+    X(max_reduce, size_t, BLOCK, nvshmemx_size_max_reduce_block, shmem_size_max_reduce) \
+    X(max_reduce, ptrdiff_t, BLOCK, nvshmemx_ptrdiff_max_reduce_block, shmem_ptrdiff_max_reduce) \
+    X(max_reduce, float, WARP, nvshmemx_float_max_reduce_warp, shmem_float_max_reduce) \
+    X(max_reduce, double, WARP, nvshmemx_double_max_reduce_warp, shmem_double_max_reduce) \
+    X(max_reduce, char, WARP, nvshmemx_char_max_reduce_warp, shmem_char_max_reduce) \
+    X(max_reduce, signed char, WARP, nvshmemx_schar_max_reduce_warp, shmem_schar_max_reduce) \
+    X(max_reduce, short, WARP, nvshmemx_short_max_reduce_warp, shmem_short_max_reduce) \
+    X(max_reduce, int, WARP, nvshmemx_int_max_reduce_warp, shmem_int_max_reduce) \
+    X(max_reduce, long, WARP, nvshmemx_long_max_reduce_warp, shmem_long_max_reduce) \
+    X(max_reduce, long long, WARP, nvshmemx_longlong_max_reduce_warp, shmem_longlong_max_reduce) \
+    X(max_reduce, unsigned char, WARP, nvshmemx_uchar_max_reduce_warp, shmem_uchar_max_reduce) \
+    X(max_reduce, unsigned short, WARP, nvshmemx_ushort_max_reduce_warp, shmem_ushort_max_reduce) \
+    X(max_reduce, unsigned int, WARP, nvshmemx_uint_max_reduce_warp, shmem_uint_max_reduce) \
+    X(max_reduce, unsigned long, WARP, nvshmemx_ulong_max_reduce_warp, shmem_ulong_max_reduce) \
+    X(max_reduce, unsigned long long, WARP, nvshmemx_ulonglong_max_reduce_warp, shmem_ulonglong_max_reduce) \
+    X(max_reduce, int8_t, WARP, nvshmemx_int8_max_reduce_warp, shmem_int8_max_reduce) \
+    X(max_reduce, int16_t, WARP, nvshmemx_int16_max_reduce_warp, shmem_int16_max_reduce) \
+    X(max_reduce, int32_t, WARP, nvshmemx_int32_max_reduce_warp, shmem_int32_max_reduce) \
+    X(max_reduce, int64_t, WARP, nvshmemx_int64_max_reduce_warp, shmem_int64_max_reduce) \
+    X(max_reduce, uint8_t, WARP, nvshmemx_uint8_max_reduce_warp, shmem_uint8_max_reduce) \
+    X(max_reduce, uint16_t, WARP, nvshmemx_uint16_max_reduce_warp, shmem_uint16_max_reduce) \
+    X(max_reduce, uint32_t, WARP, nvshmemx_uint32_max_reduce_warp, shmem_uint32_max_reduce) \
+    X(max_reduce, uint64_t, WARP, nvshmemx_uint64_max_reduce_warp, shmem_uint64_max_reduce) \
+    X(max_reduce, size_t, WARP, nvshmemx_size_max_reduce_warp, shmem_size_max_reduce) \
+    X(max_reduce, ptrdiff_t, WARP, nvshmemx_ptrdiff_max_reduce_warp, shmem_ptrdiff_max_reduce) \
+    X(min_reduce, float, BLOCK, nvshmemx_float_min_reduce_block, shmem_float_min_reduce) \
+    X(min_reduce, double, BLOCK, nvshmemx_double_min_reduce_block, shmem_double_min_reduce) \
+    X(min_reduce, char, BLOCK, nvshmemx_char_min_reduce_block, shmem_char_min_reduce) \
+    X(min_reduce, signed char, BLOCK, nvshmemx_schar_min_reduce_block, shmem_schar_min_reduce) \
+    X(min_reduce, short, BLOCK, nvshmemx_short_min_reduce_block, shmem_short_min_reduce) \
+    X(min_reduce, int, BLOCK, nvshmemx_int_min_reduce_block, shmem_int_min_reduce) \
+    X(min_reduce, long, BLOCK, nvshmemx_long_min_reduce_block, shmem_long_min_reduce) \
+    X(min_reduce, long long, BLOCK, nvshmemx_longlong_min_reduce_block, shmem_longlong_min_reduce) \
+    X(min_reduce, unsigned char, BLOCK, nvshmemx_uchar_min_reduce_block, shmem_uchar_min_reduce) \
+    X(min_reduce, unsigned short, BLOCK, nvshmemx_ushort_min_reduce_block, shmem_ushort_min_reduce) \
+    X(min_reduce, unsigned int, BLOCK, nvshmemx_uint_min_reduce_block, shmem_uint_min_reduce) \
+    X(min_reduce, unsigned long, BLOCK, nvshmemx_ulong_min_reduce_block, shmem_ulong_min_reduce) \
+    X(min_reduce, unsigned long long, BLOCK, nvshmemx_ulonglong_min_reduce_block, shmem_ulonglong_min_reduce) \
+    X(min_reduce, int8_t, BLOCK, nvshmemx_int8_min_reduce_block, shmem_int8_min_reduce) \
+    X(min_reduce, int16_t, BLOCK, nvshmemx_int16_min_reduce_block, shmem_int16_min_reduce) \
+    X(min_reduce, int32_t, BLOCK, nvshmemx_int32_min_reduce_block, shmem_int32_min_reduce) \
+    X(min_reduce, int64_t, BLOCK, nvshmemx_int64_min_reduce_block, shmem_int64_min_reduce) \
+    X(min_reduce, uint8_t, BLOCK, nvshmemx_uint8_min_reduce_block, shmem_uint8_min_reduce) \
+    X(min_reduce, uint16_t, BLOCK, nvshmemx_uint16_min_reduce_block, shmem_uint16_min_reduce) \
+    X(min_reduce, uint32_t, BLOCK, nvshmemx_uint32_min_reduce_block, shmem_uint32_min_reduce) \
+    X(min_reduce, uint64_t, BLOCK, nvshmemx_uint64_min_reduce_block, shmem_uint64_min_reduce) \
+    X(min_reduce, size_t, BLOCK, nvshmemx_size_min_reduce_block, shmem_size_min_reduce) \
+    X(min_reduce, ptrdiff_t, BLOCK, nvshmemx_ptrdiff_min_reduce_block, shmem_ptrdiff_min_reduce) \
+    X(min_reduce, float, WARP, nvshmemx_float_min_reduce_warp, shmem_float_min_reduce) \
+    X(min_reduce, double, WARP, nvshmemx_double_min_reduce_warp, shmem_double_min_reduce) \
+    X(min_reduce, char, WARP, nvshmemx_char_min_reduce_warp, shmem_char_min_reduce) \
+    X(min_reduce, signed char, WARP, nvshmemx_schar_min_reduce_warp, shmem_schar_min_reduce) \
+    X(min_reduce, short, WARP, nvshmemx_short_min_reduce_warp, shmem_short_min_reduce) \
+    X(min_reduce, int, WARP, nvshmemx_int_min_reduce_warp, shmem_int_min_reduce) \
+    X(min_reduce, long, WARP, nvshmemx_long_min_reduce_warp, shmem_long_min_reduce) \
+    X(min_reduce, long long, WARP, nvshmemx_longlong_min_reduce_warp, shmem_longlong_min_reduce) \
+    X(min_reduce, unsigned char, WARP, nvshmemx_uchar_min_reduce_warp, shmem_uchar_min_reduce) \
+    X(min_reduce, unsigned short, WARP, nvshmemx_ushort_min_reduce_warp, shmem_ushort_min_reduce) \
+    X(min_reduce, unsigned int, WARP, nvshmemx_uint_min_reduce_warp, shmem_uint_min_reduce) \
+    X(min_reduce, unsigned long, WARP, nvshmemx_ulong_min_reduce_warp, shmem_ulong_min_reduce) \
+    X(min_reduce, unsigned long long, WARP, nvshmemx_ulonglong_min_reduce_warp, shmem_ulonglong_min_reduce) \
+    X(min_reduce, int8_t, WARP, nvshmemx_int8_min_reduce_warp, shmem_int8_min_reduce) \
+    X(min_reduce, int16_t, WARP, nvshmemx_int16_min_reduce_warp, shmem_int16_min_reduce) \
+    X(min_reduce, int32_t, WARP, nvshmemx_int32_min_reduce_warp, shmem_int32_min_reduce) \
+    X(min_reduce, int64_t, WARP, nvshmemx_int64_min_reduce_warp, shmem_int64_min_reduce) \
+    X(min_reduce, uint8_t, WARP, nvshmemx_uint8_min_reduce_warp, shmem_uint8_min_reduce) \
+    X(min_reduce, uint16_t, WARP, nvshmemx_uint16_min_reduce_warp, shmem_uint16_min_reduce) \
+    X(min_reduce, uint32_t, WARP, nvshmemx_uint32_min_reduce_warp, shmem_uint32_min_reduce) \
+    X(min_reduce, uint64_t, WARP, nvshmemx_uint64_min_reduce_warp, shmem_uint64_min_reduce) \
+    X(min_reduce, size_t, WARP, nvshmemx_size_min_reduce_warp, shmem_size_min_reduce) \
+    X(min_reduce, ptrdiff_t, WARP, nvshmemx_ptrdiff_min_reduce_warp, shmem_ptrdiff_min_reduce) \
+    X(sum_reduce, float, BLOCK, nvshmemx_float_sum_reduce_block, shmem_float_sum_reduce) \
+    X(sum_reduce, double, BLOCK, nvshmemx_double_sum_reduce_block, shmem_double_sum_reduce) \
+    X(sum_reduce, char, BLOCK, nvshmemx_char_sum_reduce_block, shmem_char_sum_reduce) \
+    X(sum_reduce, signed char, BLOCK, nvshmemx_schar_sum_reduce_block, shmem_schar_sum_reduce) \
+    X(sum_reduce, short, BLOCK, nvshmemx_short_sum_reduce_block, shmem_short_sum_reduce) \
+    X(sum_reduce, int, BLOCK, nvshmemx_int_sum_reduce_block, shmem_int_sum_reduce) \
+    X(sum_reduce, long, BLOCK, nvshmemx_long_sum_reduce_block, shmem_long_sum_reduce) \
+    X(sum_reduce, long long, BLOCK, nvshmemx_longlong_sum_reduce_block, shmem_longlong_sum_reduce) \
+    X(sum_reduce, unsigned char, BLOCK, nvshmemx_uchar_sum_reduce_block, shmem_uchar_sum_reduce) \
+    X(sum_reduce, unsigned short, BLOCK, nvshmemx_ushort_sum_reduce_block, shmem_ushort_sum_reduce) \
+    X(sum_reduce, unsigned int, BLOCK, nvshmemx_uint_sum_reduce_block, shmem_uint_sum_reduce) \
+    X(sum_reduce, unsigned long, BLOCK, nvshmemx_ulong_sum_reduce_block, shmem_ulong_sum_reduce) \
+    X(sum_reduce, unsigned long long, BLOCK, nvshmemx_ulonglong_sum_reduce_block, shmem_ulonglong_sum_reduce) \
+    X(sum_reduce, int8_t, BLOCK, nvshmemx_int8_sum_reduce_block, shmem_int8_sum_reduce) \
+    X(sum_reduce, int16_t, BLOCK, nvshmemx_int16_sum_reduce_block, shmem_int16_sum_reduce) \
+    X(sum_reduce, int32_t, BLOCK, nvshmemx_int32_sum_reduce_block, shmem_int32_sum_reduce) \
+    X(sum_reduce, int64_t, BLOCK, nvshmemx_int64_sum_reduce_block, shmem_int64_sum_reduce) \
+    X(sum_reduce, uint8_t, BLOCK, nvshmemx_uint8_sum_reduce_block, shmem_uint8_sum_reduce) \
+    X(sum_reduce, uint16_t, BLOCK, nvshmemx_uint16_sum_reduce_block, shmem_uint16_sum_reduce) \
+    X(sum_reduce, uint32_t, BLOCK, nvshmemx_uint32_sum_reduce_block, shmem_uint32_sum_reduce) \
+    X(sum_reduce, uint64_t, BLOCK, nvshmemx_uint64_sum_reduce_block, shmem_uint64_sum_reduce) \
+    X(sum_reduce, size_t, BLOCK, nvshmemx_size_sum_reduce_block, shmem_size_sum_reduce) \
+    X(sum_reduce, ptrdiff_t, BLOCK, nvshmemx_ptrdiff_sum_reduce_block, shmem_ptrdiff_sum_reduce) \
+    X(sum_reduce, float, WARP, nvshmemx_float_sum_reduce_warp, shmem_float_sum_reduce) \
+    X(sum_reduce, double, WARP, nvshmemx_double_sum_reduce_warp, shmem_double_sum_reduce) \
+    X(sum_reduce, char, WARP, nvshmemx_char_sum_reduce_warp, shmem_char_sum_reduce) \
+    X(sum_reduce, signed char, WARP, nvshmemx_schar_sum_reduce_warp, shmem_schar_sum_reduce) \
+    X(sum_reduce, short, WARP, nvshmemx_short_sum_reduce_warp, shmem_short_sum_reduce) \
+    X(sum_reduce, int, WARP, nvshmemx_int_sum_reduce_warp, shmem_int_sum_reduce) \
+    X(sum_reduce, long, WARP, nvshmemx_long_sum_reduce_warp, shmem_long_sum_reduce) \
+    X(sum_reduce, long long, WARP, nvshmemx_longlong_sum_reduce_warp, shmem_longlong_sum_reduce) \
+    X(sum_reduce, unsigned char, WARP, nvshmemx_uchar_sum_reduce_warp, shmem_uchar_sum_reduce) \
+    X(sum_reduce, unsigned short, WARP, nvshmemx_ushort_sum_reduce_warp, shmem_ushort_sum_reduce) \
+    X(sum_reduce, unsigned int, WARP, nvshmemx_uint_sum_reduce_warp, shmem_uint_sum_reduce) \
+    X(sum_reduce, unsigned long, WARP, nvshmemx_ulong_sum_reduce_warp, shmem_ulong_sum_reduce) \
+    X(sum_reduce, unsigned long long, WARP, nvshmemx_ulonglong_sum_reduce_warp, shmem_ulonglong_sum_reduce) \
+    X(sum_reduce, int8_t, WARP, nvshmemx_int8_sum_reduce_warp, shmem_int8_sum_reduce) \
+    X(sum_reduce, int16_t, WARP, nvshmemx_int16_sum_reduce_warp, shmem_int16_sum_reduce) \
+    X(sum_reduce, int32_t, WARP, nvshmemx_int32_sum_reduce_warp, shmem_int32_sum_reduce) \
+    X(sum_reduce, int64_t, WARP, nvshmemx_int64_sum_reduce_warp, shmem_int64_sum_reduce) \
+    X(sum_reduce, uint8_t, WARP, nvshmemx_uint8_sum_reduce_warp, shmem_uint8_sum_reduce) \
+    X(sum_reduce, uint16_t, WARP, nvshmemx_uint16_sum_reduce_warp, shmem_uint16_sum_reduce) \
+    X(sum_reduce, uint32_t, WARP, nvshmemx_uint32_sum_reduce_warp, shmem_uint32_sum_reduce) \
+    X(sum_reduce, uint64_t, WARP, nvshmemx_uint64_sum_reduce_warp, shmem_uint64_sum_reduce) \
+    X(sum_reduce, size_t, WARP, nvshmemx_size_sum_reduce_warp, shmem_size_sum_reduce) \
+    X(sum_reduce, ptrdiff_t, WARP, nvshmemx_ptrdiff_sum_reduce_warp, shmem_ptrdiff_sum_reduce) \
+    X(prod_reduce, float, BLOCK, nvshmemx_float_prod_reduce_block, shmem_float_prod_reduce) \
+    X(prod_reduce, double, BLOCK, nvshmemx_double_prod_reduce_block, shmem_double_prod_reduce) \
+    X(prod_reduce, char, BLOCK, nvshmemx_char_prod_reduce_block, shmem_char_prod_reduce) \
+    X(prod_reduce, signed char, BLOCK, nvshmemx_schar_prod_reduce_block, shmem_schar_prod_reduce) \
+    X(prod_reduce, short, BLOCK, nvshmemx_short_prod_reduce_block, shmem_short_prod_reduce) \
+    X(prod_reduce, int, BLOCK, nvshmemx_int_prod_reduce_block, shmem_int_prod_reduce) \
+    X(prod_reduce, long, BLOCK, nvshmemx_long_prod_reduce_block, shmem_long_prod_reduce) \
+    X(prod_reduce, long long, BLOCK, nvshmemx_longlong_prod_reduce_block, shmem_longlong_prod_reduce) \
+    X(prod_reduce, unsigned char, BLOCK, nvshmemx_uchar_prod_reduce_block, shmem_uchar_prod_reduce) \
+    X(prod_reduce, unsigned short, BLOCK, nvshmemx_ushort_prod_reduce_block, shmem_ushort_prod_reduce) \
+    X(prod_reduce, unsigned int, BLOCK, nvshmemx_uint_prod_reduce_block, shmem_uint_prod_reduce) \
+    X(prod_reduce, unsigned long, BLOCK, nvshmemx_ulong_prod_reduce_block, shmem_ulong_prod_reduce) \
+    X(prod_reduce, unsigned long long, BLOCK, nvshmemx_ulonglong_prod_reduce_block, shmem_ulonglong_prod_reduce) \
+    X(prod_reduce, int8_t, BLOCK, nvshmemx_int8_prod_reduce_block, shmem_int8_prod_reduce) \
+    X(prod_reduce, int16_t, BLOCK, nvshmemx_int16_prod_reduce_block, shmem_int16_prod_reduce) \
+    X(prod_reduce, int32_t, BLOCK, nvshmemx_int32_prod_reduce_block, shmem_int32_prod_reduce) \
+    X(prod_reduce, int64_t, BLOCK, nvshmemx_int64_prod_reduce_block, shmem_int64_prod_reduce) \
+    X(prod_reduce, uint8_t, BLOCK, nvshmemx_uint8_prod_reduce_block, shmem_uint8_prod_reduce) \
+    X(prod_reduce, uint16_t, BLOCK, nvshmemx_uint16_prod_reduce_block, shmem_uint16_prod_reduce) \
+    X(prod_reduce, uint32_t, BLOCK, nvshmemx_uint32_prod_reduce_block, shmem_uint32_prod_reduce) \
+    X(prod_reduce, uint64_t, BLOCK, nvshmemx_uint64_prod_reduce_block, shmem_uint64_prod_reduce) \
+    X(prod_reduce, size_t, BLOCK, nvshmemx_size_prod_reduce_block, shmem_size_prod_reduce) \
+    X(prod_reduce, ptrdiff_t, BLOCK, nvshmemx_ptrdiff_prod_reduce_block, shmem_ptrdiff_prod_reduce) \
+    X(prod_reduce, float, WARP, nvshmemx_float_prod_reduce_warp, shmem_float_prod_reduce) \
+    X(prod_reduce, double, WARP, nvshmemx_double_prod_reduce_warp, shmem_double_prod_reduce) \
+    X(prod_reduce, char, WARP, nvshmemx_char_prod_reduce_warp, shmem_char_prod_reduce) \
+    X(prod_reduce, signed char, WARP, nvshmemx_schar_prod_reduce_warp, shmem_schar_prod_reduce) \
+    X(prod_reduce, short, WARP, nvshmemx_short_prod_reduce_warp, shmem_short_prod_reduce) \
+    X(prod_reduce, int, WARP, nvshmemx_int_prod_reduce_warp, shmem_int_prod_reduce) \
+    X(prod_reduce, long, WARP, nvshmemx_long_prod_reduce_warp, shmem_long_prod_reduce) \
+    X(prod_reduce, long long, WARP, nvshmemx_longlong_prod_reduce_warp, shmem_longlong_prod_reduce) \
+    X(prod_reduce, unsigned char, WARP, nvshmemx_uchar_prod_reduce_warp, shmem_uchar_prod_reduce) \
+    X(prod_reduce, unsigned short, WARP, nvshmemx_ushort_prod_reduce_warp, shmem_ushort_prod_reduce) \
+    X(prod_reduce, unsigned int, WARP, nvshmemx_uint_prod_reduce_warp, shmem_uint_prod_reduce) \
+    X(prod_reduce, unsigned long, WARP, nvshmemx_ulong_prod_reduce_warp, shmem_ulong_prod_reduce) \
+    X(prod_reduce, unsigned long long, WARP, nvshmemx_ulonglong_prod_reduce_warp, shmem_ulonglong_prod_reduce) \
+    X(prod_reduce, int8_t, WARP, nvshmemx_int8_prod_reduce_warp, shmem_int8_prod_reduce) \
+    X(prod_reduce, int16_t, WARP, nvshmemx_int16_prod_reduce_warp, shmem_int16_prod_reduce) \
+    X(prod_reduce, int32_t, WARP, nvshmemx_int32_prod_reduce_warp, shmem_int32_prod_reduce) \
+    X(prod_reduce, int64_t, WARP, nvshmemx_int64_prod_reduce_warp, shmem_int64_prod_reduce) \
+    X(prod_reduce, uint8_t, WARP, nvshmemx_uint8_prod_reduce_warp, shmem_uint8_prod_reduce) \
+    X(prod_reduce, uint16_t, WARP, nvshmemx_uint16_prod_reduce_warp, shmem_uint16_prod_reduce) \
+    X(prod_reduce, uint32_t, WARP, nvshmemx_uint32_prod_reduce_warp, shmem_uint32_prod_reduce) \
+    X(prod_reduce, uint64_t, WARP, nvshmemx_uint64_prod_reduce_warp, shmem_uint64_prod_reduce) \
+    X(prod_reduce, size_t, WARP, nvshmemx_size_prod_reduce_warp, shmem_size_prod_reduce) \
+    X(prod_reduce, ptrdiff_t, WARP, nvshmemx_ptrdiff_prod_reduce_warp, shmem_ptrdiff_prod_reduce)
+#define SHOAL_DEV_COLL_ROUTINES_COUNT 609
+
+/* X(OP, TYPE, ROUTINE, HOST): the collectives' nvshmemx_ stream forms */
+#define SHOAL_STREAM_COLL_ROUTINES(X) \
+    X(broadcast, float, nvshmemx_float_broadcast_on_stream, shmem_float_broadcast) \
+    X(broadcast, double, nvshmemx_double_broadcast_on_stream, shmem_double_broadcast) \
+    X(broadcast, char, nvshmemx_char_broadcast_on_stream, shmem_char_broadcast) \
+    X(broadcast, signed char, nvshmemx_schar_broadcast_on_stream, shmem_schar_broadcast) \
+    X(broadcast, short, nvshmemx_short_broadcast_on_stream, shmem_short_broadcast) \
+    X(broadcast, int, nvshmemx_int_broadcast_on_stream, shmem_int_broadcast) \
+    X(broadcast, long, nvshmemx_long_broadcast_on_stream, shmem_long_broadcast) \
+    X(broadcast, long long, nvshmemx_longlong_broadcast_on_stream, shmem_longlong_broadcast) \
+    X(broadcast, unsigned char, nvshmemx_uchar_broadcast_on_stream, shmem_uchar_broadcast) \
+    X(broadcast, unsigned short, nvshmemx_ushort_broadcast_on_stream, shmem_ushort_broadcast) \
+    X(broadcast, unsigned int, nvshmemx_uint_broadcast_on_stream, shmem_uint_broadcast) \
+    X(broadcast, unsigned long, nvshmemx_ulong_broadcast_on_stream, shmem_ulong_broadcast) \
+    X(broadcast, unsigned long long, nvshmemx_ulonglong_broadcast_on_stream, shmem_ulonglong_broadcast) \
+    X(broadcast, int8_t, nvshmemx_int8_broadcast_on_stream, shmem_int8_broadcast) \
+    X(broadcast, int16_t, nvshmemx_int16_broadcast_on_stream, shmem_int16_broadcast) \
+    X(broadcast, int32_t, nvshmemx_int32_broadcast_on_stream, shmem_int32_broadcast) \
+    X(broadcast, int64_t, nvshmemx_int64_broadcast_on_stream, shmem_int64_broadcast) \
+    X(broadcast, uint8_t, nvshmemx_uint8_broadcast_on_stream, shmem_uint8_broadcast) \
+    X(broadcast, uint16_t, nvshmemx_uint16_broadcast_on_stream, shmem_uint16_broadcast) \
+    X(broadcast, uint32_t, nvshmemx_uint32_broadcast_on_stream, shmem_uint32_broadcast) \
+    X(broadcast, uint64_t, nvshmemx_uint64_broadcast_on_stream, shmem_uint64_broadcast) \
+    X(broadcast, size_t, nvshmemx_size_broadcast_on_stream, shmem_size_broadcast) \
+    X(broadcast, ptrdiff_t, nvshmemx_ptrdiff_broadcast_on_stream, shmem_ptrdiff_broadcast) \
+    X(fcollect, float, nvshmemx_float_fcollect_on_stream, shmem_float_fcollect) \
+    X(fcollect, double, nvshmemx_double_fcollect_on_stream, shmem_double_fcollect) \
+    X(fcollect, char, nvshmemx_char_fcollect_on_stream, shmem_char_fcollect) \
+    X(fcollect, signed char, nvshmemx_schar_fcollect_on_stream, shmem_schar_fcollect) \
+    X(fcollect, short, nvshmemx_short_fcollect_on_stream, shmem_short_fcollect) \
+    X(fcollect, int, nvshmemx_int_fcollect_on_stream, shmem_int_fcollect) \
+    X(fcollect, long, nvshmemx_long_fcollect_on_stream, shmem_long_fcollect) \
+    X(fcollect, long long, nvshmemx_longlong_fcollect_on_stream, shmem_longlong_fcollect) \
+    X(fcollect, unsigned char, nvshmemx_uchar_fcollect_on_stream, shmem_uchar_fcollect) \
+    X(fcollect, unsigned short, nvshmemx_ushort_fcollect_on_stream, shmem_ushort_fcollect) \
+    X(fcollect, unsigned int, nvshmemx_uint_fcollect_on_stream, shmem_uint_fcollect) \
+    X(fcollect, unsigned long, nvshmemx_ulong_fcollect_on_stream, shmem_ulong_fcollect) \
+    X(fcollect, unsigned long long, nvshmemx_ulonglong_fcollect_on_stream, shmem_ulonglong_fcollect) \
+    X(fcollect, int8_t, nvshmemx_int8_fcollect_on_stream, shmem_int8_fcollect) \
+    X(fcollect, int16_t, nvshmemx_int16_fcollect_on_stream, shmem_int16_fcollect) \
+    X(fcollect, int32_t, nvshmemx_int32_fcollect_on_stream, shmem_int32_fcollect) \
+    X(fcollect, int64_t, nvshmemx_int64_fcollect_on_stream, shmem_int64_fcollect) \
+    X(fcollect, uint8_t, nvshmemx_uint8_fcollect_on_stream, shmem_uint8_fcollect) \
+    X(fcollect, uint16_t, nvshmemx_uint16_fcollect_on_stream, shmem_uint16_fcollect) \
+    X(fcollect, uint32_t, nvshmemx_uint32_fcollect_on_stream, shmem_uint32_fcollect) \
+    X(fcollect, uint64_t, nvshmemx_uint64_fcollect_on_stream, shmem_uint64_fcollect) \
+    X(fcollect, size_t, nvshmemx_size_fcollect_on_stream, shmem_size_fcollect) \
+    X(fcollect, ptrdiff_t, nvshmemx_ptrdiff_fcollect_on_stream, shmem_ptrdiff_fcollect) \
+    X(alltoall, float, nvshmemx_float_alltoall_on_stream, shmem_float_alltoall) \
+    X(alltoall, double, nvshmemx_double_alltoall_on_stream, shmem_double_alltoall) \
+    X(alltoall, char, nvshmemx_char_alltoall_on_stream, shmem_char_alltoall) \
+    X(alltoall, signed char, nvshmemx_schar_alltoall_on_stream, shmem_schar_alltoall) \
+    X(alltoall, short, nvshmemx_short_alltoall_on_stream, shmem_short_alltoall) \
+    X(alltoall, int, nvshmemx_int_alltoall_on_stream, shmem_int_alltoall) \
+    X(alltoall, long, nvshmemx_long_alltoall_on_stream, shmem_long_alltoall) \
+    X(alltoall, long long, nvshmemx_longlong_alltoall_on_stream, shmem_longlong_alltoall) \
+    X(alltoall, unsigned char, nvshmemx_uchar_alltoall_on_stream, shmem_uchar_alltoall) \
+    X(alltoall, unsigned short, nvshmemx_ushort_alltoall_on_stream, shmem_ushort_alltoall) \
+    X(alltoall, unsigned int, nvshmemx_uint_alltoall_on_stream, shmem_uint_alltoall) \
+    X(alltoall, unsigned long, nvshmemx_ulong_alltoall_on_stream, shmem_ulong_alltoall) \
+    X(alltoall, unsigned long long, nvshmemx_ulonglong_alltoall_on_stream, shmem_ulonglong_alltoall) \
+    X(alltoall, int8_t, nvshmemx_int8_alltoall_on_stream, shmem_int8_alltoall) \
+    X(alltoall, int16_t, nvshmemx_int16_alltoall_on_stream, shmem_int16_alltoall) \
+    X(alltoall, int32_t, nvshmemx_int32_alltoall_on_stream, shmem_int32_alltoall) \
+    X(alltoall, int64_t, nvshmemx_int64_alltoall_on_stream, shmem_int64_alltoall) \
+    X(alltoall, uint8_t, nvshmemx_uint8_alltoall_on_stream, shmem_uint8_alltoall) \
+    X(alltoall, uint16_t, nvshmemx_uint16_alltoall_on_stream, shmem_uint16_alltoall) \
+    X(alltoall, uint32_t, nvshmemx_uint32_alltoall_on_stream, shmem_uint32_alltoall) \
+    X(alltoall, uint64_t, nvshmemx_uint64_alltoall_on_stream, shmem_uint64_alltoall) \
+    X(alltoall, size_t, nvshmemx_size_alltoall_on_stream, shmem_size_alltoall) \
+    X(alltoall, ptrdiff_t, nvshmemx_ptrdiff_alltoall_on_stream, shmem_ptrdiff_alltoall) \
+    X(and_reduce, unsigned char, nvshmemx_uchar_and_reduce_on_stream, shmem_uchar_and_reduce) \
+    X(and_reduce, unsigned short, nvshmemx_ushort_and_reduce_on_stream, shmem_ushort_and_reduce) \
+    X(and_reduce, unsigned int, nvshmemx_uint_and_reduce_on_stream, shmem_uint_and_reduce) \
+    X(and_reduce, unsigned long, nvshmemx_ulong_and_reduce_on_stream, shmem_ulong_and_reduce) \
+    X(and_reduce, unsigned long long, nvshmemx_ulonglong_and_reduce_on_stream, shmem_ulonglong_and_reduce) \
+    X(and_reduce, int8_t, nvshmemx_int8_and_reduce_on_stream, shmem_int8_and_reduce) \
+    X(and_reduce, int16_t, nvshmemx_int16_and_reduce_on_stream, shmem_int16_and_reduce) \
+    X(and_reduce, int32_t, nvshmemx_int32_and_reduce_on_stream, shmem_int32_and_reduce) \
+    X(and_reduce, int64_t, nvshmemx_int64_and_reduce_on_stream, shmem_int64_and_reduce) \
+    X(and_reduce, uint8_t, nvshmemx_uint8_and_reduce_on_stream, shmem_uint8_and_reduce) \
+    X(and_reduce, uint16_t, nvshmemx_uint16_and_reduce_on_stream, shmem_uint16_and_reduce) \
+    X(and_reduce, uint32_t, nvshmemx_uint32_and_reduce_on_stream, shmem_uint32_and_reduce) \
+    X(and_reduce, uint64_t, nvshmemx_uint64_and_reduce_on_stream, shmem_uint64_and_reduce) \
+    X(and_reduce, size_t, nvshmemx_size_and_reduce_on_stream, shmem_size_and_reduce) \
+    X(or_reduce, unsigned char, nvshmemx_uchar_or_reduce_on_stream, shmem_uchar_or_reduce) \
+    X(or_reduce, unsigned short, nvshmemx_ushort_or_reduce_on_stream, shmem_ushort_or_reduce) \
+    X(or_reduce, unsigned int, nvshmemx_uint_or_reduce_on_stream, shmem_uint_or_reduce) \
+    X(or_reduce, unsigned long, nvshmemx_ulong_or_reduce_on_stream, shmem_ulong_or_reduce) \
+    X(or_reduce, unsigned long long, nvshmemx_ulonglong_or_reduce_on_stream, shmem_ulonglong_or_reduce) \
+    X(or_reduce, int8_t, nvshmemx_int8_or_reduce_on_stream, shmem_int8_or_reduce) \
+    X(or_reduce, int16_t, nvshmemx_int16_or_reduce_on_stream, shmem_int16_or_reduce) \
+    X(or_reduce, int32_t, nvshmemx_int32_or_reduce_on_stream, shmem_int32_or_reduce) \
+    X(or_reduce, int64_t, nvshmemx_int64_or_reduce_on_stream, shmem_int64_or_reduce) \
+    X(or_reduce, uint8_t, nvshmemx_uint8_or_reduce_on_stream, shmem_uint8_or_reduce) \
+    X(or_reduce, uint16_t, nvshmemx_uint16_or_reduce_on_stream, shmem_uint16_or_reduce) \
+    X(or_reduce, uint32_t, nvshmemx_uint32_or_reduce_on_stream, shmem_uint32_or_reduce) \
+    X(or_reduce, uint64_t, nvshmemx_uint64_or_reduce_on_stream, shmem_uint64_or_reduce) \
+    X(or_reduce, size_t, nvshmemx_size_or_reduce_on_stream, shmem_size_or_reduce) \
+    X(xor_reduce, unsigned char, nvshmemx_uchar_xor_reduce_on_stream, shmem_uchar_xor_reduce) \
+    X(xor_reduce, unsigned short, nvshmemx_ushort_xor_reduce_on_stream, shmem_ushort_xor_reduce) \
+    X(xor_reduce, unsigned int, nvshmemx_uint_xor_reduce_on_stream, shmem_uint_xor_reduce) \
+    X(xor_reduce, unsigned long, nvshmemx_ulong_xor_reduce_on_stream, shmem_ulong_xor_reduce) \
+    X(xor_reduce, unsigned long long, nvshmemx_ulonglong_xor_reduce_on_stream, shmem_ulonglong_xor_reduce) \
+    X(xor_reduce, int8_t, nvshmemx_int8_xor_reduce_on_stream, shmem_int8_xor_reduce) \
+    X(xor_reduce, int16_t, nvshmemx_int16_xor_reduce_on_stream, shmem_int16_xor_reduce) \
+    X(xor_reduce, int32_t, nvshmemx_int32_xor_reduce_on_stream, shmem_int32_xor_reduce) \
+    X(xor_reduce, int64_t, nvshmemx_int64_xor_reduce_on_stream, shmem_int64_xor_reduce) \
+    X(xor_reduce, uint8_t, nvshmemx_uint8_xor_reduce_on_stream, shmem_uint8_xor_reduce) \
+    X(xor_reduce, uint16_t, nvshmemx_uint16_xor_reduce_on_stream, shmem_uint16_xor_reduce) \
+    X(xor_reduce, uint32_t, nvshmemx_uint32_xor_reduce_on_stream, shmem_uint32_xor_reduce) \
+    X(xor_reduce, uint64_t, nvshmemx_uint64_xor_reduce_on_stream, shmem_uint64_xor_reduce) \
+    X(xor_reduce, size_t, nvshmemx_size_xor_reduce_on_stream, shmem_size_xor_reduce) \
+    X(max_reduce, float, nvshmemx_float_max_reduce_on_stream, shmem_float_max_reduce) \
+    X(max_reduce, double, nvshmemx_double_max_reduce_on_stream, shmem_double_max_reduce) \
+    X(max_reduce, char, nvshmemx_char_max_reduce_on_stream, shmem_char_max_reduce) \
+    X(max_reduce, signed char, nvshmemx_schar_max_reduce_on_stream, shmem_schar_max_reduce) \
+    X(max_reduce, short, nvshmemx_short_max_reduce_on_stream, shmem_short_max_reduce) \
+    X(max_reduce, int, nvshmemx_int_max_reduce_on_stream, shmem_int_max_reduce) \
+    X(max_reduce, long, nvshmemx_long_max_reduce_on_stream, shmem_long_max_reduce) \
+    X(max_reduce, long long, nvshmemx_longlong_max_reduce_on_stream, shmem_longlong_max_reduce) \
+    X(max_reduce, unsigned char, nvshmemx_uchar_max_reduce_on_stream, shmem_uchar_max_reduce) \
+    X(max_reduce, unsigned short, nvshmemx_ushort_max_reduce_on_stream, shmem_ushort_max_reduce) \
+    X(max_reduce, unsigned int, nvshmemx_uint_max_reduce_on_stream, shmem_uint_max_reduce) \
+    X(max_reduce, unsigned long, nvshmemx_ulong_max_reduce_on_stream, shmem_ulong_max_reduce) \
+    X(max_reduce, unsigned long long, nvshmemx_ulonglong_max_reduce_on_stream, shmem_ulonglong_max_reduce) \
+    X(max_reduce, int8_t, nvshmemx_int8_max_reduce_on_stream, shmem_int8_max_reduce) \
+    X(max_reduce, int16_t, nvshmemx_int16_max_reduce_on_stream, shmem_int16_max_reduce) \
+    X(max_reduce, int32_t, nvshmemx_int32_max_reduce_on_stream, shmem_int32_max_reduce) \
+    X(max_reduce, int64_t, nvshmemx_int64_max_reduce_on_stream, shmem_int64_max_reduce) \
+    X(max_reduce, uint8_t, nvshmemx_uint8_max_reduce_on_stream, shmem_uint8_max_reduce) \
+    X(max_reduce, uint16_t, nvshmemx_uint16_max_reduce_on_stream, shmem_uint16_max_reduce) \
+    X(max_reduce, uint32_t, nvshmemx_uint32_max_reduce_on_stream, shmem_uint32_max_reduce) \
+    X(max_reduce, uint64_t, nvshmemx_uint64_max_reduce_on_stream, shmem_uint64_max_reduce) \
+    X(max_reduce, size_t, nvshmemx_size_max_reduce_on_stream, shmem_size_max_reduce) \
+    X(max_reduce, ptrdiff_t, nvshmemx_ptrdiff_max_reduce_on_stream, shmem_ptrdiff_max_reduce) \
+    X(min_reduce, float, nvshmemx_float_min_reduce_on_stream, shmem_float_min_reduce) \
+    X(min_reduce, double, nvshmemx_double_min_reduce_on_stream, shmem_double_min_reduce) \
+    X(min_reduce, char, nvshmemx_char_min_reduce_on_stream, shmem_char_min_reduce) \
+    X(min_reduce, signed char, nvshmemx_schar_min_reduce_on_stream, shmem_schar_min_reduce) \
+    X(min_reduce, short, nvshmemx_short_min_reduce_on_stream, shmem_short_min_reduce) \
+    X(min_reduce, int, nvshmemx_int_min_reduce_on_stream, shmem_int_min_reduce) \
+    X(min_reduce, long, nvshmemx_long_min_reduce_on_stream, shmem_long_min_reduce) \
+    X(min_reduce, long long, nvshmemx_longlong_min_reduce_on_stream, shmem_longlong_min_reduce) \
+    X(min_reduce, unsigned char, nvshmemx_uchar_min_reduce_on_stream, shmem_uchar_min_reduce) \
+    X(min_reduce, unsigned short, nvshmemx_ushort_min_reduce_on_stream, shmem_ushort_min_reduce) \
+    X(min_reduce, unsigned int, nvshmemx_uint_min_reduce_on_stream, shmem_uint_min_reduce) \
+    X(min_reduce, unsigned long, nvshmemx_ulong_min_reduce_on_stream, shmem_ulong_min_reduce) \
+    X(min_reduce, unsigned long long, nvshmemx_ulonglong_min_reduce_on_stream, shmem_ulonglong_min_reduce) \
+    X(min_reduce, int8_t, nvshmemx_int8_min_reduce_on_stream, shmem_int8_min_reduce) \
+    X(min_reduce, int16_t, nvshmemx_int16_min_reduce_on_stream, shmem_int16_min_reduce) \
+    X(min_reduce, int32_t, nvshmemx_int32_min_reduce_on_stream, shmem_int32_min_reduce) \
+    X(min_reduce, int64_t, nvshmemx_int64_min_reduce_on_stream, shmem_int64_min_reduce) \
+    X(min_reduce, uint8_t, nvshmemx_uint8_min_reduce_on_stream, shmem_uint8_min_reduce) \
+    X(min_reduce, uint16_t, nvshmemx_uint16_min_reduce_on_stream, shmem_uint16_min_reduce) \
+    X(min_reduce, uint32_t, nvshmemx_uint32_min_reduce_on_stream, shmem_uint32_min_reduce) \
+    X(min_reduce, uint64_t, nvshmemx_uint64_min_reduce_on_stream, shmem_uint64_min_reduce) \
+    X(min_reduce, size_t, nvshmemx_size_min_reduce_on_stream, shmem_size_min_reduce) \
+    X(min_reduce, ptrdiff_t, nvshmemx_ptrdiff_min_reduce_on_stream, shmem_ptrdiff_min_reduce) \
+    X(sum_reduce, float, nvshmemx_float_sum_reduce_on_stream, shmem_float_sum_reduce) \
+    X(sum_reduce, double, nvshmemx_double_sum_reduce_on_stream, shmem_double_sum_reduce) \
+    X(sum_reduce, char, nvshmemx_char_sum_reduce_on_stream, shmem_char_sum_reduce) \
+    X(sum_reduce, signed char, nvshmemx_schar_sum_reduce_on_stream, shmem_schar_sum_reduce) \
+    X(sum_reduce, short, nvshmemx_short_sum_reduce_on_stream, shmem_short_sum_reduce) \
+    X(sum_reduce, int, nvshmemx_int_sum_reduce_on_stream, shmem_int_sum_reduce) \
+    X(sum_reduce, long, nvshmemx_long_sum_reduce_on_stream, shmem_long_sum_reduce) \
+    X(sum_reduce, long long, nvshmemx_longlong_sum_reduce_on_stream, shmem_longlong_sum_reduce) \
+    X(sum_reduce, unsigned char, nvshmemx_uchar_sum_reduce_on_stream, shmem_uchar_sum_reduce) \
+    X(sum_reduce, unsigned short, nvshmemx_ushort_sum_reduce_on_stream, shmem_ushort_sum_reduce) \
+    X(sum_reduce, unsigned int, nvshmemx_uint_sum_reduce_on_stream, shmem_uint_sum_reduce) \
+    X(sum_reduce, unsigned long, nvshmemx_ulong_sum_reduce_on_stream, shmem_ulong_sum_reduce) \
+    X(sum_reduce, unsigned long long, nvshmemx_ulonglong_sum_reduce_on_stream, shmem_ulonglong_sum_reduce) \
+    X(sum_reduce, int8_t, nvshmemx_int8_sum_reduce_on_stream, shmem_int8_sum_reduce) \
+    X(sum_reduce, int16_t, nvshmemx_int16_sum_reduce_on_stream, shmem_int16_sum_reduce) \
+    X(sum_reduce, int32_t, nvshmemx_int32_sum_reduce_on_stream, shmem_int32_sum_reduce) \
+    X(sum_reduce, int64_t, nvshmemx_int64_sum_reduce_on_stream, shmem_int64_sum_reduce) \
+    X(sum_reduce, uint8_t, nvshmemx_uint8_sum_reduce_on_stream, shmem_uint8_sum_reduce) \
+    X(sum_reduce, uint16_t, nvshmemx_uint16_sum_reduce_on_stream, shmem_uint16_sum_reduce) \
+    X(sum_reduce, uint32_t, nvshmemx_uint32_sum_reduce_on_stream, shmem_uint32_sum_reduce) \
+    X(sum_reduce, uint64_t, nvshmemx_uint64_sum_reduce_on_stream, shmem_uint64_sum_reduce) \
+    X(sum_reduce, size_t, nvshmemx_size_sum_reduce_on_stream, shmem_size_sum_reduce) \
+    X(sum_reduce, ptrdiff_t, nvshmemx_ptrdiff_sum_reduce_on_stream, shmem_ptrdiff_sum_reduce) \
+    X(prod_reduce, float, nvshmemx_float_prod_reduce_on_stream, shmem_float_prod_reduce) \
+    X(prod_reduce, double, nvshmemx_double_prod_reduce_on_stream, shmem_double_prod_reduce) \
+    X(prod_reduce, char, nvshmemx_char_prod_reduce_on_stream, shmem_char_prod_reduce) \
+    X(prod_reduce, signed char, nvshmemx_schar_prod_reduce_on_stream, shmem_schar_prod_reduce) \
+    X(prod_reduce, short, nvshmemx_short_prod_reduce_on_stream, shmem_short_prod_reduce) \
+    X(prod_reduce, int, nvshmemx_int_prod_reduce_on_stream, shmem_int_prod_reduce) \
+    X(prod_reduce, long, nvshmemx_long_prod_reduce_on_stream, shmem_long_prod_reduce) \
+    X(prod_reduce, long long, nvshmemx_longlong_prod_reduce_on_stream, shmem_longlong_prod_reduce) \
+    X(prod_reduce, unsigned char, nvshmemx_uchar_prod_reduce_on_stream, shmem_uchar_prod_reduce) \
+    X(prod_reduce, unsigned short, nvshmemx_ushort_prod_reduce_on_stream, shmem_ushort_prod_reduce) \
+    X(prod_reduce, unsigned int, nvshmemx_uint_prod_reduce_on_stream, shmem_uint_prod_reduce) \
+    X(prod_reduce, unsigned long, nvshmemx_ulong_prod_reduce_on_stream, shmem_ulong_prod_reduce) \
+    X(prod_reduce, unsigned long long, nvshmemx_ulonglong_prod_reduce_on_stream, shmem_ulonglong_prod_reduce) \
+    X(prod_reduce, int8_t, nvshmemx_int8_prod_reduce_on_stream, shmem_int8_prod_reduce) \
+    X(prod_reduce, int16_t, nvshmemx_int16_prod_reduce_on_stream, shmem_int16_prod_reduce) \
+    X(prod_reduce, int32_t, nvshmemx_int32_prod_reduce_on_stream, shmem_int32_prod_reduce) \
+    X(prod_reduce, int64_t, nvshmemx_int64_prod_reduce_on_stream, shmem_int64_prod_reduce) \
+    X(prod_reduce, uint8_t, nvshmemx_uint8_prod_reduce_on_stream, shmem_uint8_prod_reduce) \
+    X(prod_reduce, uint16_t, nvshmemx_uint16_prod_reduce_on_stream, shmem_uint16_prod_reduce) \
+    X(prod_reduce, uint32_t, nvshmemx_uint32_prod_reduce_on_stream, shmem_uint32_prod_reduce) \
+    X(prod_reduce, uint64_t, nvshmemx_uint64_prod_reduce_on_stream, shmem_uint64_prod_reduce) \
+    X(prod_reduce, size_t, nvshmemx_size_prod_reduce_on_stream, shmem_size_prod_reduce) \
+    X(prod_reduce, ptrdiff_t, nvshmemx_ptrdiff_prod_reduce_on_stream, shmem_ptrdiff_prod_reduce)
+#define SHOAL_STREAM_COLL_ROUTINES_COUNT 203
 
 #endif /* SHOAL_TEST_DEV_ROUTINES_H */

@@ -1029,7 +1029,962 @@ __global__ void shoal_test_p2p(void *buf, int pe)
     nvshmem_ptrdiff_wait((ptrdiff_t *)buf, (ptrdiff_t)0);
 }
 
-/* gpu/host/gen/stream.cu: 29 routines */
+/* gpu/device/gen/coll.cu: 203 routines */
+__global__ void shoal_test_coll(void *buf, int pe)
+{
+    nvshmem_float_broadcast((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1, (int)0);
+    nvshmem_double_broadcast((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1, (int)0);
+    nvshmem_char_broadcast((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1, (int)0);
+    nvshmem_schar_broadcast((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf, 1,
+                            (int)0);
+    nvshmem_short_broadcast((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1, (int)0);
+    nvshmem_int_broadcast((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1, (int)0);
+    nvshmem_long_broadcast((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1, (int)0);
+    nvshmem_longlong_broadcast((nvshmem_team_t)0, (long long *)buf, (const long long *)buf, 1,
+                               (int)0);
+    nvshmem_uchar_broadcast((nvshmem_team_t)0, (unsigned char *)buf, (const unsigned char *)buf, 1,
+                            (int)0);
+    nvshmem_ushort_broadcast((nvshmem_team_t)0, (unsigned short *)buf, (const unsigned short *)buf,
+                             1, (int)0);
+    nvshmem_uint_broadcast((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf, 1,
+                           (int)0);
+    nvshmem_ulong_broadcast((nvshmem_team_t)0, (unsigned long *)buf, (const unsigned long *)buf, 1,
+                            (int)0);
+    nvshmem_ulonglong_broadcast((nvshmem_team_t)0, (unsigned long long *)buf,
+                                (const unsigned long long *)buf, 1, (int)0);
+    nvshmem_int8_broadcast((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1, (int)0);
+    nvshmem_int16_broadcast((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1, (int)0);
+    nvshmem_int32_broadcast((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1, (int)0);
+    nvshmem_int64_broadcast((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1, (int)0);
+    nvshmem_uint8_broadcast((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1, (int)0);
+    nvshmem_uint16_broadcast((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1, (int)0);
+    nvshmem_uint32_broadcast((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1, (int)0);
+    nvshmem_uint64_broadcast((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1, (int)0);
+    nvshmem_size_broadcast((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1, (int)0);
+    nvshmem_ptrdiff_broadcast((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1,
+                              (int)0);
+    nvshmem_float_fcollect((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1);
+    nvshmem_double_fcollect((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1);
+    nvshmem_char_fcollect((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1);
+    nvshmem_schar_fcollect((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf, 1);
+    nvshmem_short_fcollect((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1);
+    nvshmem_int_fcollect((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1);
+    nvshmem_long_fcollect((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1);
+    nvshmem_longlong_fcollect((nvshmem_team_t)0, (long long *)buf, (const long long *)buf, 1);
+    nvshmem_uchar_fcollect((nvshmem_team_t)0, (unsigned char *)buf, (const unsigned char *)buf, 1);
+    nvshmem_ushort_fcollect((nvshmem_team_t)0, (unsigned short *)buf, (const unsigned short *)buf,
+                            1);
+    nvshmem_uint_fcollect((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf, 1);
+    nvshmem_ulong_fcollect((nvshmem_team_t)0, (unsigned long *)buf, (const unsigned long *)buf, 1);
+    nvshmem_ulonglong_fcollect((nvshmem_team_t)0, (unsigned long long *)buf,
+                               (const unsigned long long *)buf, 1);
+    nvshmem_int8_fcollect((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1);
+    nvshmem_int16_fcollect((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1);
+    nvshmem_int32_fcollect((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1);
+    nvshmem_int64_fcollect((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1);
+    nvshmem_uint8_fcollect((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1);
+    nvshmem_uint16_fcollect((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1);
+    nvshmem_uint32_fcollect((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1);
+    nvshmem_uint64_fcollect((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1);
+    nvshmem_size_fcollect((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1);
+    nvshmem_ptrdiff_fcollect((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1);
+    nvshmem_float_alltoall((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1);
+    nvshmem_double_alltoall((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1);
+    nvshmem_char_alltoall((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1);
+    nvshmem_schar_alltoall((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf, 1);
+    nvshmem_short_alltoall((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1);
+    nvshmem_int_alltoall((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1);
+    nvshmem_long_alltoall((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1);
+    nvshmem_longlong_alltoall((nvshmem_team_t)0, (long long *)buf, (const long long *)buf, 1);
+    nvshmem_uchar_alltoall((nvshmem_team_t)0, (unsigned char *)buf, (const unsigned char *)buf, 1);
+    nvshmem_ushort_alltoall((nvshmem_team_t)0, (unsigned short *)buf, (const unsigned short *)buf,
+                            1);
+    nvshmem_uint_alltoall((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf, 1);
+    nvshmem_ulong_alltoall((nvshmem_team_t)0, (unsigned long *)buf, (const unsigned long *)buf, 1);
+    nvshmem_ulonglong_alltoall((nvshmem_team_t)0, (unsigned long long *)buf,
+                               (const unsigned long long *)buf, 1);
+    nvshmem_int8_alltoall((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1);
+    nvshmem_int16_alltoall((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1);
+    nvshmem_int32_alltoall((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1);
+    nvshmem_int64_alltoall((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1);
+    nvshmem_uint8_alltoall((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1);
+    nvshmem_uint16_alltoall((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1);
+    nvshmem_uint32_alltoall((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1);
+    nvshmem_uint64_alltoall((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1);
+    nvshmem_size_alltoall((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1);
+    nvshmem_ptrdiff_alltoall((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1);
+    nvshmem_uchar_and_reduce((nvshmem_team_t)0, (unsigned char *)buf, (const unsigned char *)buf,
+                             (size_t)0);
+    nvshmem_ushort_and_reduce((nvshmem_team_t)0, (unsigned short *)buf, (const unsigned short *)buf,
+                              (size_t)0);
+    nvshmem_uint_and_reduce((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                            (size_t)0);
+    nvshmem_ulong_and_reduce((nvshmem_team_t)0, (unsigned long *)buf, (const unsigned long *)buf,
+                             (size_t)0);
+    nvshmem_ulonglong_and_reduce((nvshmem_team_t)0, (unsigned long long *)buf,
+                                 (const unsigned long long *)buf, (size_t)0);
+    nvshmem_int8_and_reduce((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmem_int16_and_reduce((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, (size_t)0);
+    nvshmem_int32_and_reduce((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, (size_t)0);
+    nvshmem_int64_and_reduce((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, (size_t)0);
+    nvshmem_uint8_and_reduce((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, (size_t)0);
+    nvshmem_uint16_and_reduce((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, (size_t)0);
+    nvshmem_uint32_and_reduce((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, (size_t)0);
+    nvshmem_uint64_and_reduce((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, (size_t)0);
+    nvshmem_size_and_reduce((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmem_uchar_or_reduce((nvshmem_team_t)0, (unsigned char *)buf, (const unsigned char *)buf,
+                            (size_t)0);
+    nvshmem_ushort_or_reduce((nvshmem_team_t)0, (unsigned short *)buf, (const unsigned short *)buf,
+                             (size_t)0);
+    nvshmem_uint_or_reduce((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                           (size_t)0);
+    nvshmem_ulong_or_reduce((nvshmem_team_t)0, (unsigned long *)buf, (const unsigned long *)buf,
+                            (size_t)0);
+    nvshmem_ulonglong_or_reduce((nvshmem_team_t)0, (unsigned long long *)buf,
+                                (const unsigned long long *)buf, (size_t)0);
+    nvshmem_int8_or_reduce((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmem_int16_or_reduce((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, (size_t)0);
+    nvshmem_int32_or_reduce((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, (size_t)0);
+    nvshmem_int64_or_reduce((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, (size_t)0);
+    nvshmem_uint8_or_reduce((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, (size_t)0);
+    nvshmem_uint16_or_reduce((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, (size_t)0);
+    nvshmem_uint32_or_reduce((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, (size_t)0);
+    nvshmem_uint64_or_reduce((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, (size_t)0);
+    nvshmem_size_or_reduce((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmem_uchar_xor_reduce((nvshmem_team_t)0, (unsigned char *)buf, (const unsigned char *)buf,
+                             (size_t)0);
+    nvshmem_ushort_xor_reduce((nvshmem_team_t)0, (unsigned short *)buf, (const unsigned short *)buf,
+                              (size_t)0);
+    nvshmem_uint_xor_reduce((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                            (size_t)0);
+    nvshmem_ulong_xor_reduce((nvshmem_team_t)0, (unsigned long *)buf, (const unsigned long *)buf,
+                             (size_t)0);
+    nvshmem_ulonglong_xor_reduce((nvshmem_team_t)0, (unsigned long long *)buf,
+                                 (const unsigned long long *)buf, (size_t)0);
+    nvshmem_int8_xor_reduce((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmem_int16_xor_reduce((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, (size_t)0);
+    nvshmem_int32_xor_reduce((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, (size_t)0);
+    nvshmem_int64_xor_reduce((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, (size_t)0);
+    nvshmem_uint8_xor_reduce((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, (size_t)0);
+    nvshmem_uint16_xor_reduce((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, (size_t)0);
+    nvshmem_uint32_xor_reduce((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, (size_t)0);
+    nvshmem_uint64_xor_reduce((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, (size_t)0);
+    nvshmem_size_xor_reduce((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmem_float_max_reduce((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmem_double_max_reduce((nvshmem_team_t)0, (double *)buf, (const double *)buf, (size_t)0);
+    nvshmem_char_max_reduce((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmem_schar_max_reduce((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                             (size_t)0);
+    nvshmem_short_max_reduce((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmem_int_max_reduce((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmem_long_max_reduce((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmem_longlong_max_reduce((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                (size_t)0);
+    nvshmem_uchar_max_reduce((nvshmem_team_t)0, (unsigned char *)buf, (const unsigned char *)buf,
+                             (size_t)0);
+    nvshmem_ushort_max_reduce((nvshmem_team_t)0, (unsigned short *)buf, (const unsigned short *)buf,
+                              (size_t)0);
+    nvshmem_uint_max_reduce((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                            (size_t)0);
+    nvshmem_ulong_max_reduce((nvshmem_team_t)0, (unsigned long *)buf, (const unsigned long *)buf,
+                             (size_t)0);
+    nvshmem_ulonglong_max_reduce((nvshmem_team_t)0, (unsigned long long *)buf,
+                                 (const unsigned long long *)buf, (size_t)0);
+    nvshmem_int8_max_reduce((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmem_int16_max_reduce((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, (size_t)0);
+    nvshmem_int32_max_reduce((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, (size_t)0);
+    nvshmem_int64_max_reduce((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, (size_t)0);
+    nvshmem_uint8_max_reduce((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, (size_t)0);
+    nvshmem_uint16_max_reduce((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, (size_t)0);
+    nvshmem_uint32_max_reduce((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, (size_t)0);
+    nvshmem_uint64_max_reduce((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, (size_t)0);
+    nvshmem_size_max_reduce((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmem_ptrdiff_max_reduce((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                               (size_t)0);
+    nvshmem_float_min_reduce((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmem_double_min_reduce((nvshmem_team_t)0, (double *)buf, (const double *)buf, (size_t)0);
+    nvshmem_char_min_reduce((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmem_schar_min_reduce((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                             (size_t)0);
+    nvshmem_short_min_reduce((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmem_int_min_reduce((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmem_long_min_reduce((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmem_longlong_min_reduce((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                (size_t)0);
+    nvshmem_uchar_min_reduce((nvshmem_team_t)0, (unsigned char *)buf, (const unsigned char *)buf,
+                             (size_t)0);
+    nvshmem_ushort_min_reduce((nvshmem_team_t)0, (unsigned short *)buf, (const unsigned short *)buf,
+                              (size_t)0);
+    nvshmem_uint_min_reduce((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                            (size_t)0);
+    nvshmem_ulong_min_reduce((nvshmem_team_t)0, (unsigned long *)buf, (const unsigned long *)buf,
+                             (size_t)0);
+    nvshmem_ulonglong_min_reduce((nvshmem_team_t)0, (unsigned long long *)buf,
+                                 (const unsigned long long *)buf, (size_t)0);
+    nvshmem_int8_min_reduce((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmem_int16_min_reduce((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, (size_t)0);
+    nvshmem_int32_min_reduce((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, (size_t)0);
+    nvshmem_int64_min_reduce((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, (size_t)0);
+    nvshmem_uint8_min_reduce((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, (size_t)0);
+    nvshmem_uint16_min_reduce((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, (size_t)0);
+    nvshmem_uint32_min_reduce((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, (size_t)0);
+    nvshmem_uint64_min_reduce((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, (size_t)0);
+    nvshmem_size_min_reduce((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmem_ptrdiff_min_reduce((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                               (size_t)0);
+    nvshmem_float_sum_reduce((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmem_double_sum_reduce((nvshmem_team_t)0, (double *)buf, (const double *)buf, (size_t)0);
+    nvshmem_char_sum_reduce((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmem_schar_sum_reduce((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                             (size_t)0);
+    nvshmem_short_sum_reduce((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmem_int_sum_reduce((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmem_long_sum_reduce((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmem_longlong_sum_reduce((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                (size_t)0);
+    nvshmem_uchar_sum_reduce((nvshmem_team_t)0, (unsigned char *)buf, (const unsigned char *)buf,
+                             (size_t)0);
+    nvshmem_ushort_sum_reduce((nvshmem_team_t)0, (unsigned short *)buf, (const unsigned short *)buf,
+                              (size_t)0);
+    nvshmem_uint_sum_reduce((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                            (size_t)0);
+    nvshmem_ulong_sum_reduce((nvshmem_team_t)0, (unsigned long *)buf, (const unsigned long *)buf,
+                             (size_t)0);
+    nvshmem_ulonglong_sum_reduce((nvshmem_team_t)0, (unsigned long long *)buf,
+                                 (const unsigned long long *)buf, (size_t)0);
+    nvshmem_int8_sum_reduce((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmem_int16_sum_reduce((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, (size_t)0);
+    nvshmem_int32_sum_reduce((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, (size_t)0);
+    nvshmem_int64_sum_reduce((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, (size_t)0);
+    nvshmem_uint8_sum_reduce((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, (size_t)0);
+    nvshmem_uint16_sum_reduce((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, (size_t)0);
+    nvshmem_uint32_sum_reduce((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, (size_t)0);
+    nvshmem_uint64_sum_reduce((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, (size_t)0);
+    nvshmem_size_sum_reduce((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmem_ptrdiff_sum_reduce((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                               (size_t)0);
+    nvshmem_float_prod_reduce((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmem_double_prod_reduce((nvshmem_team_t)0, (double *)buf, (const double *)buf, (size_t)0);
+    nvshmem_char_prod_reduce((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmem_schar_prod_reduce((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                              (size_t)0);
+    nvshmem_short_prod_reduce((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmem_int_prod_reduce((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmem_long_prod_reduce((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmem_longlong_prod_reduce((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                 (size_t)0);
+    nvshmem_uchar_prod_reduce((nvshmem_team_t)0, (unsigned char *)buf, (const unsigned char *)buf,
+                              (size_t)0);
+    nvshmem_ushort_prod_reduce((nvshmem_team_t)0, (unsigned short *)buf,
+                               (const unsigned short *)buf, (size_t)0);
+    nvshmem_uint_prod_reduce((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                             (size_t)0);
+    nvshmem_ulong_prod_reduce((nvshmem_team_t)0, (unsigned long *)buf, (const unsigned long *)buf,
+                              (size_t)0);
+    nvshmem_ulonglong_prod_reduce((nvshmem_team_t)0, (unsigned long long *)buf,
+                                  (const unsigned long long *)buf, (size_t)0);
+    nvshmem_int8_prod_reduce((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmem_int16_prod_reduce((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, (size_t)0);
+    nvshmem_int32_prod_reduce((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, (size_t)0);
+    nvshmem_int64_prod_reduce((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, (size_t)0);
+    nvshmem_uint8_prod_reduce((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, (size_t)0);
+    nvshmem_uint16_prod_reduce((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                               (size_t)0);
+    nvshmem_uint32_prod_reduce((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                               (size_t)0);
+    nvshmem_uint64_prod_reduce((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                               (size_t)0);
+    nvshmem_size_prod_reduce((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmem_ptrdiff_prod_reduce((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                (size_t)0);
+}
+
+/* gpu/device/gen/coll_group.cu: 406 routines */
+__global__ void shoal_test_coll_group(void *buf, int pe)
+{
+    nvshmemx_float_broadcast_block((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1, (int)0);
+    nvshmemx_double_broadcast_block((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1,
+                                    (int)0);
+    nvshmemx_char_broadcast_block((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1, (int)0);
+    nvshmemx_schar_broadcast_block((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                   1, (int)0);
+    nvshmemx_short_broadcast_block((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1, (int)0);
+    nvshmemx_int_broadcast_block((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1, (int)0);
+    nvshmemx_long_broadcast_block((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1, (int)0);
+    nvshmemx_longlong_broadcast_block((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                      1, (int)0);
+    nvshmemx_uchar_broadcast_block((nvshmem_team_t)0, (unsigned char *)buf,
+                                   (const unsigned char *)buf, 1, (int)0);
+    nvshmemx_ushort_broadcast_block((nvshmem_team_t)0, (unsigned short *)buf,
+                                    (const unsigned short *)buf, 1, (int)0);
+    nvshmemx_uint_broadcast_block((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                  1, (int)0);
+    nvshmemx_ulong_broadcast_block((nvshmem_team_t)0, (unsigned long *)buf,
+                                   (const unsigned long *)buf, 1, (int)0);
+    nvshmemx_ulonglong_broadcast_block((nvshmem_team_t)0, (unsigned long long *)buf,
+                                       (const unsigned long long *)buf, 1, (int)0);
+    nvshmemx_int8_broadcast_block((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1, (int)0);
+    nvshmemx_int16_broadcast_block((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1,
+                                   (int)0);
+    nvshmemx_int32_broadcast_block((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1,
+                                   (int)0);
+    nvshmemx_int64_broadcast_block((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1,
+                                   (int)0);
+    nvshmemx_uint8_broadcast_block((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1,
+                                   (int)0);
+    nvshmemx_uint16_broadcast_block((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1,
+                                    (int)0);
+    nvshmemx_uint32_broadcast_block((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1,
+                                    (int)0);
+    nvshmemx_uint64_broadcast_block((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1,
+                                    (int)0);
+    nvshmemx_size_broadcast_block((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1, (int)0);
+    nvshmemx_ptrdiff_broadcast_block((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1,
+                                     (int)0);
+    nvshmemx_float_broadcast_warp((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1, (int)0);
+    nvshmemx_double_broadcast_warp((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1,
+                                   (int)0);
+    nvshmemx_char_broadcast_warp((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1, (int)0);
+    nvshmemx_schar_broadcast_warp((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                  1, (int)0);
+    nvshmemx_short_broadcast_warp((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1, (int)0);
+    nvshmemx_int_broadcast_warp((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1, (int)0);
+    nvshmemx_long_broadcast_warp((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1, (int)0);
+    nvshmemx_longlong_broadcast_warp((nvshmem_team_t)0, (long long *)buf, (const long long *)buf, 1,
+                                     (int)0);
+    nvshmemx_uchar_broadcast_warp((nvshmem_team_t)0, (unsigned char *)buf,
+                                  (const unsigned char *)buf, 1, (int)0);
+    nvshmemx_ushort_broadcast_warp((nvshmem_team_t)0, (unsigned short *)buf,
+                                   (const unsigned short *)buf, 1, (int)0);
+    nvshmemx_uint_broadcast_warp((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                 1, (int)0);
+    nvshmemx_ulong_broadcast_warp((nvshmem_team_t)0, (unsigned long *)buf,
+                                  (const unsigned long *)buf, 1, (int)0);
+    nvshmemx_ulonglong_broadcast_warp((nvshmem_team_t)0, (unsigned long long *)buf,
+                                      (const unsigned long long *)buf, 1, (int)0);
+    nvshmemx_int8_broadcast_warp((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1, (int)0);
+    nvshmemx_int16_broadcast_warp((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1,
+                                  (int)0);
+    nvshmemx_int32_broadcast_warp((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1,
+                                  (int)0);
+    nvshmemx_int64_broadcast_warp((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1,
+                                  (int)0);
+    nvshmemx_uint8_broadcast_warp((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1,
+                                  (int)0);
+    nvshmemx_uint16_broadcast_warp((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1,
+                                   (int)0);
+    nvshmemx_uint32_broadcast_warp((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1,
+                                   (int)0);
+    nvshmemx_uint64_broadcast_warp((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1,
+                                   (int)0);
+    nvshmemx_size_broadcast_warp((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1, (int)0);
+    nvshmemx_ptrdiff_broadcast_warp((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1,
+                                    (int)0);
+    nvshmemx_float_fcollect_block((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1);
+    nvshmemx_double_fcollect_block((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1);
+    nvshmemx_char_fcollect_block((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1);
+    nvshmemx_schar_fcollect_block((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                  1);
+    nvshmemx_short_fcollect_block((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1);
+    nvshmemx_int_fcollect_block((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1);
+    nvshmemx_long_fcollect_block((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1);
+    nvshmemx_longlong_fcollect_block((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                     1);
+    nvshmemx_uchar_fcollect_block((nvshmem_team_t)0, (unsigned char *)buf,
+                                  (const unsigned char *)buf, 1);
+    nvshmemx_ushort_fcollect_block((nvshmem_team_t)0, (unsigned short *)buf,
+                                   (const unsigned short *)buf, 1);
+    nvshmemx_uint_fcollect_block((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                 1);
+    nvshmemx_ulong_fcollect_block((nvshmem_team_t)0, (unsigned long *)buf,
+                                  (const unsigned long *)buf, 1);
+    nvshmemx_ulonglong_fcollect_block((nvshmem_team_t)0, (unsigned long long *)buf,
+                                      (const unsigned long long *)buf, 1);
+    nvshmemx_int8_fcollect_block((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1);
+    nvshmemx_int16_fcollect_block((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1);
+    nvshmemx_int32_fcollect_block((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1);
+    nvshmemx_int64_fcollect_block((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1);
+    nvshmemx_uint8_fcollect_block((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1);
+    nvshmemx_uint16_fcollect_block((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1);
+    nvshmemx_uint32_fcollect_block((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1);
+    nvshmemx_uint64_fcollect_block((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1);
+    nvshmemx_size_fcollect_block((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1);
+    nvshmemx_ptrdiff_fcollect_block((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1);
+    nvshmemx_float_fcollect_warp((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1);
+    nvshmemx_double_fcollect_warp((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1);
+    nvshmemx_char_fcollect_warp((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1);
+    nvshmemx_schar_fcollect_warp((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                 1);
+    nvshmemx_short_fcollect_warp((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1);
+    nvshmemx_int_fcollect_warp((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1);
+    nvshmemx_long_fcollect_warp((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1);
+    nvshmemx_longlong_fcollect_warp((nvshmem_team_t)0, (long long *)buf, (const long long *)buf, 1);
+    nvshmemx_uchar_fcollect_warp((nvshmem_team_t)0, (unsigned char *)buf,
+                                 (const unsigned char *)buf, 1);
+    nvshmemx_ushort_fcollect_warp((nvshmem_team_t)0, (unsigned short *)buf,
+                                  (const unsigned short *)buf, 1);
+    nvshmemx_uint_fcollect_warp((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                1);
+    nvshmemx_ulong_fcollect_warp((nvshmem_team_t)0, (unsigned long *)buf,
+                                 (const unsigned long *)buf, 1);
+    nvshmemx_ulonglong_fcollect_warp((nvshmem_team_t)0, (unsigned long long *)buf,
+                                     (const unsigned long long *)buf, 1);
+    nvshmemx_int8_fcollect_warp((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1);
+    nvshmemx_int16_fcollect_warp((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1);
+    nvshmemx_int32_fcollect_warp((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1);
+    nvshmemx_int64_fcollect_warp((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1);
+    nvshmemx_uint8_fcollect_warp((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1);
+    nvshmemx_uint16_fcollect_warp((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1);
+    nvshmemx_uint32_fcollect_warp((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1);
+    nvshmemx_uint64_fcollect_warp((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1);
+    nvshmemx_size_fcollect_warp((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1);
+    nvshmemx_ptrdiff_fcollect_warp((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1);
+    nvshmemx_float_alltoall_block((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1);
+    nvshmemx_double_alltoall_block((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1);
+    nvshmemx_char_alltoall_block((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1);
+    nvshmemx_schar_alltoall_block((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                  1);
+    nvshmemx_short_alltoall_block((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1);
+    nvshmemx_int_alltoall_block((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1);
+    nvshmemx_long_alltoall_block((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1);
+    nvshmemx_longlong_alltoall_block((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                     1);
+    nvshmemx_uchar_alltoall_block((nvshmem_team_t)0, (unsigned char *)buf,
+                                  (const unsigned char *)buf, 1);
+    nvshmemx_ushort_alltoall_block((nvshmem_team_t)0, (unsigned short *)buf,
+                                   (const unsigned short *)buf, 1);
+    nvshmemx_uint_alltoall_block((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                 1);
+    nvshmemx_ulong_alltoall_block((nvshmem_team_t)0, (unsigned long *)buf,
+                                  (const unsigned long *)buf, 1);
+    nvshmemx_ulonglong_alltoall_block((nvshmem_team_t)0, (unsigned long long *)buf,
+                                      (const unsigned long long *)buf, 1);
+    nvshmemx_int8_alltoall_block((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1);
+    nvshmemx_int16_alltoall_block((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1);
+    nvshmemx_int32_alltoall_block((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1);
+    nvshmemx_int64_alltoall_block((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1);
+    nvshmemx_uint8_alltoall_block((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1);
+    nvshmemx_uint16_alltoall_block((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1);
+    nvshmemx_uint32_alltoall_block((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1);
+    nvshmemx_uint64_alltoall_block((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1);
+    nvshmemx_size_alltoall_block((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1);
+    nvshmemx_ptrdiff_alltoall_block((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1);
+    nvshmemx_float_alltoall_warp((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1);
+    nvshmemx_double_alltoall_warp((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1);
+    nvshmemx_char_alltoall_warp((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1);
+    nvshmemx_schar_alltoall_warp((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                 1);
+    nvshmemx_short_alltoall_warp((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1);
+    nvshmemx_int_alltoall_warp((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1);
+    nvshmemx_long_alltoall_warp((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1);
+    nvshmemx_longlong_alltoall_warp((nvshmem_team_t)0, (long long *)buf, (const long long *)buf, 1);
+    nvshmemx_uchar_alltoall_warp((nvshmem_team_t)0, (unsigned char *)buf,
+                                 (const unsigned char *)buf, 1);
+    nvshmemx_ushort_alltoall_warp((nvshmem_team_t)0, (unsigned short *)buf,
+                                  (const unsigned short *)buf, 1);
+    nvshmemx_uint_alltoall_warp((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                1);
+    nvshmemx_ulong_alltoall_warp((nvshmem_team_t)0, (unsigned long *)buf,
+                                 (const unsigned long *)buf, 1);
+    nvshmemx_ulonglong_alltoall_warp((nvshmem_team_t)0, (unsigned long long *)buf,
+                                     (const unsigned long long *)buf, 1);
+    nvshmemx_int8_alltoall_warp((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1);
+    nvshmemx_int16_alltoall_warp((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1);
+    nvshmemx_int32_alltoall_warp((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1);
+    nvshmemx_int64_alltoall_warp((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1);
+    nvshmemx_uint8_alltoall_warp((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1);
+    nvshmemx_uint16_alltoall_warp((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1);
+    nvshmemx_uint32_alltoall_warp((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1);
+    nvshmemx_uint64_alltoall_warp((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1);
+    nvshmemx_size_alltoall_warp((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1);
+    nvshmemx_ptrdiff_alltoall_warp((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf, 1);
+    nvshmemx_uchar_and_reduce_block((nvshmem_team_t)0, (unsigned char *)buf,
+                                    (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_and_reduce_block((nvshmem_team_t)0, (unsigned short *)buf,
+                                     (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_and_reduce_block((nvshmem_team_t)0, (unsigned int *)buf,
+                                   (const unsigned int *)buf, (size_t)0);
+    nvshmemx_ulong_and_reduce_block((nvshmem_team_t)0, (unsigned long *)buf,
+                                    (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_and_reduce_block((nvshmem_team_t)0, (unsigned long long *)buf,
+                                        (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_and_reduce_block((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int16_and_reduce_block((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int32_and_reduce_block((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int64_and_reduce_block((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint8_and_reduce_block((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint16_and_reduce_block((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint32_and_reduce_block((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint64_and_reduce_block((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                     (size_t)0);
+    nvshmemx_size_and_reduce_block((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uchar_and_reduce_warp((nvshmem_team_t)0, (unsigned char *)buf,
+                                   (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_and_reduce_warp((nvshmem_team_t)0, (unsigned short *)buf,
+                                    (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_and_reduce_warp((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                  (size_t)0);
+    nvshmemx_ulong_and_reduce_warp((nvshmem_team_t)0, (unsigned long *)buf,
+                                   (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_and_reduce_warp((nvshmem_team_t)0, (unsigned long long *)buf,
+                                       (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_and_reduce_warp((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmemx_int16_and_reduce_warp((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int32_and_reduce_warp((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int64_and_reduce_warp((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint8_and_reduce_warp((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint16_and_reduce_warp((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint32_and_reduce_warp((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint64_and_reduce_warp((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_size_and_reduce_warp((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmemx_uchar_or_reduce_block((nvshmem_team_t)0, (unsigned char *)buf,
+                                   (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_or_reduce_block((nvshmem_team_t)0, (unsigned short *)buf,
+                                    (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_or_reduce_block((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                  (size_t)0);
+    nvshmemx_ulong_or_reduce_block((nvshmem_team_t)0, (unsigned long *)buf,
+                                   (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_or_reduce_block((nvshmem_team_t)0, (unsigned long long *)buf,
+                                       (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_or_reduce_block((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmemx_int16_or_reduce_block((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int32_or_reduce_block((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int64_or_reduce_block((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint8_or_reduce_block((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint16_or_reduce_block((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint32_or_reduce_block((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint64_or_reduce_block((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_size_or_reduce_block((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmemx_uchar_or_reduce_warp((nvshmem_team_t)0, (unsigned char *)buf,
+                                  (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_or_reduce_warp((nvshmem_team_t)0, (unsigned short *)buf,
+                                   (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_or_reduce_warp((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                 (size_t)0);
+    nvshmemx_ulong_or_reduce_warp((nvshmem_team_t)0, (unsigned long *)buf,
+                                  (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_or_reduce_warp((nvshmem_team_t)0, (unsigned long long *)buf,
+                                      (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_or_reduce_warp((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmemx_int16_or_reduce_warp((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                  (size_t)0);
+    nvshmemx_int32_or_reduce_warp((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                  (size_t)0);
+    nvshmemx_int64_or_reduce_warp((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                  (size_t)0);
+    nvshmemx_uint8_or_reduce_warp((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                  (size_t)0);
+    nvshmemx_uint16_or_reduce_warp((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint32_or_reduce_warp((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint64_or_reduce_warp((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                   (size_t)0);
+    nvshmemx_size_or_reduce_warp((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmemx_uchar_xor_reduce_block((nvshmem_team_t)0, (unsigned char *)buf,
+                                    (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_xor_reduce_block((nvshmem_team_t)0, (unsigned short *)buf,
+                                     (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_xor_reduce_block((nvshmem_team_t)0, (unsigned int *)buf,
+                                   (const unsigned int *)buf, (size_t)0);
+    nvshmemx_ulong_xor_reduce_block((nvshmem_team_t)0, (unsigned long *)buf,
+                                    (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_xor_reduce_block((nvshmem_team_t)0, (unsigned long long *)buf,
+                                        (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_xor_reduce_block((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int16_xor_reduce_block((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int32_xor_reduce_block((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int64_xor_reduce_block((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint8_xor_reduce_block((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint16_xor_reduce_block((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint32_xor_reduce_block((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint64_xor_reduce_block((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                     (size_t)0);
+    nvshmemx_size_xor_reduce_block((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uchar_xor_reduce_warp((nvshmem_team_t)0, (unsigned char *)buf,
+                                   (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_xor_reduce_warp((nvshmem_team_t)0, (unsigned short *)buf,
+                                    (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_xor_reduce_warp((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                  (size_t)0);
+    nvshmemx_ulong_xor_reduce_warp((nvshmem_team_t)0, (unsigned long *)buf,
+                                   (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_xor_reduce_warp((nvshmem_team_t)0, (unsigned long long *)buf,
+                                       (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_xor_reduce_warp((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmemx_int16_xor_reduce_warp((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int32_xor_reduce_warp((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int64_xor_reduce_warp((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint8_xor_reduce_warp((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint16_xor_reduce_warp((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint32_xor_reduce_warp((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint64_xor_reduce_warp((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_size_xor_reduce_warp((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmemx_float_max_reduce_block((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmemx_double_max_reduce_block((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                     (size_t)0);
+    nvshmemx_char_max_reduce_block((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmemx_schar_max_reduce_block((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                    (size_t)0);
+    nvshmemx_short_max_reduce_block((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmemx_int_max_reduce_block((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmemx_long_max_reduce_block((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmemx_longlong_max_reduce_block((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                       (size_t)0);
+    nvshmemx_uchar_max_reduce_block((nvshmem_team_t)0, (unsigned char *)buf,
+                                    (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_max_reduce_block((nvshmem_team_t)0, (unsigned short *)buf,
+                                     (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_max_reduce_block((nvshmem_team_t)0, (unsigned int *)buf,
+                                   (const unsigned int *)buf, (size_t)0);
+    nvshmemx_ulong_max_reduce_block((nvshmem_team_t)0, (unsigned long *)buf,
+                                    (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_max_reduce_block((nvshmem_team_t)0, (unsigned long long *)buf,
+                                        (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_max_reduce_block((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int16_max_reduce_block((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int32_max_reduce_block((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int64_max_reduce_block((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint8_max_reduce_block((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint16_max_reduce_block((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint32_max_reduce_block((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint64_max_reduce_block((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                     (size_t)0);
+    nvshmemx_size_max_reduce_block((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                   (size_t)0);
+    nvshmemx_ptrdiff_max_reduce_block((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                      (size_t)0);
+    nvshmemx_float_max_reduce_warp((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmemx_double_max_reduce_warp((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                    (size_t)0);
+    nvshmemx_char_max_reduce_warp((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmemx_schar_max_reduce_warp((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                   (size_t)0);
+    nvshmemx_short_max_reduce_warp((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmemx_int_max_reduce_warp((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmemx_long_max_reduce_warp((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmemx_longlong_max_reduce_warp((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                      (size_t)0);
+    nvshmemx_uchar_max_reduce_warp((nvshmem_team_t)0, (unsigned char *)buf,
+                                   (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_max_reduce_warp((nvshmem_team_t)0, (unsigned short *)buf,
+                                    (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_max_reduce_warp((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                  (size_t)0);
+    nvshmemx_ulong_max_reduce_warp((nvshmem_team_t)0, (unsigned long *)buf,
+                                   (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_max_reduce_warp((nvshmem_team_t)0, (unsigned long long *)buf,
+                                       (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_max_reduce_warp((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmemx_int16_max_reduce_warp((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int32_max_reduce_warp((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int64_max_reduce_warp((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint8_max_reduce_warp((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint16_max_reduce_warp((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint32_max_reduce_warp((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint64_max_reduce_warp((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_size_max_reduce_warp((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmemx_ptrdiff_max_reduce_warp((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                     (size_t)0);
+    nvshmemx_float_min_reduce_block((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmemx_double_min_reduce_block((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                     (size_t)0);
+    nvshmemx_char_min_reduce_block((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmemx_schar_min_reduce_block((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                    (size_t)0);
+    nvshmemx_short_min_reduce_block((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmemx_int_min_reduce_block((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmemx_long_min_reduce_block((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmemx_longlong_min_reduce_block((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                       (size_t)0);
+    nvshmemx_uchar_min_reduce_block((nvshmem_team_t)0, (unsigned char *)buf,
+                                    (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_min_reduce_block((nvshmem_team_t)0, (unsigned short *)buf,
+                                     (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_min_reduce_block((nvshmem_team_t)0, (unsigned int *)buf,
+                                   (const unsigned int *)buf, (size_t)0);
+    nvshmemx_ulong_min_reduce_block((nvshmem_team_t)0, (unsigned long *)buf,
+                                    (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_min_reduce_block((nvshmem_team_t)0, (unsigned long long *)buf,
+                                        (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_min_reduce_block((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int16_min_reduce_block((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int32_min_reduce_block((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int64_min_reduce_block((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint8_min_reduce_block((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint16_min_reduce_block((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint32_min_reduce_block((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint64_min_reduce_block((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                     (size_t)0);
+    nvshmemx_size_min_reduce_block((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                   (size_t)0);
+    nvshmemx_ptrdiff_min_reduce_block((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                      (size_t)0);
+    nvshmemx_float_min_reduce_warp((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmemx_double_min_reduce_warp((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                    (size_t)0);
+    nvshmemx_char_min_reduce_warp((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmemx_schar_min_reduce_warp((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                   (size_t)0);
+    nvshmemx_short_min_reduce_warp((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmemx_int_min_reduce_warp((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmemx_long_min_reduce_warp((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmemx_longlong_min_reduce_warp((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                      (size_t)0);
+    nvshmemx_uchar_min_reduce_warp((nvshmem_team_t)0, (unsigned char *)buf,
+                                   (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_min_reduce_warp((nvshmem_team_t)0, (unsigned short *)buf,
+                                    (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_min_reduce_warp((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                  (size_t)0);
+    nvshmemx_ulong_min_reduce_warp((nvshmem_team_t)0, (unsigned long *)buf,
+                                   (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_min_reduce_warp((nvshmem_team_t)0, (unsigned long long *)buf,
+                                       (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_min_reduce_warp((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmemx_int16_min_reduce_warp((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int32_min_reduce_warp((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int64_min_reduce_warp((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint8_min_reduce_warp((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint16_min_reduce_warp((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint32_min_reduce_warp((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint64_min_reduce_warp((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_size_min_reduce_warp((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmemx_ptrdiff_min_reduce_warp((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                     (size_t)0);
+    nvshmemx_float_sum_reduce_block((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmemx_double_sum_reduce_block((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                     (size_t)0);
+    nvshmemx_char_sum_reduce_block((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmemx_schar_sum_reduce_block((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                    (size_t)0);
+    nvshmemx_short_sum_reduce_block((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmemx_int_sum_reduce_block((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmemx_long_sum_reduce_block((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmemx_longlong_sum_reduce_block((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                       (size_t)0);
+    nvshmemx_uchar_sum_reduce_block((nvshmem_team_t)0, (unsigned char *)buf,
+                                    (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_sum_reduce_block((nvshmem_team_t)0, (unsigned short *)buf,
+                                     (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_sum_reduce_block((nvshmem_team_t)0, (unsigned int *)buf,
+                                   (const unsigned int *)buf, (size_t)0);
+    nvshmemx_ulong_sum_reduce_block((nvshmem_team_t)0, (unsigned long *)buf,
+                                    (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_sum_reduce_block((nvshmem_team_t)0, (unsigned long long *)buf,
+                                        (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_sum_reduce_block((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int16_sum_reduce_block((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int32_sum_reduce_block((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int64_sum_reduce_block((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint8_sum_reduce_block((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint16_sum_reduce_block((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint32_sum_reduce_block((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint64_sum_reduce_block((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                     (size_t)0);
+    nvshmemx_size_sum_reduce_block((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                   (size_t)0);
+    nvshmemx_ptrdiff_sum_reduce_block((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                      (size_t)0);
+    nvshmemx_float_sum_reduce_warp((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmemx_double_sum_reduce_warp((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                    (size_t)0);
+    nvshmemx_char_sum_reduce_warp((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmemx_schar_sum_reduce_warp((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                   (size_t)0);
+    nvshmemx_short_sum_reduce_warp((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmemx_int_sum_reduce_warp((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmemx_long_sum_reduce_warp((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmemx_longlong_sum_reduce_warp((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                      (size_t)0);
+    nvshmemx_uchar_sum_reduce_warp((nvshmem_team_t)0, (unsigned char *)buf,
+                                   (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_sum_reduce_warp((nvshmem_team_t)0, (unsigned short *)buf,
+                                    (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_sum_reduce_warp((nvshmem_team_t)0, (unsigned int *)buf, (const unsigned int *)buf,
+                                  (size_t)0);
+    nvshmemx_ulong_sum_reduce_warp((nvshmem_team_t)0, (unsigned long *)buf,
+                                   (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_sum_reduce_warp((nvshmem_team_t)0, (unsigned long long *)buf,
+                                       (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_sum_reduce_warp((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, (size_t)0);
+    nvshmemx_int16_sum_reduce_warp((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int32_sum_reduce_warp((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int64_sum_reduce_warp((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint8_sum_reduce_warp((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_uint16_sum_reduce_warp((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint32_sum_reduce_warp((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint64_sum_reduce_warp((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_size_sum_reduce_warp((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, (size_t)0);
+    nvshmemx_ptrdiff_sum_reduce_warp((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                     (size_t)0);
+    nvshmemx_float_prod_reduce_block((nvshmem_team_t)0, (float *)buf, (const float *)buf,
+                                     (size_t)0);
+    nvshmemx_double_prod_reduce_block((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                      (size_t)0);
+    nvshmemx_char_prod_reduce_block((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmemx_schar_prod_reduce_block((nvshmem_team_t)0, (signed char *)buf,
+                                     (const signed char *)buf, (size_t)0);
+    nvshmemx_short_prod_reduce_block((nvshmem_team_t)0, (short *)buf, (const short *)buf,
+                                     (size_t)0);
+    nvshmemx_int_prod_reduce_block((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmemx_long_prod_reduce_block((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmemx_longlong_prod_reduce_block((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                        (size_t)0);
+    nvshmemx_uchar_prod_reduce_block((nvshmem_team_t)0, (unsigned char *)buf,
+                                     (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_prod_reduce_block((nvshmem_team_t)0, (unsigned short *)buf,
+                                      (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_prod_reduce_block((nvshmem_team_t)0, (unsigned int *)buf,
+                                    (const unsigned int *)buf, (size_t)0);
+    nvshmemx_ulong_prod_reduce_block((nvshmem_team_t)0, (unsigned long *)buf,
+                                     (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_prod_reduce_block((nvshmem_team_t)0, (unsigned long long *)buf,
+                                         (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_prod_reduce_block((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int16_prod_reduce_block((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                     (size_t)0);
+    nvshmemx_int32_prod_reduce_block((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                     (size_t)0);
+    nvshmemx_int64_prod_reduce_block((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint8_prod_reduce_block((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint16_prod_reduce_block((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                      (size_t)0);
+    nvshmemx_uint32_prod_reduce_block((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                      (size_t)0);
+    nvshmemx_uint64_prod_reduce_block((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                      (size_t)0);
+    nvshmemx_size_prod_reduce_block((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                    (size_t)0);
+    nvshmemx_ptrdiff_prod_reduce_block((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                       (size_t)0);
+    nvshmemx_float_prod_reduce_warp((nvshmem_team_t)0, (float *)buf, (const float *)buf, (size_t)0);
+    nvshmemx_double_prod_reduce_warp((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                     (size_t)0);
+    nvshmemx_char_prod_reduce_warp((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0);
+    nvshmemx_schar_prod_reduce_warp((nvshmem_team_t)0, (signed char *)buf, (const signed char *)buf,
+                                    (size_t)0);
+    nvshmemx_short_prod_reduce_warp((nvshmem_team_t)0, (short *)buf, (const short *)buf, (size_t)0);
+    nvshmemx_int_prod_reduce_warp((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0);
+    nvshmemx_long_prod_reduce_warp((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0);
+    nvshmemx_longlong_prod_reduce_warp((nvshmem_team_t)0, (long long *)buf, (const long long *)buf,
+                                       (size_t)0);
+    nvshmemx_uchar_prod_reduce_warp((nvshmem_team_t)0, (unsigned char *)buf,
+                                    (const unsigned char *)buf, (size_t)0);
+    nvshmemx_ushort_prod_reduce_warp((nvshmem_team_t)0, (unsigned short *)buf,
+                                     (const unsigned short *)buf, (size_t)0);
+    nvshmemx_uint_prod_reduce_warp((nvshmem_team_t)0, (unsigned int *)buf,
+                                   (const unsigned int *)buf, (size_t)0);
+    nvshmemx_ulong_prod_reduce_warp((nvshmem_team_t)0, (unsigned long *)buf,
+                                    (const unsigned long *)buf, (size_t)0);
+    nvshmemx_ulonglong_prod_reduce_warp((nvshmem_team_t)0, (unsigned long long *)buf,
+                                        (const unsigned long long *)buf, (size_t)0);
+    nvshmemx_int8_prod_reduce_warp((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                   (size_t)0);
+    nvshmemx_int16_prod_reduce_warp((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int32_prod_reduce_warp((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                    (size_t)0);
+    nvshmemx_int64_prod_reduce_warp((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint8_prod_reduce_warp((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                    (size_t)0);
+    nvshmemx_uint16_prod_reduce_warp((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint32_prod_reduce_warp((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                     (size_t)0);
+    nvshmemx_uint64_prod_reduce_warp((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                     (size_t)0);
+    nvshmemx_size_prod_reduce_warp((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                   (size_t)0);
+    nvshmemx_ptrdiff_prod_reduce_warp((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                      (size_t)0);
+}
+
+/* gpu/host/gen/stream.cu: 232 routines */
 void shoal_test_streams(void *buf, cudaStream_t stream);
 void shoal_test_streams(void *buf, cudaStream_t stream)
 {
@@ -1065,6 +2020,406 @@ void shoal_test_streams(void *buf, cudaStream_t stream)
     nvshmemx_uint64_wait_on_stream((uint64_t *)buf, (uint64_t)0, stream);
     nvshmemx_size_wait_on_stream((size_t *)buf, (size_t)0, stream);
     nvshmemx_ptrdiff_wait_on_stream((ptrdiff_t *)buf, (ptrdiff_t)0, stream);
+    nvshmemx_float_broadcast_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_double_broadcast_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1,
+                                        (int)0, stream);
+    nvshmemx_char_broadcast_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1, (int)0,
+                                      stream);
+    nvshmemx_schar_broadcast_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                       (const signed char *)buf, 1, (int)0, stream);
+    nvshmemx_short_broadcast_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_int_broadcast_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1, (int)0,
+                                     stream);
+    nvshmemx_long_broadcast_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1, (int)0,
+                                      stream);
+    nvshmemx_longlong_broadcast_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                          (const long long *)buf, 1, (int)0, stream);
+    nvshmemx_uchar_broadcast_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                       (const unsigned char *)buf, 1, (int)0, stream);
+    nvshmemx_ushort_broadcast_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                        (const unsigned short *)buf, 1, (int)0, stream);
+    nvshmemx_uint_broadcast_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                      (const unsigned int *)buf, 1, (int)0, stream);
+    nvshmemx_ulong_broadcast_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                       (const unsigned long *)buf, 1, (int)0, stream);
+    nvshmemx_ulonglong_broadcast_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                           (const unsigned long long *)buf, 1, (int)0, stream);
+    nvshmemx_int8_broadcast_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1,
+                                      (int)0, stream);
+    nvshmemx_int16_broadcast_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_int32_broadcast_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_int64_broadcast_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_uint8_broadcast_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1,
+                                       (int)0, stream);
+    nvshmemx_uint16_broadcast_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                        1, (int)0, stream);
+    nvshmemx_uint32_broadcast_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                        1, (int)0, stream);
+    nvshmemx_uint64_broadcast_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                        1, (int)0, stream);
+    nvshmemx_size_broadcast_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1,
+                                      (int)0, stream);
+    nvshmemx_ptrdiff_broadcast_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf,
+                                         (const ptrdiff_t *)buf, 1, (int)0, stream);
+    nvshmemx_float_fcollect_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1,
+                                      stream);
+    nvshmemx_double_fcollect_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1,
+                                       stream);
+    nvshmemx_char_fcollect_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1, stream);
+    nvshmemx_schar_fcollect_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                      (const signed char *)buf, 1, stream);
+    nvshmemx_short_fcollect_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1,
+                                      stream);
+    nvshmemx_int_fcollect_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1, stream);
+    nvshmemx_long_fcollect_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1, stream);
+    nvshmemx_longlong_fcollect_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                         (const long long *)buf, 1, stream);
+    nvshmemx_uchar_fcollect_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                      (const unsigned char *)buf, 1, stream);
+    nvshmemx_ushort_fcollect_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                       (const unsigned short *)buf, 1, stream);
+    nvshmemx_uint_fcollect_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                     (const unsigned int *)buf, 1, stream);
+    nvshmemx_ulong_fcollect_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                      (const unsigned long *)buf, 1, stream);
+    nvshmemx_ulonglong_fcollect_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                          (const unsigned long long *)buf, 1, stream);
+    nvshmemx_int8_fcollect_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1,
+                                     stream);
+    nvshmemx_int16_fcollect_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1,
+                                      stream);
+    nvshmemx_int32_fcollect_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1,
+                                      stream);
+    nvshmemx_int64_fcollect_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1,
+                                      stream);
+    nvshmemx_uint8_fcollect_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1,
+                                      stream);
+    nvshmemx_uint16_fcollect_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1,
+                                       stream);
+    nvshmemx_uint32_fcollect_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1,
+                                       stream);
+    nvshmemx_uint64_fcollect_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1,
+                                       stream);
+    nvshmemx_size_fcollect_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1,
+                                     stream);
+    nvshmemx_ptrdiff_fcollect_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                        1, stream);
+    nvshmemx_float_alltoall_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf, 1,
+                                      stream);
+    nvshmemx_double_alltoall_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf, 1,
+                                       stream);
+    nvshmemx_char_alltoall_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, 1, stream);
+    nvshmemx_schar_alltoall_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                      (const signed char *)buf, 1, stream);
+    nvshmemx_short_alltoall_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf, 1,
+                                      stream);
+    nvshmemx_int_alltoall_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, 1, stream);
+    nvshmemx_long_alltoall_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, 1, stream);
+    nvshmemx_longlong_alltoall_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                         (const long long *)buf, 1, stream);
+    nvshmemx_uchar_alltoall_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                      (const unsigned char *)buf, 1, stream);
+    nvshmemx_ushort_alltoall_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                       (const unsigned short *)buf, 1, stream);
+    nvshmemx_uint_alltoall_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                     (const unsigned int *)buf, 1, stream);
+    nvshmemx_ulong_alltoall_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                      (const unsigned long *)buf, 1, stream);
+    nvshmemx_ulonglong_alltoall_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                          (const unsigned long long *)buf, 1, stream);
+    nvshmemx_int8_alltoall_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf, 1,
+                                     stream);
+    nvshmemx_int16_alltoall_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf, 1,
+                                      stream);
+    nvshmemx_int32_alltoall_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf, 1,
+                                      stream);
+    nvshmemx_int64_alltoall_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf, 1,
+                                      stream);
+    nvshmemx_uint8_alltoall_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf, 1,
+                                      stream);
+    nvshmemx_uint16_alltoall_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf, 1,
+                                       stream);
+    nvshmemx_uint32_alltoall_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf, 1,
+                                       stream);
+    nvshmemx_uint64_alltoall_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf, 1,
+                                       stream);
+    nvshmemx_size_alltoall_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf, 1,
+                                     stream);
+    nvshmemx_ptrdiff_alltoall_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf, (const ptrdiff_t *)buf,
+                                        1, stream);
+    nvshmemx_uchar_and_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                        (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_and_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                         (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_and_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                       (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_and_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                        (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_and_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                            (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_and_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int16_and_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int32_and_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int64_and_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint8_and_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint16_and_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint32_and_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint64_and_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_size_and_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_uchar_or_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                       (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_or_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                        (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_or_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                      (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_or_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                       (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_or_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                           (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_or_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                      (size_t)0, stream);
+    nvshmemx_int16_or_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int32_or_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int64_or_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_uint8_or_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_uint16_or_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint32_or_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint64_or_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_size_or_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                      (size_t)0, stream);
+    nvshmemx_uchar_xor_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                        (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_xor_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                         (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_xor_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                       (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_xor_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                        (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_xor_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                            (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_xor_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int16_xor_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int32_xor_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int64_xor_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint8_xor_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint16_xor_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint32_xor_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint64_xor_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_size_xor_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_float_max_reduce_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_double_max_reduce_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_char_max_reduce_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_schar_max_reduce_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                        (const signed char *)buf, (size_t)0, stream);
+    nvshmemx_short_max_reduce_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int_max_reduce_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0,
+                                      stream);
+    nvshmemx_long_max_reduce_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_longlong_max_reduce_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                           (const long long *)buf, (size_t)0, stream);
+    nvshmemx_uchar_max_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                        (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_max_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                         (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_max_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                       (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_max_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                        (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_max_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                            (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_max_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int16_max_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int32_max_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int64_max_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint8_max_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint16_max_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint32_max_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint64_max_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_size_max_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_ptrdiff_max_reduce_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf,
+                                          (const ptrdiff_t *)buf, (size_t)0, stream);
+    nvshmemx_float_min_reduce_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_double_min_reduce_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_char_min_reduce_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_schar_min_reduce_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                        (const signed char *)buf, (size_t)0, stream);
+    nvshmemx_short_min_reduce_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int_min_reduce_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0,
+                                      stream);
+    nvshmemx_long_min_reduce_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_longlong_min_reduce_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                           (const long long *)buf, (size_t)0, stream);
+    nvshmemx_uchar_min_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                        (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_min_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                         (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_min_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                       (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_min_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                        (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_min_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                            (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_min_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int16_min_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int32_min_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int64_min_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint8_min_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint16_min_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint32_min_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint64_min_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_size_min_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_ptrdiff_min_reduce_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf,
+                                          (const ptrdiff_t *)buf, (size_t)0, stream);
+    nvshmemx_float_sum_reduce_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_double_sum_reduce_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_char_sum_reduce_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_schar_sum_reduce_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                        (const signed char *)buf, (size_t)0, stream);
+    nvshmemx_short_sum_reduce_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int_sum_reduce_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0,
+                                      stream);
+    nvshmemx_long_sum_reduce_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_longlong_sum_reduce_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                           (const long long *)buf, (size_t)0, stream);
+    nvshmemx_uchar_sum_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                        (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_sum_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                         (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_sum_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                       (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_sum_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                        (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_sum_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                            (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_sum_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_int16_sum_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int32_sum_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int64_sum_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint8_sum_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_uint16_sum_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint32_sum_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint64_sum_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_size_sum_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                       (size_t)0, stream);
+    nvshmemx_ptrdiff_sum_reduce_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf,
+                                          (const ptrdiff_t *)buf, (size_t)0, stream);
+    nvshmemx_float_prod_reduce_on_stream((nvshmem_team_t)0, (float *)buf, (const float *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_double_prod_reduce_on_stream((nvshmem_team_t)0, (double *)buf, (const double *)buf,
+                                          (size_t)0, stream);
+    nvshmemx_char_prod_reduce_on_stream((nvshmem_team_t)0, (char *)buf, (const char *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_schar_prod_reduce_on_stream((nvshmem_team_t)0, (signed char *)buf,
+                                         (const signed char *)buf, (size_t)0, stream);
+    nvshmemx_short_prod_reduce_on_stream((nvshmem_team_t)0, (short *)buf, (const short *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_int_prod_reduce_on_stream((nvshmem_team_t)0, (int *)buf, (const int *)buf, (size_t)0,
+                                       stream);
+    nvshmemx_long_prod_reduce_on_stream((nvshmem_team_t)0, (long *)buf, (const long *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_longlong_prod_reduce_on_stream((nvshmem_team_t)0, (long long *)buf,
+                                            (const long long *)buf, (size_t)0, stream);
+    nvshmemx_uchar_prod_reduce_on_stream((nvshmem_team_t)0, (unsigned char *)buf,
+                                         (const unsigned char *)buf, (size_t)0, stream);
+    nvshmemx_ushort_prod_reduce_on_stream((nvshmem_team_t)0, (unsigned short *)buf,
+                                          (const unsigned short *)buf, (size_t)0, stream);
+    nvshmemx_uint_prod_reduce_on_stream((nvshmem_team_t)0, (unsigned int *)buf,
+                                        (const unsigned int *)buf, (size_t)0, stream);
+    nvshmemx_ulong_prod_reduce_on_stream((nvshmem_team_t)0, (unsigned long *)buf,
+                                         (const unsigned long *)buf, (size_t)0, stream);
+    nvshmemx_ulonglong_prod_reduce_on_stream((nvshmem_team_t)0, (unsigned long long *)buf,
+                                             (const unsigned long long *)buf, (size_t)0, stream);
+    nvshmemx_int8_prod_reduce_on_stream((nvshmem_team_t)0, (int8_t *)buf, (const int8_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_int16_prod_reduce_on_stream((nvshmem_team_t)0, (int16_t *)buf, (const int16_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_int32_prod_reduce_on_stream((nvshmem_team_t)0, (int32_t *)buf, (const int32_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_int64_prod_reduce_on_stream((nvshmem_team_t)0, (int64_t *)buf, (const int64_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint8_prod_reduce_on_stream((nvshmem_team_t)0, (uint8_t *)buf, (const uint8_t *)buf,
+                                         (size_t)0, stream);
+    nvshmemx_uint16_prod_reduce_on_stream((nvshmem_team_t)0, (uint16_t *)buf, (const uint16_t *)buf,
+                                          (size_t)0, stream);
+    nvshmemx_uint32_prod_reduce_on_stream((nvshmem_team_t)0, (uint32_t *)buf, (const uint32_t *)buf,
+                                          (size_t)0, stream);
+    nvshmemx_uint64_prod_reduce_on_stream((nvshmem_team_t)0, (uint64_t *)buf, (const uint64_t *)buf,
+                                          (size_t)0, stream);
+    nvshmemx_size_prod_reduce_on_stream((nvshmem_team_t)0, (size_t *)buf, (const size_t *)buf,
+                                        (size_t)0, stream);
+    nvshmemx_ptrdiff_prod_reduce_on_stream((nvshmem_team_t)0, (ptrdiff_t *)buf,
+                                           (const ptrdiff_t *)buf, (size_t)0, stream);
     nvshmemx_signal_wait_until_on_stream((uint64_t *)buf, NVSHMEM_CMP_EQ, (uint64_t)0, stream);
 }
 
@@ -1078,6 +2433,8 @@ int main(void)
         {"shoal_test_rma_group", (const void *)shoal_test_rma_group},
         {"shoal_test_amo", (const void *)shoal_test_amo},
         {"shoal_test_p2p", (const void *)shoal_test_p2p},
+        {"shoal_test_coll", (const void *)shoal_test_coll},
+        {"shoal_test_coll_group", (const void *)shoal_test_coll_group},
     };
     int ndev = 0, fail = 0;
 
@@ -1095,7 +2452,7 @@ int main(void)
             fail = 1;
         }
     }
-    printf("all_routines: 4 kernels calling 798 device routines%s, 29 stream forms linked\n",
+    printf("all_routines: 6 kernels calling 1407 device routines%s, 232 stream forms linked\n",
            fail ? " (some do not load)" : " load on this GPU");
     return fail;
 }

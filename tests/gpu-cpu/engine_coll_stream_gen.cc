@@ -1,0 +1,3 @@
+/* gpu/host/gen/coll_stream.cu, the typed collectives on a stream, built by g++
+ * for the CPU engine. */
+#include "gen/coll_stream.cu"

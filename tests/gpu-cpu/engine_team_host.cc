@@ -1,0 +1,3 @@
+/* gpu/host/team_api.cu, the nvshmem_team_ host routines, built by g++ for the CPU
+ * engine. */
+#include "team_api.cu"

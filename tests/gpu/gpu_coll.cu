@@ -1,0 +1,350 @@
+/* The device collectives against the host's: every generated typed broadcast,
+ * fcollect, alltoall and reduction (every type and op), in its nvshmem_ form
+ * (one thread), its nvshmemx_ _block form (a block of 40 threads: a full warp and
+ * a partial one), its _warp form and its nvshmemx_..._on_stream form (with
+ * nvshmemx_barrier_on_stream and _team_sync_on_stream), and the byte forms, on
+ * the world team and
+ * on a strided team (world PEs 1, 3, ...; at 2 PEs a team of one), with several
+ * element counts (600 longs span two pieces of a reduction's 4 KiB scratch; the
+ * strided team takes 7 and 600).
+ * One kernel calls them all, each on its own source and dest; then the host
+ * calls each one's host twin (shmem_TYPENAME_OP_reduce, shmem_TYPENAME_broadcast,
+ * ...) on the same source and a host team of the same PEs, and every byte of the
+ * two dests must match. Sources hold small whole numbers, so that float sums and
+ * products are exact whatever the order. gpu_coll.sh runs it at 2 and 4 PEs,
+ * both transports. Exit 0 pass, 77 without a GPU, 99 fail. */
+#include "gpu_test.h"
+
+#include <string.h>
+
+#include "../gpu-cpu/gen/dev_routines.h" /* SHOAL_DEV_COLL_ROUTINES */
+
+#define THREADS 40
+#define MAX_PES 8
+#define MAX_NELEMS 600
+/* The byte forms: broadcast, fcollect and alltoall, each thread, block, warp. */
+#define N_MEM 9
+#define N_ROUTINES (SHOAL_DEV_COLL_ROUTINES_COUNT + N_MEM)
+#define AREA (MAX_PES * MAX_NELEMS * 8) /* bytes of one routine's source or dest */
+
+enum { THREAD, BLOCK, WARP };
+
+/* Whether this thread calls a routine made by who. */
+static __device__ int calls(int who)
+{
+    return who == BLOCK || (who == WARP && threadIdx.x < 32) || threadIdx.x == 0;
+}
+
+/* The device calls, by op. */
+template <typename T, typename F>
+static __device__ void dev_broadcast(F f, nvshmem_team_t team, void *d, const void *s, size_t n,
+                                     int root)
+{
+    f(team, (T *)d, (const T *)s, n, root);
+}
+
+template <typename T, typename F>
+static __device__ void dev_plain(F f, nvshmem_team_t team, void *d, const void *s, size_t n, int)
+{
+    f(team, (T *)d, (const T *)s, n);
+}
+
+#define dev_fcollect dev_plain
+#define dev_alltoall dev_plain
+#define dev_and_reduce dev_plain
+#define dev_or_reduce dev_plain
+#define dev_xor_reduce dev_plain
+#define dev_max_reduce dev_plain
+#define dev_min_reduce dev_plain
+#define dev_sum_reduce dev_plain
+#define dev_prod_reduce dev_plain
+
+__global__ void k_coll(nvshmem_team_t team, char *dest, const char *src, size_t n, int size)
+{
+    int k = 0;
+
+#define X(op, type, who, routine, host)                                                            \
+    if (calls(who))                                                                                \
+        dev_##op<type>(routine, team, dest + (size_t)k * AREA, src + (size_t)k * AREA, n,          \
+                       k % size);                                                                  \
+    k++;
+    SHOAL_DEV_COLL_ROUTINES(X)
+#undef X
+#define MEM(who, bcast, fcollect, alltoall)                                                        \
+    if (calls(who)) {                                                                              \
+        bcast(team, dest + (size_t)k * AREA, src + (size_t)k * AREA, n * 8, k % size);             \
+        fcollect(team, dest + (size_t)(k + 1) * AREA, src + (size_t)(k + 1) * AREA, n * 8);        \
+        alltoall(team, dest + (size_t)(k + 2) * AREA, src + (size_t)(k + 2) * AREA, n * 8);        \
+    }                                                                                              \
+    k += 3;
+    MEM(THREAD, nvshmem_broadcastmem, nvshmem_fcollectmem, nvshmem_alltoallmem)
+    MEM(BLOCK, nvshmemx_broadcastmem_block, nvshmemx_fcollectmem_block, nvshmemx_alltoallmem_block)
+    MEM(WARP, nvshmemx_broadcastmem_warp, nvshmemx_fcollectmem_warp, nvshmemx_alltoallmem_warp)
+#undef MEM
+}
+
+/* The host twins, by op: each returns the bytes of dest it writes. */
+template <typename T, typename F>
+static size_t host_broadcast(F f, shmem_team_t team, void *d, const void *s, size_t n, int root)
+{
+    f(team, (T *)d, (const T *)s, n, root);
+    return n * sizeof(T);
+}
+
+template <typename T, typename F>
+static size_t host_gather(F f, shmem_team_t team, void *d, const void *s, size_t n, int)
+{
+    f(team, (T *)d, (const T *)s, n);
+    return n * sizeof(T) * (size_t)shmem_team_n_pes(team);
+}
+
+template <typename T, typename F>
+static size_t host_reduce(F f, shmem_team_t team, void *d, const void *s, size_t n, int)
+{
+    f(team, (T *)d, (const T *)s, n);
+    return n * sizeof(T);
+}
+
+#define host_fcollect host_gather
+#define host_alltoall host_gather
+#define host_and_reduce host_reduce
+#define host_or_reduce host_reduce
+#define host_xor_reduce host_reduce
+#define host_max_reduce host_reduce
+#define host_min_reduce host_reduce
+#define host_sum_reduce host_reduce
+#define host_prod_reduce host_reduce
+
+/* Small whole numbers, different on each PE and element, and never zero (a
+ * product of zeros would hide a missing factor). */
+template <typename T> static void fill(void *area, size_t count, int pe, int k)
+{
+    T *a = (T *)area;
+    size_t i;
+
+    for (i = 0; i < count; i++)
+        a[i] = (T)(1 + (pe * 7 + (int)i * 3 + k) % 5 + (i % 3 == 0 ? 8 * (pe + 1) : 0));
+}
+
+static int check_all(nvshmem_team_t team, shmem_team_t hteam, size_t n, char *src, char *dest,
+                     char *ref, const char *what)
+{
+    int me = shmem_my_pe(), size = nvshmem_team_n_pes(team), k = 0, bad = 0;
+    size_t bytes[N_ROUTINES];
+    const char *names[N_ROUTINES];
+
+    memset(dest, 0, (size_t)N_ROUTINES * AREA);
+    memset(ref, 0, (size_t)N_ROUTINES * AREA);
+#define X(op, type, who, routine, host)                                                            \
+    fill<type>(src + (size_t)k * AREA, AREA / sizeof(type), me, k);                                \
+    k++;
+    SHOAL_DEV_COLL_ROUTINES(X)
+#undef X
+    for (; k < N_ROUTINES; k++)
+        fill<long>(src + (size_t)k * AREA, AREA / sizeof(long), me, k);
+    /* The kernel's first barrier (a fenced one) orders each member's fill before
+     * the others' reads of it. */
+    GPU_LAUNCH(k_coll, 1, THREADS, team, dest, src, n, size);
+    GPU_CUDA(cudaGetLastError());
+    GPU_CUDA(cudaDeviceSynchronize());
+    k = 0;
+#define X(op, type, who, routine, host)                                                            \
+    names[k] = #routine;                                                                           \
+    bytes[k] =                                                                                     \
+        host_##op<type>(host, hteam, ref + (size_t)k * AREA, src + (size_t)k * AREA, n, k % size); \
+    k++;
+    SHOAL_DEV_COLL_ROUTINES(X)
+#undef X
+    for (int w = 0; w < 3; w++, k += 3) {
+        static const char *const mem[3][3] = {
+            {"nvshmem_broadcastmem", "nvshmem_fcollectmem", "nvshmem_alltoallmem"},
+            {"nvshmemx_broadcastmem_block", "nvshmemx_fcollectmem_block",
+             "nvshmemx_alltoallmem_block"},
+            {"nvshmemx_broadcastmem_warp", "nvshmemx_fcollectmem_warp",
+             "nvshmemx_alltoallmem_warp"}};
+
+        shmem_broadcastmem(hteam, ref + (size_t)k * AREA, src + (size_t)k * AREA, n * 8, k % size);
+        shmem_fcollectmem(hteam, ref + (size_t)(k + 1) * AREA, src + (size_t)(k + 1) * AREA, n * 8);
+        shmem_alltoallmem(hteam, ref + (size_t)(k + 2) * AREA, src + (size_t)(k + 2) * AREA, n * 8);
+        bytes[k] = n * 8;
+        bytes[k + 1] = bytes[k + 2] = n * 8 * (size_t)size;
+        for (int j = 0; j < 3; j++)
+            names[k + j] = mem[w][j];
+    }
+    /* No member refills its source while another's host twin may read it. */
+    shmem_team_sync(hteam);
+    for (k = 0; k < N_ROUTINES; k++) {
+        const char *d = dest + (size_t)k * AREA, *r = ref + (size_t)k * AREA;
+
+        if (memcmp(d, r, bytes[k]) != 0 && bad++ < 5) {
+            size_t b = 0;
+
+            while (d[b] == r[b])
+                b++;
+            GPU_CHECK(0,
+                      "%s, %s, nelems %zu: byte %zu of %zu is 0x%02x, the host's twin "
+                      "wrote 0x%02x",
+                      names[k], what, n, b, bytes[k], (unsigned char)d[b], (unsigned char)r[b]);
+        }
+    }
+    return bad;
+}
+
+/* The stream forms, by op: they take what the device forms take, and a stream. */
+template <typename T, typename F>
+static void stream_broadcast(F f, nvshmem_team_t team, void *d, const void *s, size_t n, int root,
+                             cudaStream_t st)
+{
+    f(team, (T *)d, (const T *)s, n, root, st);
+}
+
+template <typename T, typename F>
+static void stream_plain(F f, nvshmem_team_t team, void *d, const void *s, size_t n, int,
+                         cudaStream_t st)
+{
+    f(team, (T *)d, (const T *)s, n, st);
+}
+
+#define stream_fcollect stream_plain
+#define stream_alltoall stream_plain
+#define stream_and_reduce stream_plain
+#define stream_or_reduce stream_plain
+#define stream_xor_reduce stream_plain
+#define stream_max_reduce stream_plain
+#define stream_min_reduce stream_plain
+#define stream_sum_reduce stream_plain
+#define stream_prod_reduce stream_plain
+
+#define N_STREAM (SHOAL_STREAM_COLL_ROUTINES_COUNT + 3)
+
+/* The nvshmemx_..._on_stream forms, all enqueued on one stream between a
+ * nvshmemx_barrier_on_stream and a nvshmemx_team_sync_on_stream, then compared
+ * with their host twins as check_all does. */
+static int check_stream(nvshmem_team_t team, shmem_team_t hteam, size_t n, char *src, char *dest,
+                        char *ref, const char *what)
+{
+    int me = shmem_my_pe(), size = nvshmem_team_n_pes(team), k = 0, bad = 0;
+    size_t bytes[N_STREAM];
+    const char *names[N_STREAM];
+    cudaStream_t st;
+
+    GPU_CUDA(cudaStreamCreate(&st));
+    memset(dest, 0, (size_t)N_STREAM * AREA);
+    memset(ref, 0, (size_t)N_STREAM * AREA);
+#define X(op, type, routine, host)                                                                 \
+    fill<type>(src + (size_t)k * AREA, AREA / sizeof(type), me, k);                                \
+    k++;
+    SHOAL_STREAM_COLL_ROUTINES(X)
+#undef X
+    for (; k < N_STREAM; k++)
+        fill<long>(src + (size_t)k * AREA, AREA / sizeof(long), me, k);
+    nvshmemx_barrier_on_stream(team, st);
+    k = 0;
+#define X(op, type, routine, host)                                                                 \
+    stream_##op<type>(routine, team, dest + (size_t)k * AREA, src + (size_t)k * AREA, n, k % size, \
+                      st);                                                                         \
+    k++;
+    SHOAL_STREAM_COLL_ROUTINES(X)
+#undef X
+    nvshmemx_broadcastmem_on_stream(team, dest + (size_t)k * AREA, src + (size_t)k * AREA, n * 8,
+                                    k % size, st);
+    nvshmemx_fcollectmem_on_stream(team, dest + (size_t)(k + 1) * AREA,
+                                   src + (size_t)(k + 1) * AREA, n * 8, st);
+    nvshmemx_alltoallmem_on_stream(team, dest + (size_t)(k + 2) * AREA,
+                                   src + (size_t)(k + 2) * AREA, n * 8, st);
+    GPU_CHECK_EQ("nvshmemx_team_sync_on_stream's return", 0,
+                 nvshmemx_team_sync_on_stream(team, st));
+    GPU_CUDA(cudaStreamSynchronize(st));
+    k = 0;
+#define X(op, type, routine, host)                                                                 \
+    names[k] = #routine;                                                                           \
+    bytes[k] =                                                                                     \
+        host_##op<type>(host, hteam, ref + (size_t)k * AREA, src + (size_t)k * AREA, n, k % size); \
+    k++;
+    SHOAL_STREAM_COLL_ROUTINES(X)
+#undef X
+    shmem_broadcastmem(hteam, ref + (size_t)k * AREA, src + (size_t)k * AREA, n * 8, k % size);
+    shmem_fcollectmem(hteam, ref + (size_t)(k + 1) * AREA, src + (size_t)(k + 1) * AREA, n * 8);
+    shmem_alltoallmem(hteam, ref + (size_t)(k + 2) * AREA, src + (size_t)(k + 2) * AREA, n * 8);
+    bytes[k] = n * 8;
+    bytes[k + 1] = bytes[k + 2] = n * 8 * (size_t)size;
+    names[k] = "nvshmemx_broadcastmem_on_stream";
+    names[k + 1] = "nvshmemx_fcollectmem_on_stream";
+    names[k + 2] = "nvshmemx_alltoallmem_on_stream";
+    shmem_team_sync(hteam);
+    for (k = 0; k < N_STREAM; k++) {
+        const char *d = dest + (size_t)k * AREA, *r = ref + (size_t)k * AREA;
+
+        if (memcmp(d, r, bytes[k]) != 0 && bad++ < 5) {
+            size_t b = 0;
+
+            while (d[b] == r[b])
+                b++;
+            GPU_CHECK(0,
+                      "%s, %s, nelems %zu: byte %zu of %zu is 0x%02x, the host's twin "
+                      "wrote 0x%02x",
+                      names[k], what, n, b, bytes[k], (unsigned char)d[b], (unsigned char)r[b]);
+        }
+    }
+    GPU_CUDA(cudaStreamDestroy(st));
+    return bad;
+}
+
+int main(void)
+{
+    /* GPU_COLL_COUNTS=k takes the first k (gpu_coll.sh: fewer through the proxy
+     * at 4 PEs, where each get and arrival is a round trip through a host thread). */
+    static const size_t counts[] = {7, MAX_NELEMS, 1};
+    int me, n_pes, bad = 0, runs = 0, ncounts;
+    nvshmem_team_t strided;
+    shmem_team_t hstrided;
+    char *src, *dest, *ref;
+
+    shmem_init();
+    gpu_test_start("gpu_coll", 0);
+    me = shmem_my_pe();
+    n_pes = shmem_n_pes();
+    ncounts = gpu_test_count("GPU_COLL_COUNTS", 3);
+    if (n_pes > MAX_PES) {
+        if (me == 0)
+            printf("gpu_coll: more than %d PEs: skipped\n", MAX_PES);
+        shmem_finalize();
+        return 77;
+    }
+    src = (char *)shmem_malloc((size_t)N_ROUTINES * AREA);
+    dest = (char *)shmem_malloc((size_t)N_ROUTINES * AREA);
+    ref = (char *)shmem_malloc((size_t)N_ROUTINES * AREA);
+    GPU_CHECK(src != NULL && dest != NULL && ref != NULL, "shmem_malloc of 3 x %d bytes",
+              N_ROUTINES * AREA);
+    /* World PEs 1, 3, ...: the device team and the host team of the same PEs. */
+    nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 1, 2, n_pes / 2, NULL, 0, &strided);
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, n_pes / 2, NULL, 0, &hstrided);
+    for (int c = 0; c < ncounts && c < 3; c++) {
+        bad += check_all(NVSHMEM_TEAM_WORLD, SHMEM_TEAM_WORLD, counts[c], src, dest, ref,
+                         "NVSHMEM_TEAM_WORLD");
+        runs++;
+        if (strided != NVSHMEM_TEAM_INVALID && c < 2) {
+            bad += check_all(strided, hstrided, counts[c], src, dest, ref,
+                             "the strided team (world PEs 1, 3, ...)");
+            runs++;
+        }
+        shmem_barrier_all();
+    }
+    /* The stream forms: the world team with the first count, the strided team
+     * with 600 elements where the counts reach it. */
+    bad += check_stream(NVSHMEM_TEAM_WORLD, SHMEM_TEAM_WORLD, counts[0], src, dest, ref,
+                        "NVSHMEM_TEAM_WORLD, on a stream");
+    runs++;
+    if (strided != NVSHMEM_TEAM_INVALID && ncounts > 1) {
+        bad += check_stream(strided, hstrided, counts[1], src, dest, ref,
+                            "the strided team, on a stream");
+        runs++;
+    }
+    shmem_barrier_all();
+    GPU_CHECK(bad == 0, "%d device collectives differ from their host twins", bad);
+    if (me == 0)
+        printf("gpu_coll: %d device collectives (%d typed, %d byte forms) and %d stream forms "
+               "checked against the host's in %d runs at %d PEs\n",
+               N_ROUTINES, SHOAL_DEV_COLL_ROUTINES_COUNT, N_MEM, N_STREAM, runs, n_pes);
+    return gpu_test_finish("gpu_coll");
+}
