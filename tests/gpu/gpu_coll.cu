@@ -316,6 +316,8 @@ int main(void)
     ref = (char *)shmem_malloc((size_t)N_ROUTINES * AREA);
     GPU_CHECK(src != NULL && dest != NULL && ref != NULL, "shmem_malloc of 3 x %d bytes",
               N_ROUTINES * AREA);
+    if (src == NULL || dest == NULL || ref == NULL)
+        shmem_global_exit(99); /* nothing to test in: end the job, not a segfault */
     /* World PEs 1, 3, ...: the device team and the host team of the same PEs. */
     nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 1, 2, n_pes / 2, NULL, 0, &strided);
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, n_pes / 2, NULL, 0, &hstrided);

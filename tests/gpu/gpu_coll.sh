@@ -3,7 +3,10 @@
 # and with none (ucx: the host proxy carries the gets and the barriers'
 # arrivals). At 4 PEs through the proxy, one element count only
 # (GPU_COLL_COUNTS=1): there each get and arrival is a round trip through a
-# host thread, and the full run takes minutes on 2 CPUs.
+# host thread, and the full run takes minutes on 2 CPUs. Its three areas need
+# about 72 MiB of heap, more than run-pe.sh gives a ucx job (PE_UCX_HEAP).
+PE_UCX_HEAP=128M
+export PE_UCX_HEAP
 run="${top_srcdir:-../..}/tests/pe/run-pe.sh"
 PE_COUNTS="2 4" PE_TRANSPORTS=auto "$run" ./gpu_coll || exit $?
 PE_COUNTS=2 PE_TRANSPORTS=ucx "$run" ./gpu_coll || exit $?
