@@ -457,49 +457,6 @@ __device__ void shoal_dev_put_signal(void *dest, const void *src, size_t bytes,
 
 extern "C" {
 
-/* The _block and _warp forms of putmem and getmem: every thread of the block, or
- * of the warp, calls them with the same arguments (NVSHMEM's rule), and shares
- * the copy. The _nbi forms make the same call: a blocking copy completes them. */
-__device__ void nvshmemx_putmem_block(void *dest, const void *source, size_t nelems, int pe)
-{
-    shoal_dev_put_group(dest, source, nelems, pe, 0, "nvshmemx_putmem_block");
-}
-
-__device__ void nvshmemx_putmem_warp(void *dest, const void *source, size_t nelems, int pe)
-{
-    shoal_dev_put_group(dest, source, nelems, pe, 1, "nvshmemx_putmem_warp");
-}
-
-__device__ void nvshmemx_putmem_nbi_block(void *dest, const void *source, size_t nelems, int pe)
-{
-    shoal_dev_put_group(dest, source, nelems, pe, 0, "nvshmemx_putmem_nbi_block");
-}
-
-__device__ void nvshmemx_putmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe)
-{
-    shoal_dev_put_group(dest, source, nelems, pe, 1, "nvshmemx_putmem_nbi_warp");
-}
-
-__device__ void nvshmemx_getmem_block(void *dest, const void *source, size_t nelems, int pe)
-{
-    shoal_dev_get_group(dest, source, nelems, pe, 0, "nvshmemx_getmem_block");
-}
-
-__device__ void nvshmemx_getmem_warp(void *dest, const void *source, size_t nelems, int pe)
-{
-    shoal_dev_get_group(dest, source, nelems, pe, 1, "nvshmemx_getmem_warp");
-}
-
-__device__ void nvshmemx_getmem_nbi_block(void *dest, const void *source, size_t nelems, int pe)
-{
-    shoal_dev_get_group(dest, source, nelems, pe, 0, "nvshmemx_getmem_nbi_block");
-}
-
-__device__ void nvshmemx_getmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe)
-{
-    shoal_dev_get_group(dest, source, nelems, pe, 1, "nvshmemx_getmem_nbi_warp");
-}
-
 /* The signal update alone (NVSHMEM's extension): ordered after nothing, like
  * shmemx_signal_set and _add; the caller fences first where it must. */
 __device__ void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)

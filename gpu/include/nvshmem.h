@@ -103,16 +103,6 @@ __device__ uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint6
 __device__ uint64_t nvshmem_signal_fetch(const uint64_t *sig_addr);
 /* The signal update of a put-with-signal alone: NVSHMEM_SIGNAL_SET or _ADD. */
 __device__ void nvshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-/* putmem and getmem shared by the threads of a block or of a warp: every thread
- * of the group calls them with the same arguments. nelems is in bytes. */
-__device__ void nvshmemx_putmem_block(void *dest, const void *source, size_t nelems, int pe);
-__device__ void nvshmemx_putmem_warp(void *dest, const void *source, size_t nelems, int pe);
-__device__ void nvshmemx_putmem_nbi_block(void *dest, const void *source, size_t nelems, int pe);
-__device__ void nvshmemx_putmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
-__device__ void nvshmemx_getmem_block(void *dest, const void *source, size_t nelems, int pe);
-__device__ void nvshmemx_getmem_warp(void *dest, const void *source, size_t nelems, int pe);
-__device__ void nvshmemx_getmem_nbi_block(void *dest, const void *source, size_t nelems, int pe);
-__device__ void nvshmemx_getmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
 /* The barriers called by every thread of a block or of a warp; they return to
  * all of them once the barrier is passed. */
 __device__ void nvshmemx_barrier_all_block(void);

@@ -1584,6 +1584,7 @@ __device__ void nvshmemx_put16_block(void *dest, const void *source, size_t nele
 __device__ void nvshmemx_put32_block(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_put64_block(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_put128_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_putmem_block(void *dest, const void *source, size_t nelems, int pe);
 
 /* nvshmemx_putSIZE_warp (man page nvshmemx_putmem_block) */
 __device__ void nvshmemx_put8_warp(void *dest, const void *source, size_t nelems, int pe);
@@ -1591,6 +1592,7 @@ __device__ void nvshmemx_put16_warp(void *dest, const void *source, size_t nelem
 __device__ void nvshmemx_put32_warp(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_put64_warp(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_put128_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_putmem_warp(void *dest, const void *source, size_t nelems, int pe);
 
 /* nvshmemx_TYPENAME_get_block (man page nvshmemx_putmem_block) */
 __device__ void nvshmemx_float_get_block(float *dest, const float *source, size_t nelems, int pe);
@@ -1681,6 +1683,7 @@ __device__ void nvshmemx_get16_block(void *dest, const void *source, size_t nele
 __device__ void nvshmemx_get32_block(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_get64_block(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_get128_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_getmem_block(void *dest, const void *source, size_t nelems, int pe);
 
 /* nvshmemx_getSIZE_warp (man page nvshmemx_putmem_block) */
 __device__ void nvshmemx_get8_warp(void *dest, const void *source, size_t nelems, int pe);
@@ -1688,6 +1691,7 @@ __device__ void nvshmemx_get16_warp(void *dest, const void *source, size_t nelem
 __device__ void nvshmemx_get32_warp(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_get64_warp(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_get128_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_getmem_warp(void *dest, const void *source, size_t nelems, int pe);
 
 /* nvshmemx_TYPENAME_put_nbi_block (man page nvshmemx_putmem_block) */
 __device__ void nvshmemx_float_put_nbi_block(float *dest, const float *source, size_t nelems,
@@ -1787,6 +1791,7 @@ __device__ void nvshmemx_put16_nbi_block(void *dest, const void *source, size_t 
 __device__ void nvshmemx_put32_nbi_block(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_put64_nbi_block(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_put128_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_putmem_nbi_block(void *dest, const void *source, size_t nelems, int pe);
 
 /* nvshmemx_putSIZE_nbi_warp (man page nvshmemx_putmem_block) */
 __device__ void nvshmemx_put8_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
@@ -1794,6 +1799,7 @@ __device__ void nvshmemx_put16_nbi_warp(void *dest, const void *source, size_t n
 __device__ void nvshmemx_put32_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_put64_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_put128_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_putmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
 
 /* nvshmemx_TYPENAME_get_nbi_block (man page nvshmemx_putmem_block) */
 __device__ void nvshmemx_float_get_nbi_block(float *dest, const float *source, size_t nelems,
@@ -1893,6 +1899,7 @@ __device__ void nvshmemx_get16_nbi_block(void *dest, const void *source, size_t 
 __device__ void nvshmemx_get32_nbi_block(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_get64_nbi_block(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_get128_nbi_block(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_getmem_nbi_block(void *dest, const void *source, size_t nelems, int pe);
 
 /* nvshmemx_getSIZE_nbi_warp (man page nvshmemx_putmem_block) */
 __device__ void nvshmemx_get8_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
@@ -1900,6 +1907,7 @@ __device__ void nvshmemx_get16_nbi_warp(void *dest, const void *source, size_t n
 __device__ void nvshmemx_get32_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_get64_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
 __device__ void nvshmemx_get128_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
+__device__ void nvshmemx_getmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe);
 
 /* nvshmemx_TYPENAME_broadcast_block (man page shmem_broadcast) */
 __device__ int nvshmemx_float_broadcast_block(nvshmem_team_t team, float *dest, const float *source,

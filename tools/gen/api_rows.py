@@ -92,11 +92,11 @@ def group_form(r, gpu, dev_source, dev_over, page, group):
     """The nvshmemx_ twin of r that the threads of a block (group "block") or of
     a warp ("warp") make together: r's device twin renamed, calling what r's
     group key says with {warp} 0 or 1, in the _group file beside its twin's, on
-    page (or the page the group key names). No byte (mem) form:
-    nvshmemx_putmem_block and its kin are written by hand in device.cu."""
+    page (or the page the group key names). A sized row's byte form comes too
+    (nvshmemx_putmem_block from nvshmemx_put{SIZE}_block)."""
     twin = device_form(r, gpu, dev_source, dev_over)
     return dict(twin, name=twin["name"].replace("nvshmem_", "nvshmemx_", 1) + "_" + group,
-                group=group, mem=False, page=r["group"].get("page", page),
+                group=group, page=r["group"].get("page", page),
                 core=r["group"]["core"],
                 source=twin["source"].replace(".cu", "_group.cu"),
                 args=r["group"]["args"].replace("{warp}", str(int(group == "warp"))))

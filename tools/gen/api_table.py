@@ -976,13 +976,11 @@ GPU_ROUTINES = api_rows.gpu_twins(ROUTINES, _GPU, _DEV_SOURCE, _DEV_OVER, _STREA
 
 # GPU_UNTYPED: the untyped GPU device routines declared by hand in
 # gpu/include/nvshmem.h that a generated page documents, as UNTYPED (same
-# columns): the byte forms of the group copies.
+# columns). (The byte forms of the group copies, nvshmemx_putmem_block and its
+# kin, are generated from the sized rows' group twins.)
 GPU_UNTYPED_HEADER = "gpu/include/nvshmem.h"
-_MEM = "void *dest, const void *source, size_t nelems, int pe"
-GPU_UNTYPED = [("void", "nvshmemx_%smem%s_%s" % (_dir, _nbi, _group), _MEM, GPU_GROUP_PAGE,
-                False)
-               for _dir in ("put", "get") for _nbi in ("", "_nbi") for _group in ("block", "warp")]
-# ... and the byte forms of the device collectives, on their host twins' pages.
+GPU_UNTYPED = []
+# The byte forms of the device collectives, on their host twins' pages.
 _TEAM_MEM_DEV = "nvshmem_team_t team, void *dest, const void *source, size_t nelems"
 GPU_UNTYPED += [("int", _pre + _coll + "mem" + _group, _TEAM_MEM_DEV + _extra,
                  "shmem_" + _coll, False)

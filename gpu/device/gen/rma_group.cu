@@ -309,6 +309,11 @@ __device__ void nvshmemx_put128_block(void *dest, const void *source, size_t nel
     shoal_dev_put_group(dest, source, nelems * 16, pe, 0, "nvshmemx_put128_block");
 }
 
+__device__ void nvshmemx_putmem_block(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_put_group(dest, source, nelems * 1, pe, 0, "nvshmemx_putmem_block");
+}
+
 __device__ void nvshmemx_put8_warp(void *dest, const void *source, size_t nelems, int pe)
 {
     shoal_dev_put_group(dest, source, nelems * 1, pe, 1, "nvshmemx_put8_warp");
@@ -332,6 +337,11 @@ __device__ void nvshmemx_put64_warp(void *dest, const void *source, size_t nelem
 __device__ void nvshmemx_put128_warp(void *dest, const void *source, size_t nelems, int pe)
 {
     shoal_dev_put_group(dest, source, nelems * 16, pe, 1, "nvshmemx_put128_warp");
+}
+
+__device__ void nvshmemx_putmem_warp(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_put_group(dest, source, nelems * 1, pe, 1, "nvshmemx_putmem_warp");
 }
 
 __device__ void nvshmemx_float_get_block(float *dest, const float *source, size_t nelems, int pe)
@@ -635,6 +645,11 @@ __device__ void nvshmemx_get128_block(void *dest, const void *source, size_t nel
     shoal_dev_get_group(dest, source, nelems * 16, pe, 0, "nvshmemx_get128_block");
 }
 
+__device__ void nvshmemx_getmem_block(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_get_group(dest, source, nelems * 1, pe, 0, "nvshmemx_getmem_block");
+}
+
 __device__ void nvshmemx_get8_warp(void *dest, const void *source, size_t nelems, int pe)
 {
     shoal_dev_get_group(dest, source, nelems * 1, pe, 1, "nvshmemx_get8_warp");
@@ -658,6 +673,11 @@ __device__ void nvshmemx_get64_warp(void *dest, const void *source, size_t nelem
 __device__ void nvshmemx_get128_warp(void *dest, const void *source, size_t nelems, int pe)
 {
     shoal_dev_get_group(dest, source, nelems * 16, pe, 1, "nvshmemx_get128_warp");
+}
+
+__device__ void nvshmemx_getmem_warp(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_get_group(dest, source, nelems * 1, pe, 1, "nvshmemx_getmem_warp");
 }
 
 __device__ void nvshmemx_float_put_nbi_block(float *dest, const float *source, size_t nelems,
@@ -991,6 +1011,11 @@ __device__ void nvshmemx_put128_nbi_block(void *dest, const void *source, size_t
     shoal_dev_put_group(dest, source, nelems * 16, pe, 0, "nvshmemx_put128_nbi_block");
 }
 
+__device__ void nvshmemx_putmem_nbi_block(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_put_group(dest, source, nelems * 1, pe, 0, "nvshmemx_putmem_nbi_block");
+}
+
 __device__ void nvshmemx_put8_nbi_warp(void *dest, const void *source, size_t nelems, int pe)
 {
     shoal_dev_put_group(dest, source, nelems * 1, pe, 1, "nvshmemx_put8_nbi_warp");
@@ -1014,6 +1039,11 @@ __device__ void nvshmemx_put64_nbi_warp(void *dest, const void *source, size_t n
 __device__ void nvshmemx_put128_nbi_warp(void *dest, const void *source, size_t nelems, int pe)
 {
     shoal_dev_put_group(dest, source, nelems * 16, pe, 1, "nvshmemx_put128_nbi_warp");
+}
+
+__device__ void nvshmemx_putmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_put_group(dest, source, nelems * 1, pe, 1, "nvshmemx_putmem_nbi_warp");
 }
 
 __device__ void nvshmemx_float_get_nbi_block(float *dest, const float *source, size_t nelems,
@@ -1347,6 +1377,11 @@ __device__ void nvshmemx_get128_nbi_block(void *dest, const void *source, size_t
     shoal_dev_get_group(dest, source, nelems * 16, pe, 0, "nvshmemx_get128_nbi_block");
 }
 
+__device__ void nvshmemx_getmem_nbi_block(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_get_group(dest, source, nelems * 1, pe, 0, "nvshmemx_getmem_nbi_block");
+}
+
 __device__ void nvshmemx_get8_nbi_warp(void *dest, const void *source, size_t nelems, int pe)
 {
     shoal_dev_get_group(dest, source, nelems * 1, pe, 1, "nvshmemx_get8_nbi_warp");
@@ -1370,6 +1405,11 @@ __device__ void nvshmemx_get64_nbi_warp(void *dest, const void *source, size_t n
 __device__ void nvshmemx_get128_nbi_warp(void *dest, const void *source, size_t nelems, int pe)
 {
     shoal_dev_get_group(dest, source, nelems * 16, pe, 1, "nvshmemx_get128_nbi_warp");
+}
+
+__device__ void nvshmemx_getmem_nbi_warp(void *dest, const void *source, size_t nelems, int pe)
+{
+    shoal_dev_get_group(dest, source, nelems * 1, pe, 1, "nvshmemx_getmem_nbi_warp");
 }
 
 } /* extern "C" */

@@ -648,11 +648,13 @@
     X(void, 4, 0, 0, nvshmemx_put32_block) \
     X(void, 8, 0, 0, nvshmemx_put64_block) \
     X(void, 16, 0, 0, nvshmemx_put128_block) \
+    X(void, 1, 0, 0, nvshmemx_putmem_block) \
     X(void, 1, 0, 1, nvshmemx_put8_warp) \
     X(void, 2, 0, 1, nvshmemx_put16_warp) \
     X(void, 4, 0, 1, nvshmemx_put32_warp) \
     X(void, 8, 0, 1, nvshmemx_put64_warp) \
     X(void, 16, 0, 1, nvshmemx_put128_warp) \
+    X(void, 1, 0, 1, nvshmemx_putmem_warp) \
     X(float, sizeof(float), 1, 0, nvshmemx_float_get_block) \
     X(double, sizeof(double), 1, 0, nvshmemx_double_get_block) \
     X(char, sizeof(char), 1, 0, nvshmemx_char_get_block) \
@@ -704,11 +706,13 @@
     X(void, 4, 1, 0, nvshmemx_get32_block) \
     X(void, 8, 1, 0, nvshmemx_get64_block) \
     X(void, 16, 1, 0, nvshmemx_get128_block) \
+    X(void, 1, 1, 0, nvshmemx_getmem_block) \
     X(void, 1, 1, 1, nvshmemx_get8_warp) \
     X(void, 2, 1, 1, nvshmemx_get16_warp) \
     X(void, 4, 1, 1, nvshmemx_get32_warp) \
     X(void, 8, 1, 1, nvshmemx_get64_warp) \
     X(void, 16, 1, 1, nvshmemx_get128_warp) \
+    X(void, 1, 1, 1, nvshmemx_getmem_warp) \
     X(float, sizeof(float), 0, 0, nvshmemx_float_put_nbi_block) \
     X(double, sizeof(double), 0, 0, nvshmemx_double_put_nbi_block) \
     X(char, sizeof(char), 0, 0, nvshmemx_char_put_nbi_block) \
@@ -760,11 +764,13 @@
     X(void, 4, 0, 0, nvshmemx_put32_nbi_block) \
     X(void, 8, 0, 0, nvshmemx_put64_nbi_block) \
     X(void, 16, 0, 0, nvshmemx_put128_nbi_block) \
+    X(void, 1, 0, 0, nvshmemx_putmem_nbi_block) \
     X(void, 1, 0, 1, nvshmemx_put8_nbi_warp) \
     X(void, 2, 0, 1, nvshmemx_put16_nbi_warp) \
     X(void, 4, 0, 1, nvshmemx_put32_nbi_warp) \
     X(void, 8, 0, 1, nvshmemx_put64_nbi_warp) \
     X(void, 16, 0, 1, nvshmemx_put128_nbi_warp) \
+    X(void, 1, 0, 1, nvshmemx_putmem_nbi_warp) \
     X(float, sizeof(float), 1, 0, nvshmemx_float_get_nbi_block) \
     X(double, sizeof(double), 1, 0, nvshmemx_double_get_nbi_block) \
     X(char, sizeof(char), 1, 0, nvshmemx_char_get_nbi_block) \
@@ -816,12 +822,14 @@
     X(void, 4, 1, 0, nvshmemx_get32_nbi_block) \
     X(void, 8, 1, 0, nvshmemx_get64_nbi_block) \
     X(void, 16, 1, 0, nvshmemx_get128_nbi_block) \
+    X(void, 1, 1, 0, nvshmemx_getmem_nbi_block) \
     X(void, 1, 1, 1, nvshmemx_get8_nbi_warp) \
     X(void, 2, 1, 1, nvshmemx_get16_nbi_warp) \
     X(void, 4, 1, 1, nvshmemx_get32_nbi_warp) \
     X(void, 8, 1, 1, nvshmemx_get64_nbi_warp) \
-    X(void, 16, 1, 1, nvshmemx_get128_nbi_warp)
-#define SHOAL_DEV_GROUP_ROUTINES_COUNT 224
+    X(void, 16, 1, 1, nvshmemx_get128_nbi_warp) \
+    X(void, 1, 1, 1, nvshmemx_getmem_nbi_warp)
+#define SHOAL_DEV_GROUP_ROUTINES_COUNT 232
 
 /* X(OP, TYPE, WHO, ROUTINE, HOST): the device collectives, each with the host routine it mirrors; WHO THREAD, BLOCK or WARP */
 #define SHOAL_DEV_COLL_ROUTINES(X) \

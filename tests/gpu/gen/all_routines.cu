@@ -296,7 +296,7 @@ __global__ void shoal_test_rma(void *buf, int pe)
                               (int)0, pe);
 }
 
-/* gpu/device/gen/rma_group.cu: 224 routines */
+/* gpu/device/gen/rma_group.cu: 232 routines */
 __global__ void shoal_test_rma_group(void *buf, int pe)
 {
     nvshmemx_float_put_block((float *)buf, (const float *)buf, 1, pe);
@@ -350,11 +350,13 @@ __global__ void shoal_test_rma_group(void *buf, int pe)
     nvshmemx_put32_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put64_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put128_block((void *)buf, (const void *)buf, 1, pe);
+    nvshmemx_putmem_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put8_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put16_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put32_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put64_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put128_warp((void *)buf, (const void *)buf, 1, pe);
+    nvshmemx_putmem_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_float_get_block((float *)buf, (const float *)buf, 1, pe);
     nvshmemx_double_get_block((double *)buf, (const double *)buf, 1, pe);
     nvshmemx_char_get_block((char *)buf, (const char *)buf, 1, pe);
@@ -406,11 +408,13 @@ __global__ void shoal_test_rma_group(void *buf, int pe)
     nvshmemx_get32_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get64_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get128_block((void *)buf, (const void *)buf, 1, pe);
+    nvshmemx_getmem_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get8_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get16_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get32_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get64_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get128_warp((void *)buf, (const void *)buf, 1, pe);
+    nvshmemx_getmem_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_float_put_nbi_block((float *)buf, (const float *)buf, 1, pe);
     nvshmemx_double_put_nbi_block((double *)buf, (const double *)buf, 1, pe);
     nvshmemx_char_put_nbi_block((char *)buf, (const char *)buf, 1, pe);
@@ -464,11 +468,13 @@ __global__ void shoal_test_rma_group(void *buf, int pe)
     nvshmemx_put32_nbi_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put64_nbi_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put128_nbi_block((void *)buf, (const void *)buf, 1, pe);
+    nvshmemx_putmem_nbi_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put8_nbi_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put16_nbi_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put32_nbi_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put64_nbi_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_put128_nbi_warp((void *)buf, (const void *)buf, 1, pe);
+    nvshmemx_putmem_nbi_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_float_get_nbi_block((float *)buf, (const float *)buf, 1, pe);
     nvshmemx_double_get_nbi_block((double *)buf, (const double *)buf, 1, pe);
     nvshmemx_char_get_nbi_block((char *)buf, (const char *)buf, 1, pe);
@@ -522,11 +528,13 @@ __global__ void shoal_test_rma_group(void *buf, int pe)
     nvshmemx_get32_nbi_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get64_nbi_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get128_nbi_block((void *)buf, (const void *)buf, 1, pe);
+    nvshmemx_getmem_nbi_block((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get8_nbi_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get16_nbi_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get32_nbi_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get64_nbi_warp((void *)buf, (const void *)buf, 1, pe);
     nvshmemx_get128_nbi_warp((void *)buf, (const void *)buf, 1, pe);
+    nvshmemx_getmem_nbi_warp((void *)buf, (const void *)buf, 1, pe);
 }
 
 /* gpu/device/gen/amo.cu: 144 routines */
@@ -2452,7 +2460,7 @@ int main(void)
             fail = 1;
         }
     }
-    printf("all_routines: 6 kernels calling 1407 device routines%s, 232 stream forms linked\n",
+    printf("all_routines: 6 kernels calling 1415 device routines%s, 232 stream forms linked\n",
            fail ? " (some do not load)" : " load on this GPU");
     return fail;
 }
