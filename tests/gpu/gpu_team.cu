@@ -185,7 +185,7 @@ static void check_barriers(const expect_t *e, int me, int iters, int *box)
 
 int main(void)
 {
-    int me, n_pes, iters, t, n = 0, x_start, *box;
+    int me, n_pes, iters, t, n = 0, x_start, *box, node0, node_n;
     nvshmem_team_t evens, xt, yt, all;
     expect_t e[MAX_TEAMS];
 
@@ -210,9 +210,16 @@ int main(void)
     GPU_CHECK(me % 2 == 0 || evens == NVSHMEM_TEAM_INVALID, "evens is %d", evens);
 
     e[n++] = (expect_t){NVSHMEM_TEAM_WORLD, 0, 1, n_pes, "NVSHMEM_TEAM_WORLD"};
-    e[n++] = (expect_t){NVSHMEMX_TEAM_NODE,
-                        shmem_team_translate_pe(SHMEM_TEAM_SHARED, 0, SHMEM_TEAM_WORLD), 1,
-                        shmem_team_n_pes(SHMEM_TEAM_SHARED), "NVSHMEMX_TEAM_NODE"};
+    /* This node's PEs: consecutive when the launcher places by slot, every
+     * other one when it places by node (tests/multinode), so the stride is
+     * read from the shared team too. */
+    node0 = shmem_team_translate_pe(SHMEM_TEAM_SHARED, 0, SHMEM_TEAM_WORLD);
+    node_n = shmem_team_n_pes(SHMEM_TEAM_SHARED);
+    e[n++] = (expect_t){NVSHMEMX_TEAM_NODE, node0,
+                        node_n > 1 ? shmem_team_translate_pe(SHMEM_TEAM_SHARED, 1,
+                                                             SHMEM_TEAM_WORLD) - node0
+                                   : 1,
+                        node_n, "NVSHMEMX_TEAM_NODE"};
     if (me % 2 == 0)
         e[n++] = (expect_t){evens, 0, 2, (n_pes + 1) / 2, "evens (split_strided 0, 2)"};
     x_start = me / 2 * 2;
