@@ -31,17 +31,6 @@ static inline const shoal_gpu_hooks_t *shoal_api_gheap(const void *addr)
     return h != NULL && h->gheap_owns != NULL && h->gheap_owns(addr) ? h : NULL;
 }
 
-/* Whether local lies in this PE's GPU heap, which the CPU cannot load or
- * store: the direct path must then leave the copy to the checked one. Cost: a
- * load and a compare without the GPU library, three of each with it. */
-static inline int shoal_api_gpu_local(const void *local)
-{
-    const shoal_gpu_hooks_t *h = shoal_gpu_hooks;
-
-    return h != NULL && h->gheap_range != NULL &&
-           (uintptr_t)local - h->gheap_range->base < h->gheap_range->size;
-}
-
 /* Contiguous RMA: nelems elements of elem_size bytes each; p stores the elem_size
  * bytes at value, g loads elem_size bytes into out. The _checked functions check
  * everything and go through the core; the inline forms below (which the generated
@@ -58,9 +47,7 @@ static inline void shoal_api_rma(shmem_ctx_t ctx, int put, int nbi, void *dest, 
                                  size_t nelems, size_t elem_size, int pe, const char *routine)
 {
     if (__builtin_expect(
-            shoal_api_gpu_local(put ? source : dest) ||
-                !shoal_core_try_rma((uintptr_t)ctx, put, dest, source, nelems, elem_size, pe),
-            0))
+            !shoal_core_try_rma((uintptr_t)ctx, put, dest, source, nelems, elem_size, pe, 0), 0))
         (put ? shoal_api_put_checked : shoal_api_get_checked)(ctx, dest, source, nelems, elem_size,
                                                               pe, nbi, routine);
 }
@@ -89,16 +76,21 @@ static inline void shoal_api_get_nbi(shmem_ctx_t ctx, void *dest, const void *so
     shoal_api_rma(ctx, 0, 1, dest, source, nelems, elem_size, pe, routine);
 }
 
+/* p and g: the local side is the wrapper's own variable, never device memory. */
 static inline void shoal_api_p(shmem_ctx_t ctx, void *dest, const void *value, size_t elem_size,
                                int pe, const char *routine)
 {
-    shoal_api_put(ctx, dest, value, 1, elem_size, pe, routine);
+    if (__builtin_expect(!shoal_core_try_rma((uintptr_t)ctx, 1, dest, value, 1, elem_size, pe, 1),
+                         0))
+        shoal_api_put_checked(ctx, dest, value, 1, elem_size, pe, 0, routine);
 }
 
 static inline void shoal_api_g(shmem_ctx_t ctx, void *out, const void *source, size_t elem_size,
                                int pe, const char *routine)
 {
-    shoal_api_get(ctx, out, source, 1, elem_size, pe, routine);
+    if (__builtin_expect(!shoal_core_try_rma((uintptr_t)ctx, 0, out, source, 1, elem_size, pe, 1),
+                         0))
+        shoal_api_get_checked(ctx, out, source, 1, elem_size, pe, 0, routine);
 }
 
 /* Strided: dst/sst are strides in elements. */
@@ -173,7 +165,6 @@ static inline void shoal_api_put_signal(shmem_ctx_t ctx, void *dest, const void 
                                         const char *routine)
 {
     if (__builtin_expect((sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD) ||
-                             shoal_api_gpu_local(source) ||
                              !shoal_core_try_put_signal((uintptr_t)ctx, dest, source, nelems,
                                                         elem_size, sig_addr, signal,
                                                         sig_op == SHMEM_SIGNAL_ADD, pe),

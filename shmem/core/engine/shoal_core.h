@@ -70,6 +70,13 @@ typedef struct shoal_state {
     char **direct[SHOAL_SEG_COUNT];
     int direct_pes;
     int direct_amo_pes;
+    /* Local memory the CPU must not copy, which the direct path leaves to the
+     * checked one: [device_lo, device_lo + device_size), the GPU heap where the
+     * GPU library has one (the gpu room sets it), else size 0. Beside the bounds
+     * above, so that the test costs a subtract and a compare, no extra load of
+     * another line. */
+    uintptr_t device_lo;
+    size_t device_size;
     int direct_coll_pes;
     int direct_amo;
     /* Turns a wait loop spins (pause) before it yields the core: none when this
@@ -253,13 +260,20 @@ static inline char *shoal_core_direct_amo_ctx(uintptr_t ctx, const void *addr, s
 }
 
 /* A put (put set: dest remote) or get (source remote); a null local buffer takes
- * the checked path, which reports it (cost: a compare). */
+ * the checked path, which reports it (cost: a compare), and so does one in
+ * device memory (device_lo: a subtract and a compare), unless host_local says
+ * the caller's buffer is its own (p's value, g's result). */
 static inline int shoal_core_try_rma(uintptr_t ctx, int put, void *dest, const void *source,
-                                     size_t nelems, size_t elem_size, int pe)
+                                     size_t nelems, size_t elem_size, int pe, int host_local)
 {
     char *remote = shoal_core_direct_ctx(ctx, put ? dest : source, nelems, elem_size, pe);
 
-    if (__builtin_expect(remote == NULL || (put ? source : dest) == NULL, 0))
+    const void *local = put ? source : dest;
+
+    if (__builtin_expect(remote == NULL || local == NULL ||
+                             (!host_local && (uintptr_t)local - shoal_core_state.device_lo <
+                                                 shoal_core_state.device_size),
+                         0))
         return 0;
     if (put)
         memcpy(remote, source, nelems * elem_size);
@@ -290,9 +304,11 @@ static inline int shoal_core_try_put_signal(uintptr_t ctx, void *dest, const voi
                                             uint64_t signal, int sig_add, int pe)
 {
     char *to = shoal_core_direct_ctx(ctx, dest, nelems, elem_size, pe);
-    char *sig = to != NULL && source != NULL
-                    ? shoal_core_direct_amo_ctx(ctx, sig_addr, sizeof(uint64_t), pe)
-                    : NULL;
+    char *sig =
+        to != NULL && source != NULL &&
+                (uintptr_t)source - shoal_core_state.device_lo >= shoal_core_state.device_size
+            ? shoal_core_direct_amo_ctx(ctx, sig_addr, sizeof(uint64_t), pe)
+            : NULL;
 
     if (__builtin_expect(sig == NULL, 0))
         return 0;

@@ -79,10 +79,18 @@ void shoal_core_gpu_init(char *summary, size_t len)
         .fatal = gpu_fatal,
     };
     shoal_gpu_hooks->init(&gpu_env, summary, len);
+    /* The GPU heap, if any: the direct path leaves local buffers there to the
+     * checked one (the CPU cannot copy device memory). */
+    if (shoal_gpu_hooks->gheap_range != NULL) {
+        shoal_core_state.device_lo = shoal_gpu_hooks->gheap_range->base;
+        shoal_core_state.device_size = shoal_gpu_hooks->gheap_range->size;
+    }
 }
 
 void shoal_core_gpu_finalize(void)
 {
+    shoal_core_state.device_lo = 0;
+    shoal_core_state.device_size = 0;
     if (shoal_gpu_hooks != NULL)
         shoal_gpu_hooks->finalize();
 }
