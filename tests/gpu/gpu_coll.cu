@@ -126,10 +126,47 @@ template <typename T> static void fill(void *area, size_t count, int pe, int k)
         a[i] = (T)(1 + (pe * 7 + (int)i * 3 + k) % 5 + (i % 3 == 0 ? 8 * (pe + 1) : 0));
 }
 
+/* The byte forms' host twins into areas k, k + 1 and k + 2 of ref: broadcastmem
+ * (root k % size), fcollectmem and alltoallmem of n longs; their byte counts in
+ * bytes. */
+static void host_mem_twins(shmem_team_t hteam, char *ref, const char *src, int k, size_t n,
+                           int size, size_t *bytes)
+{
+    shmem_broadcastmem(hteam, ref + (size_t)k * AREA, src + (size_t)k * AREA, n * 8, k % size);
+    shmem_fcollectmem(hteam, ref + (size_t)(k + 1) * AREA, src + (size_t)(k + 1) * AREA, n * 8);
+    shmem_alltoallmem(hteam, ref + (size_t)(k + 2) * AREA, src + (size_t)(k + 2) * AREA, n * 8);
+    bytes[k] = n * 8;
+    bytes[k + 1] = bytes[k + 2] = n * 8 * (size_t)size;
+}
+
+/* Each of the count areas of dest against its host twin's in ref: the number
+ * that differ, the first five reported with their first differing byte. */
+static int compare_areas(const char *dest, const char *ref, const size_t *bytes,
+                         const char *const *names, int count, const char *what, size_t n)
+{
+    int k, bad = 0;
+
+    for (k = 0; k < count; k++) {
+        const char *d = dest + (size_t)k * AREA, *r = ref + (size_t)k * AREA;
+
+        if (memcmp(d, r, bytes[k]) != 0 && bad++ < 5) {
+            size_t b = 0;
+
+            while (d[b] == r[b])
+                b++;
+            GPU_CHECK(0,
+                      "%s, %s, nelems %zu: byte %zu of %zu is 0x%02x, the host's twin "
+                      "wrote 0x%02x",
+                      names[k], what, n, b, bytes[k], (unsigned char)d[b], (unsigned char)r[b]);
+        }
+    }
+    return bad;
+}
+
 static int check_all(nvshmem_team_t team, shmem_team_t hteam, size_t n, char *src, char *dest,
                      char *ref, const char *what)
 {
-    int me = shmem_my_pe(), size = nvshmem_team_n_pes(team), k = 0, bad = 0;
+    int me = shmem_my_pe(), size = nvshmem_team_n_pes(team), k = 0;
     size_t bytes[N_ROUTINES];
     const char *names[N_ROUTINES];
 
@@ -163,31 +200,13 @@ static int check_all(nvshmem_team_t team, shmem_team_t hteam, size_t n, char *sr
             {"nvshmemx_broadcastmem_warp", "nvshmemx_fcollectmem_warp",
              "nvshmemx_alltoallmem_warp"}};
 
-        shmem_broadcastmem(hteam, ref + (size_t)k * AREA, src + (size_t)k * AREA, n * 8, k % size);
-        shmem_fcollectmem(hteam, ref + (size_t)(k + 1) * AREA, src + (size_t)(k + 1) * AREA, n * 8);
-        shmem_alltoallmem(hteam, ref + (size_t)(k + 2) * AREA, src + (size_t)(k + 2) * AREA, n * 8);
-        bytes[k] = n * 8;
-        bytes[k + 1] = bytes[k + 2] = n * 8 * (size_t)size;
+        host_mem_twins(hteam, ref, src, k, n, size, bytes);
         for (int j = 0; j < 3; j++)
             names[k + j] = mem[w][j];
     }
     /* No member refills its source while another's host twin may read it. */
     shmem_team_sync(hteam);
-    for (k = 0; k < N_ROUTINES; k++) {
-        const char *d = dest + (size_t)k * AREA, *r = ref + (size_t)k * AREA;
-
-        if (memcmp(d, r, bytes[k]) != 0 && bad++ < 5) {
-            size_t b = 0;
-
-            while (d[b] == r[b])
-                b++;
-            GPU_CHECK(0,
-                      "%s, %s, nelems %zu: byte %zu of %zu is 0x%02x, the host's twin "
-                      "wrote 0x%02x",
-                      names[k], what, n, b, bytes[k], (unsigned char)d[b], (unsigned char)r[b]);
-        }
-    }
-    return bad;
+    return compare_areas(dest, ref, bytes, names, N_ROUTINES, what, n);
 }
 
 /* The stream forms, by op: they take what the device forms take, and a stream. */
@@ -223,7 +242,7 @@ static void stream_plain(F f, nvshmem_team_t team, void *d, const void *s, size_
 static int check_stream(nvshmem_team_t team, shmem_team_t hteam, size_t n, char *src, char *dest,
                         char *ref, const char *what)
 {
-    int me = shmem_my_pe(), size = nvshmem_team_n_pes(team), k = 0, bad = 0;
+    int me = shmem_my_pe(), size = nvshmem_team_n_pes(team), k = 0;
     size_t bytes[N_STREAM];
     const char *names[N_STREAM];
     cudaStream_t st;
@@ -263,31 +282,13 @@ static int check_stream(nvshmem_team_t team, shmem_team_t hteam, size_t n, char 
     k++;
     SHOAL_STREAM_COLL_ROUTINES(X)
 #undef X
-    shmem_broadcastmem(hteam, ref + (size_t)k * AREA, src + (size_t)k * AREA, n * 8, k % size);
-    shmem_fcollectmem(hteam, ref + (size_t)(k + 1) * AREA, src + (size_t)(k + 1) * AREA, n * 8);
-    shmem_alltoallmem(hteam, ref + (size_t)(k + 2) * AREA, src + (size_t)(k + 2) * AREA, n * 8);
-    bytes[k] = n * 8;
-    bytes[k + 1] = bytes[k + 2] = n * 8 * (size_t)size;
+    host_mem_twins(hteam, ref, src, k, n, size, bytes);
     names[k] = "nvshmemx_broadcastmem_on_stream";
     names[k + 1] = "nvshmemx_fcollectmem_on_stream";
     names[k + 2] = "nvshmemx_alltoallmem_on_stream";
     shmem_team_sync(hteam);
-    for (k = 0; k < N_STREAM; k++) {
-        const char *d = dest + (size_t)k * AREA, *r = ref + (size_t)k * AREA;
-
-        if (memcmp(d, r, bytes[k]) != 0 && bad++ < 5) {
-            size_t b = 0;
-
-            while (d[b] == r[b])
-                b++;
-            GPU_CHECK(0,
-                      "%s, %s, nelems %zu: byte %zu of %zu is 0x%02x, the host's twin "
-                      "wrote 0x%02x",
-                      names[k], what, n, b, bytes[k], (unsigned char)d[b], (unsigned char)r[b]);
-        }
-    }
     GPU_CUDA(cudaStreamDestroy(st));
-    return bad;
+    return compare_areas(dest, ref, bytes, names, N_STREAM, what, n);
 }
 
 int main(void)
