@@ -71,14 +71,6 @@ __global__ void k_fill(char *p, size_t n, int seed)
         p[i] = (char)(i * 7 + seed);
 }
 
-static double now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 enum { R_GET, R_FADD, R_PEEK, R_N = R_PEEK + 16 };
 
 int main(void)
@@ -113,31 +105,31 @@ int main(void)
     shmem_barrier_all();
 
     if (me == 0) {
-        t = now_us();
+        t = gpu_test_now_us();
         GPU_LAUNCH(k_get_chain, 1, 1, buf, 1, iters, &res[R_GET]);
         GPU_CUDA(cudaDeviceSynchronize());
         printf(
             "gpu_figures: device get of 8 B from PE 1's GPU heap: %.3f us each (a chain of %d)\n",
-            (now_us() - t) / iters, iters);
+            (gpu_test_now_us() - t) / iters, iters);
         GPU_CHECK_EQ("what the chain of gets read", 0, res[R_GET]);
 
-        t = now_us();
+        t = gpu_test_now_us();
         GPU_LAUNCH(k_put_quiet, 1, 1, buf, 1, iters);
         GPU_CUDA(cudaDeviceSynchronize());
         printf("gpu_figures: device put of 8 B + quiet to PE 1's GPU heap: %.3f us each (%d)\n",
-               (now_us() - t) / iters, iters);
+               (gpu_test_now_us() - t) / iters, iters);
 
-        t = now_us();
+        t = gpu_test_now_us();
         GPU_LAUNCH(k_fetch_add, 1, 1, count, 1, iters, &res[R_FADD]);
         GPU_CUDA(cudaDeviceSynchronize());
         printf("gpu_figures: device fetch_add of 8 B on PE 1's GPU heap: %.3f us each (%d)\n",
-               (now_us() - t) / iters, iters);
+               (gpu_test_now_us() - t) / iters, iters);
         GPU_CHECK_EQ("the last fetch_add's old value", iters - 1, res[R_FADD]);
 
-        t = now_us();
+        t = gpu_test_now_us();
         GPU_LAUNCH(k_put_block, 1, BW_THREADS, dst, (const char *)src, 1, bw_iters);
         GPU_CUDA(cudaDeviceSynchronize());
-        t = now_us() - t;
+        t = gpu_test_now_us() - t;
         printf("gpu_figures: device putmem_block of 1 MiB to PE 1's GPU heap (%d threads): "
                "%.2f GB/s, %.1f us each (%d)\n",
                BW_THREADS, (double)BW_BYTES * bw_iters / (t * 1e3), t / bw_iters, bw_iters);
@@ -167,10 +159,10 @@ int main(void)
     }
     shmem_barrier_all();
 
-    t = now_us();
+    t = gpu_test_now_us();
     GPU_LAUNCH(k_barriers, 1, 1, barriers);
     GPU_CUDA(cudaDeviceSynchronize());
-    t = now_us() - t;
+    t = gpu_test_now_us() - t;
     shmem_barrier_all();
     if (me == 0)
         printf("gpu_figures: device barrier_all at %d PEs: %.2f us each (%d)\n", n_pes,

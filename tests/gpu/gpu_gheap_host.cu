@@ -36,14 +36,6 @@ __global__ void k_wait(const long *buf, uint64_t *flag, const long *hbuf, uint64
     res[R_WAITED] = 1;
 }
 
-static double now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 /* The host's round trip on the right-hand PE's GPU heap, for the record
  * (docs/design.md): a g and a fetch_add, iters of each, printed by PE 0. */
 static void round_trip(long *word, int right, int mapped)
@@ -53,14 +45,14 @@ static void round_trip(long *word, int right, int mapped)
     long sum = 0;
 
     shmem_barrier_all();
-    t0 = now_us();
+    t0 = gpu_test_now_us();
     for (i = 0; i < iters; i++)
         sum += shmem_long_g(word, right);
-    g_us = (now_us() - t0) / iters;
-    t0 = now_us();
+    g_us = (gpu_test_now_us() - t0) / iters;
+    t0 = gpu_test_now_us();
     for (i = 0; i < iters; i++)
         sum += shmem_long_atomic_fetch_add(word, 0, right);
-    amo_us = (now_us() - t0) / iters;
+    amo_us = (gpu_test_now_us() - t0) / iters;
     GPU_CHECK(sum >= 0, "the round trip's sum %ld", sum);
     shmem_barrier_all();
     if (shmem_my_pe() == 0)

@@ -150,14 +150,6 @@ __global__ void k_latency(area_t *a, int right, int fetch_add, int rounds)
     a->sig = sum; /* keeps the loop; nobody reads it */
 }
 
-static double now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 static void run(void (*launch)(area_t *), area_t *a)
 {
     launch(a);
@@ -202,11 +194,11 @@ static void latency(area_t *a)
     int k, rounds = gpu_test_count("GPU_PROXY_ROUNDS", ROUNDS);
 
     for (k = 0; k < 2; k++) {
-        double t = now_us();
+        double t = gpu_test_now_us();
 
         GPU_LAUNCH(k_latency, 1, 1, a, (g_me + 1) % g_n, k, rounds);
         GPU_CUDA(cudaDeviceSynchronize());
-        t = (now_us() - t) / rounds;
+        t = (gpu_test_now_us() - t) / rounds;
         shmem_barrier_all();
         if (g_me == 0)
             printf("gpu_proxy: %s on PE %d from a kernel of PE 0: %.2f us per call (%d calls, "

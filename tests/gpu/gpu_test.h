@@ -88,6 +88,15 @@ template <typename T> static inline T *gpu_test_results(size_t n)
     return (T *)p;
 }
 
+/* The monotonic clock in microseconds, for the tests that print figures. */
+static inline double gpu_test_now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
 static inline void gpu_test_sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
