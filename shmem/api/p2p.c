@@ -1,6 +1,6 @@
 /* Point-to-point synchronisation: wait_until and test in all their forms, and the
- * signal routines. The checks here, the loops in core/wait.c, the tests themselves
- * in core/shoal_wait.h (shared with the GPU). */
+ * signal routines. The checks here, the loops in core/engine/wait.c, the tests
+ * themselves in util/shoal_wait.h (shared with the GPU). */
 #include "shoal_api.h"
 #include "shoal_check.h"
 #include "shoal_profile.h"
@@ -19,6 +19,18 @@ static void check_cmp(int cmp, const char *routine)
         shoal_log_fatal("%s: argument cmp is %d, expected one of SHMEM_CMP_EQ, SHMEM_CMP_NE, "
                         "SHMEM_CMP_GT, SHMEM_CMP_LE, SHMEM_CMP_LT, SHMEM_CMP_GE",
                         routine, cmp);
+}
+
+/* The arrays a multi-element wait or test reads beside its ivars (nelems > 0). */
+static void check_sync_arrays(shoal_sel_t sel, const size_t *indices, int vector,
+                              const void *values, size_t nelems, const char *routine)
+{
+    if (sel == SHOAL_SEL_SOME && indices == NULL)
+        shoal_log_fatal("%s: argument indices is NULL, expected an array of nelems (%zu) size_t",
+                        routine, nelems);
+    if (vector && values == NULL)
+        shoal_log_fatal("%s: argument cmp_values is NULL, expected nelems (%zu) values", routine,
+                        nelems);
 }
 
 size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *indices, int cmp,
@@ -44,13 +56,7 @@ size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *ind
     if (g != NULL) { /* this PE's GPU heap: the GPU library polls it with copies */
         (void)shoal_check_bytes(nelems, elem_size, routine);
         shoal_check_aligned(ivars, elem_size, routine, sel == SHOAL_SEL_ONE ? "ivar" : "ivars");
-        if (sel == SHOAL_SEL_SOME && indices == NULL)
-            shoal_log_fatal("%s: argument indices is NULL, expected an array of nelems (%zu) "
-                            "size_t",
-                            routine, nelems);
-        if (vector && values == NULL)
-            shoal_log_fatal("%s: argument cmp_values is NULL, expected nelems (%zu) values",
-                            routine, nelems);
+        check_sync_arrays(sel, indices, vector, values, nelems, routine);
         return g->gheap_sync(&set, sel, block, indices, routine);
     }
     if (nelems > 0) {
@@ -59,13 +65,7 @@ size_t shoal_api_sync(void *ivars, size_t nelems, const int *status, size_t *ind
         shoal_check_symmetric(ivars, shoal_check_bytes(nelems, elem_size, routine), routine,
                               sel == SHOAL_SEL_ONE ? "ivar" : "ivars", &off);
         shoal_check_aligned(ivars, elem_size, routine, sel == SHOAL_SEL_ONE ? "ivar" : "ivars");
-        if (sel == SHOAL_SEL_SOME && indices == NULL)
-            shoal_log_fatal("%s: argument indices is NULL, expected an array of nelems (%zu) "
-                            "size_t",
-                            routine, nelems);
-        if (vector && values == NULL)
-            shoal_log_fatal("%s: argument cmp_values is NULL, expected nelems (%zu) values",
-                            routine, nelems);
+        check_sync_arrays(sel, indices, vector, values, nelems, routine);
     }
     return shoal_core_sync(&set, sel, block, indices, routine);
 }
