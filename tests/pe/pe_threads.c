@@ -69,7 +69,6 @@ static void *storm(void *arg)
         shmem_quiet();
         return (void *)(long)quiets;
     }
-    memset(big_src[t / 2], 'a' + t, BIG);
     for (r = 0; r < BIG_ROUNDS; r++) {
         int pe = (me + 1 + r) % npes;
 
@@ -89,6 +88,10 @@ static void check_storm(void)
     pthread_t threads[THREADS];
     int t, pe, ok;
 
+    /* Filled before the barrier: other PEs' get_nbi read these sources
+     * while this PE's threads run (a fill inside storm() raced them). */
+    for (t = 0; t < THREADS; t += 2)
+        memset(big_src[t / 2], 'a' + t, BIG);
     shmem_barrier_all();
     for (t = 0; t < THREADS; t++)
         pthread_create(&threads[t], NULL, storm, (void *)(long)t);
