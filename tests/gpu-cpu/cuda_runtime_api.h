@@ -143,6 +143,37 @@ cudaError_t cudaIpcCloseMemHandle(void *p);
  * opened peer's), 0 where p is in none: what a test checks after a close. */
 size_t shoal_dev_cpu_mapped(const void *p);
 
+/* Launch shapes, as CUDA declares them; the engine runs the x extent only. */
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz)
+    {
+    }
+};
+
+/* The engine's "device" (dev_cpu.cc), for what a cooperative launch asks of it:
+ * SHOAL_DEV_CPU_SMS multiprocessors, each holding up to
+ * SHOAL_DEV_CPU_SM_THREADS kernel threads in at most SHOAL_DEV_CPU_SM_BLOCKS
+ * blocks, and SHOAL_DEV_CPU_SM_SHARED bytes of dynamic shared memory (which the
+ * engine never gives a kernel: a launch only sizes against it). */
+#define SHOAL_DEV_CPU_SMS 2
+#define SHOAL_DEV_CPU_SM_THREADS 256
+#define SHOAL_DEV_CPU_SM_BLOCKS 8
+#define SHOAL_DEV_CPU_SM_SHARED (96 * 1024)
+#define SHOAL_DEV_CPU_BLOCK_THREADS 1024
+
+/* CUDA's values. */
+enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1,
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrCooperativeLaunch = 95
+};
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+/* Blocks of blockSize threads, each with dynamicSMemSize bytes of shared
+ * memory, that one multiprocessor holds at once (func: any kernel, all alike). */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                          int blockSize, size_t dynamicSMemSize);
+
 /* Starts grid x block threads running kernel, each with its own blockIdx and
  * threadIdx (x only), and returns at once, as a launch does. */
 void shoal_dev_cpu_launch(unsigned grid, unsigned block, std::function<void()> kernel);

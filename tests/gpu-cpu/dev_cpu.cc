@@ -206,6 +206,41 @@ void shoal_dev_cpu_launch(unsigned grid, unsigned block, std::function<void()> k
     pthread_mutex_unlock(&launch_lock);
 }
 
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (device != 0)
+        return cudaErrorInvalidValue;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock:
+        *value = SHOAL_DEV_CPU_BLOCK_THREADS;
+        return cudaSuccess;
+    case cudaDevAttrMultiProcessorCount:
+        *value = SHOAL_DEV_CPU_SMS;
+        return cudaSuccess;
+    case cudaDevAttrCooperativeLaunch:
+        *value = 1; /* every launch's threads run at once here */
+        return cudaSuccess;
+    }
+    return cudaErrorInvalidValue;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                          int blockSize, size_t dynamicSMemSize)
+{
+    int n;
+
+    (void)func;
+    if (blockSize <= 0 || blockSize > SHOAL_DEV_CPU_BLOCK_THREADS)
+        return cudaErrorInvalidValue;
+    n = SHOAL_DEV_CPU_SM_THREADS / blockSize;
+    if (n > SHOAL_DEV_CPU_SM_BLOCKS)
+        n = SHOAL_DEV_CPU_SM_BLOCKS;
+    if (dynamicSMemSize > 0 && (size_t)n > SHOAL_DEV_CPU_SM_SHARED / dynamicSMemSize)
+        n = (int)(SHOAL_DEV_CPU_SM_SHARED / dynamicSMemSize);
+    *numBlocks = n;
+    return cudaSuccess;
+}
+
 cudaError_t cudaGetLastError(void)
 {
     cudaError_t rc;
