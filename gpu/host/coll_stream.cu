@@ -168,3 +168,27 @@ int nvshmemx_alltoallmem_on_stream(nvshmem_team_t team, void *dest, const void *
 }
 
 } /* extern "C" */
+
+int shoal_gpu_coll_host(int kind, int team, void *dest, const void *source, size_t nelems,
+                        size_t elem, int root, int op, int dt, const char *routine)
+{
+    const shoal_gpu_env_t *env = shoal_gpu_stream_env(routine);
+    cudaStream_t stream;
+    cudaError_t rc;
+
+    /* A stream per call, non-blocking: the collective waits for no work of the
+     * program's (a kernel may be waiting for this very collective), and nothing
+     * is left to tear down at finalize. A host collective costs its launch and
+     * a round of the device collective anyway. */
+    rc = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    if (rc != cudaSuccess)
+        env->fatal("%s: cannot create a stream for the collective: %s", routine,
+                   cudaGetErrorString(rc));
+    shoal_gpu_coll_on_stream(kind, team, dest, source, nelems, elem, root, op, dt, stream, routine);
+    rc = cudaStreamSynchronize(stream);
+    if (rc != cudaSuccess)
+        env->fatal("%s: the collective's kernel failed: %s", routine, cudaGetErrorString(rc));
+    (void)cudaStreamDestroy(stream);
+    shoal_gpu_check(); /* a device error the kernel recorded ends the job with its line */
+    return 0;
+}

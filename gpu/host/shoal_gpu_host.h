@@ -35,6 +35,17 @@ int shoal_gpu_coll_on_stream(int kind, int team, void *dest, const void *source,
                              size_t elem, int root, int op, int dt, cudaStream_t stream,
                              const char *routine);
 
+/* The host half of the typed collectives (nvshmem_int_sum_reduce and the rest
+ * called on the host): the same collective on a stream of its own
+ * (shoal_gpu_coll_on_stream's checks, lines naming routine), waited for;
+ * returns 0 once it is done on this PE. On the CPU engine the device engine
+ * (libshoal_devcpu) refers to it weakly: it is in the host routines' library. */
+#ifdef SHOAL_DEV_ON_CPU
+__attribute__((weak))
+#endif
+int shoal_gpu_coll_host(int kind, int team, void *dest, const void *source, size_t nelems,
+                        size_t elem, int root, int op, int dt, const char *routine);
+
 #ifdef __cplusplus
 }
 #endif

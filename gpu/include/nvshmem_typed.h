@@ -1068,433 +1068,6 @@ __device__ void nvshmem_put128_signal_nbi(void *dest, const void *source, size_t
 __device__ void nvshmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems,
                                           uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
-/* nvshmem_TYPENAME_broadcast (man page shmem_broadcast) */
-__device__ int nvshmem_float_broadcast(nvshmem_team_t team, float *dest, const float *source,
-                                       size_t nelems, int PE_root);
-__device__ int nvshmem_double_broadcast(nvshmem_team_t team, double *dest, const double *source,
-                                        size_t nelems, int PE_root);
-__device__ int nvshmem_char_broadcast(nvshmem_team_t team, char *dest, const char *source,
-                                      size_t nelems, int PE_root);
-__device__ int nvshmem_schar_broadcast(nvshmem_team_t team, signed char *dest,
-                                       const signed char *source, size_t nelems, int PE_root);
-__device__ int nvshmem_short_broadcast(nvshmem_team_t team, short *dest, const short *source,
-                                       size_t nelems, int PE_root);
-__device__ int nvshmem_int_broadcast(nvshmem_team_t team, int *dest, const int *source,
-                                     size_t nelems, int PE_root);
-__device__ int nvshmem_long_broadcast(nvshmem_team_t team, long *dest, const long *source,
-                                      size_t nelems, int PE_root);
-__device__ int nvshmem_longlong_broadcast(nvshmem_team_t team, long long *dest,
-                                          const long long *source, size_t nelems, int PE_root);
-__device__ int nvshmem_uchar_broadcast(nvshmem_team_t team, unsigned char *dest,
-                                       const unsigned char *source, size_t nelems, int PE_root);
-__device__ int nvshmem_ushort_broadcast(nvshmem_team_t team, unsigned short *dest,
-                                        const unsigned short *source, size_t nelems, int PE_root);
-__device__ int nvshmem_uint_broadcast(nvshmem_team_t team, unsigned int *dest,
-                                      const unsigned int *source, size_t nelems, int PE_root);
-__device__ int nvshmem_ulong_broadcast(nvshmem_team_t team, unsigned long *dest,
-                                       const unsigned long *source, size_t nelems, int PE_root);
-__device__ int nvshmem_ulonglong_broadcast(nvshmem_team_t team, unsigned long long *dest,
-                                           const unsigned long long *source, size_t nelems,
-                                           int PE_root);
-__device__ int nvshmem_int8_broadcast(nvshmem_team_t team, int8_t *dest, const int8_t *source,
-                                      size_t nelems, int PE_root);
-__device__ int nvshmem_int16_broadcast(nvshmem_team_t team, int16_t *dest, const int16_t *source,
-                                       size_t nelems, int PE_root);
-__device__ int nvshmem_int32_broadcast(nvshmem_team_t team, int32_t *dest, const int32_t *source,
-                                       size_t nelems, int PE_root);
-__device__ int nvshmem_int64_broadcast(nvshmem_team_t team, int64_t *dest, const int64_t *source,
-                                       size_t nelems, int PE_root);
-__device__ int nvshmem_uint8_broadcast(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
-                                       size_t nelems, int PE_root);
-__device__ int nvshmem_uint16_broadcast(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
-                                        size_t nelems, int PE_root);
-__device__ int nvshmem_uint32_broadcast(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
-                                        size_t nelems, int PE_root);
-__device__ int nvshmem_uint64_broadcast(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
-                                        size_t nelems, int PE_root);
-__device__ int nvshmem_size_broadcast(nvshmem_team_t team, size_t *dest, const size_t *source,
-                                      size_t nelems, int PE_root);
-__device__ int nvshmem_ptrdiff_broadcast(nvshmem_team_t team, ptrdiff_t *dest,
-                                         const ptrdiff_t *source, size_t nelems, int PE_root);
-
-/* nvshmem_TYPENAME_fcollect (man page shmem_fcollect) */
-__device__ int nvshmem_float_fcollect(nvshmem_team_t team, float *dest, const float *source,
-                                      size_t nelems);
-__device__ int nvshmem_double_fcollect(nvshmem_team_t team, double *dest, const double *source,
-                                       size_t nelems);
-__device__ int nvshmem_char_fcollect(nvshmem_team_t team, char *dest, const char *source,
-                                     size_t nelems);
-__device__ int nvshmem_schar_fcollect(nvshmem_team_t team, signed char *dest,
-                                      const signed char *source, size_t nelems);
-__device__ int nvshmem_short_fcollect(nvshmem_team_t team, short *dest, const short *source,
-                                      size_t nelems);
-__device__ int nvshmem_int_fcollect(nvshmem_team_t team, int *dest, const int *source,
-                                    size_t nelems);
-__device__ int nvshmem_long_fcollect(nvshmem_team_t team, long *dest, const long *source,
-                                     size_t nelems);
-__device__ int nvshmem_longlong_fcollect(nvshmem_team_t team, long long *dest,
-                                         const long long *source, size_t nelems);
-__device__ int nvshmem_uchar_fcollect(nvshmem_team_t team, unsigned char *dest,
-                                      const unsigned char *source, size_t nelems);
-__device__ int nvshmem_ushort_fcollect(nvshmem_team_t team, unsigned short *dest,
-                                       const unsigned short *source, size_t nelems);
-__device__ int nvshmem_uint_fcollect(nvshmem_team_t team, unsigned int *dest,
-                                     const unsigned int *source, size_t nelems);
-__device__ int nvshmem_ulong_fcollect(nvshmem_team_t team, unsigned long *dest,
-                                      const unsigned long *source, size_t nelems);
-__device__ int nvshmem_ulonglong_fcollect(nvshmem_team_t team, unsigned long long *dest,
-                                          const unsigned long long *source, size_t nelems);
-__device__ int nvshmem_int8_fcollect(nvshmem_team_t team, int8_t *dest, const int8_t *source,
-                                     size_t nelems);
-__device__ int nvshmem_int16_fcollect(nvshmem_team_t team, int16_t *dest, const int16_t *source,
-                                      size_t nelems);
-__device__ int nvshmem_int32_fcollect(nvshmem_team_t team, int32_t *dest, const int32_t *source,
-                                      size_t nelems);
-__device__ int nvshmem_int64_fcollect(nvshmem_team_t team, int64_t *dest, const int64_t *source,
-                                      size_t nelems);
-__device__ int nvshmem_uint8_fcollect(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
-                                      size_t nelems);
-__device__ int nvshmem_uint16_fcollect(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
-                                       size_t nelems);
-__device__ int nvshmem_uint32_fcollect(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
-                                       size_t nelems);
-__device__ int nvshmem_uint64_fcollect(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
-                                       size_t nelems);
-__device__ int nvshmem_size_fcollect(nvshmem_team_t team, size_t *dest, const size_t *source,
-                                     size_t nelems);
-__device__ int nvshmem_ptrdiff_fcollect(nvshmem_team_t team, ptrdiff_t *dest,
-                                        const ptrdiff_t *source, size_t nelems);
-
-/* nvshmem_TYPENAME_alltoall (man page shmem_alltoall) */
-__device__ int nvshmem_float_alltoall(nvshmem_team_t team, float *dest, const float *source,
-                                      size_t nelems);
-__device__ int nvshmem_double_alltoall(nvshmem_team_t team, double *dest, const double *source,
-                                       size_t nelems);
-__device__ int nvshmem_char_alltoall(nvshmem_team_t team, char *dest, const char *source,
-                                     size_t nelems);
-__device__ int nvshmem_schar_alltoall(nvshmem_team_t team, signed char *dest,
-                                      const signed char *source, size_t nelems);
-__device__ int nvshmem_short_alltoall(nvshmem_team_t team, short *dest, const short *source,
-                                      size_t nelems);
-__device__ int nvshmem_int_alltoall(nvshmem_team_t team, int *dest, const int *source,
-                                    size_t nelems);
-__device__ int nvshmem_long_alltoall(nvshmem_team_t team, long *dest, const long *source,
-                                     size_t nelems);
-__device__ int nvshmem_longlong_alltoall(nvshmem_team_t team, long long *dest,
-                                         const long long *source, size_t nelems);
-__device__ int nvshmem_uchar_alltoall(nvshmem_team_t team, unsigned char *dest,
-                                      const unsigned char *source, size_t nelems);
-__device__ int nvshmem_ushort_alltoall(nvshmem_team_t team, unsigned short *dest,
-                                       const unsigned short *source, size_t nelems);
-__device__ int nvshmem_uint_alltoall(nvshmem_team_t team, unsigned int *dest,
-                                     const unsigned int *source, size_t nelems);
-__device__ int nvshmem_ulong_alltoall(nvshmem_team_t team, unsigned long *dest,
-                                      const unsigned long *source, size_t nelems);
-__device__ int nvshmem_ulonglong_alltoall(nvshmem_team_t team, unsigned long long *dest,
-                                          const unsigned long long *source, size_t nelems);
-__device__ int nvshmem_int8_alltoall(nvshmem_team_t team, int8_t *dest, const int8_t *source,
-                                     size_t nelems);
-__device__ int nvshmem_int16_alltoall(nvshmem_team_t team, int16_t *dest, const int16_t *source,
-                                      size_t nelems);
-__device__ int nvshmem_int32_alltoall(nvshmem_team_t team, int32_t *dest, const int32_t *source,
-                                      size_t nelems);
-__device__ int nvshmem_int64_alltoall(nvshmem_team_t team, int64_t *dest, const int64_t *source,
-                                      size_t nelems);
-__device__ int nvshmem_uint8_alltoall(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
-                                      size_t nelems);
-__device__ int nvshmem_uint16_alltoall(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
-                                       size_t nelems);
-__device__ int nvshmem_uint32_alltoall(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
-                                       size_t nelems);
-__device__ int nvshmem_uint64_alltoall(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
-                                       size_t nelems);
-__device__ int nvshmem_size_alltoall(nvshmem_team_t team, size_t *dest, const size_t *source,
-                                     size_t nelems);
-__device__ int nvshmem_ptrdiff_alltoall(nvshmem_team_t team, ptrdiff_t *dest,
-                                        const ptrdiff_t *source, size_t nelems);
-
-/* nvshmem_TYPENAME_and_reduce (man page shmem_and_reduce) */
-__device__ int nvshmem_uchar_and_reduce(nvshmem_team_t team, unsigned char *dest,
-                                        const unsigned char *source, size_t nreduce);
-__device__ int nvshmem_ushort_and_reduce(nvshmem_team_t team, unsigned short *dest,
-                                         const unsigned short *source, size_t nreduce);
-__device__ int nvshmem_uint_and_reduce(nvshmem_team_t team, unsigned int *dest,
-                                       const unsigned int *source, size_t nreduce);
-__device__ int nvshmem_ulong_and_reduce(nvshmem_team_t team, unsigned long *dest,
-                                        const unsigned long *source, size_t nreduce);
-__device__ int nvshmem_ulonglong_and_reduce(nvshmem_team_t team, unsigned long long *dest,
-                                            const unsigned long long *source, size_t nreduce);
-__device__ int nvshmem_int8_and_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_int16_and_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int32_and_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int64_and_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint8_and_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint16_and_reduce(nvshmem_team_t team, uint16_t *dest,
-                                         const uint16_t *source, size_t nreduce);
-__device__ int nvshmem_uint32_and_reduce(nvshmem_team_t team, uint32_t *dest,
-                                         const uint32_t *source, size_t nreduce);
-__device__ int nvshmem_uint64_and_reduce(nvshmem_team_t team, uint64_t *dest,
-                                         const uint64_t *source, size_t nreduce);
-__device__ int nvshmem_size_and_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
-                                       size_t nreduce);
-
-/* nvshmem_TYPENAME_or_reduce (man page shmem_or_reduce) */
-__device__ int nvshmem_uchar_or_reduce(nvshmem_team_t team, unsigned char *dest,
-                                       const unsigned char *source, size_t nreduce);
-__device__ int nvshmem_ushort_or_reduce(nvshmem_team_t team, unsigned short *dest,
-                                        const unsigned short *source, size_t nreduce);
-__device__ int nvshmem_uint_or_reduce(nvshmem_team_t team, unsigned int *dest,
-                                      const unsigned int *source, size_t nreduce);
-__device__ int nvshmem_ulong_or_reduce(nvshmem_team_t team, unsigned long *dest,
-                                       const unsigned long *source, size_t nreduce);
-__device__ int nvshmem_ulonglong_or_reduce(nvshmem_team_t team, unsigned long long *dest,
-                                           const unsigned long long *source, size_t nreduce);
-__device__ int nvshmem_int8_or_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
-                                      size_t nreduce);
-__device__ int nvshmem_int16_or_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_int32_or_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_int64_or_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_uint8_or_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_uint16_or_reduce(nvshmem_team_t team, uint16_t *dest, const uint16_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint32_or_reduce(nvshmem_team_t team, uint32_t *dest, const uint32_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint64_or_reduce(nvshmem_team_t team, uint64_t *dest, const uint64_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_size_or_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
-                                      size_t nreduce);
-
-/* nvshmem_TYPENAME_xor_reduce (man page shmem_xor_reduce) */
-__device__ int nvshmem_uchar_xor_reduce(nvshmem_team_t team, unsigned char *dest,
-                                        const unsigned char *source, size_t nreduce);
-__device__ int nvshmem_ushort_xor_reduce(nvshmem_team_t team, unsigned short *dest,
-                                         const unsigned short *source, size_t nreduce);
-__device__ int nvshmem_uint_xor_reduce(nvshmem_team_t team, unsigned int *dest,
-                                       const unsigned int *source, size_t nreduce);
-__device__ int nvshmem_ulong_xor_reduce(nvshmem_team_t team, unsigned long *dest,
-                                        const unsigned long *source, size_t nreduce);
-__device__ int nvshmem_ulonglong_xor_reduce(nvshmem_team_t team, unsigned long long *dest,
-                                            const unsigned long long *source, size_t nreduce);
-__device__ int nvshmem_int8_xor_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_int16_xor_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int32_xor_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int64_xor_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint8_xor_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint16_xor_reduce(nvshmem_team_t team, uint16_t *dest,
-                                         const uint16_t *source, size_t nreduce);
-__device__ int nvshmem_uint32_xor_reduce(nvshmem_team_t team, uint32_t *dest,
-                                         const uint32_t *source, size_t nreduce);
-__device__ int nvshmem_uint64_xor_reduce(nvshmem_team_t team, uint64_t *dest,
-                                         const uint64_t *source, size_t nreduce);
-__device__ int nvshmem_size_xor_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
-                                       size_t nreduce);
-
-/* nvshmem_TYPENAME_max_reduce (man page shmem_max_reduce) */
-__device__ int nvshmem_float_max_reduce(nvshmem_team_t team, float *dest, const float *source,
-                                        size_t nreduce);
-__device__ int nvshmem_double_max_reduce(nvshmem_team_t team, double *dest, const double *source,
-                                         size_t nreduce);
-__device__ int nvshmem_char_max_reduce(nvshmem_team_t team, char *dest, const char *source,
-                                       size_t nreduce);
-__device__ int nvshmem_schar_max_reduce(nvshmem_team_t team, signed char *dest,
-                                        const signed char *source, size_t nreduce);
-__device__ int nvshmem_short_max_reduce(nvshmem_team_t team, short *dest, const short *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int_max_reduce(nvshmem_team_t team, int *dest, const int *source,
-                                      size_t nreduce);
-__device__ int nvshmem_long_max_reduce(nvshmem_team_t team, long *dest, const long *source,
-                                       size_t nreduce);
-__device__ int nvshmem_longlong_max_reduce(nvshmem_team_t team, long long *dest,
-                                           const long long *source, size_t nreduce);
-__device__ int nvshmem_uchar_max_reduce(nvshmem_team_t team, unsigned char *dest,
-                                        const unsigned char *source, size_t nreduce);
-__device__ int nvshmem_ushort_max_reduce(nvshmem_team_t team, unsigned short *dest,
-                                         const unsigned short *source, size_t nreduce);
-__device__ int nvshmem_uint_max_reduce(nvshmem_team_t team, unsigned int *dest,
-                                       const unsigned int *source, size_t nreduce);
-__device__ int nvshmem_ulong_max_reduce(nvshmem_team_t team, unsigned long *dest,
-                                        const unsigned long *source, size_t nreduce);
-__device__ int nvshmem_ulonglong_max_reduce(nvshmem_team_t team, unsigned long long *dest,
-                                            const unsigned long long *source, size_t nreduce);
-__device__ int nvshmem_int8_max_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_int16_max_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int32_max_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int64_max_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint8_max_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint16_max_reduce(nvshmem_team_t team, uint16_t *dest,
-                                         const uint16_t *source, size_t nreduce);
-__device__ int nvshmem_uint32_max_reduce(nvshmem_team_t team, uint32_t *dest,
-                                         const uint32_t *source, size_t nreduce);
-__device__ int nvshmem_uint64_max_reduce(nvshmem_team_t team, uint64_t *dest,
-                                         const uint64_t *source, size_t nreduce);
-__device__ int nvshmem_size_max_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_ptrdiff_max_reduce(nvshmem_team_t team, ptrdiff_t *dest,
-                                          const ptrdiff_t *source, size_t nreduce);
-
-/* nvshmem_TYPENAME_min_reduce (man page shmem_min_reduce) */
-__device__ int nvshmem_float_min_reduce(nvshmem_team_t team, float *dest, const float *source,
-                                        size_t nreduce);
-__device__ int nvshmem_double_min_reduce(nvshmem_team_t team, double *dest, const double *source,
-                                         size_t nreduce);
-__device__ int nvshmem_char_min_reduce(nvshmem_team_t team, char *dest, const char *source,
-                                       size_t nreduce);
-__device__ int nvshmem_schar_min_reduce(nvshmem_team_t team, signed char *dest,
-                                        const signed char *source, size_t nreduce);
-__device__ int nvshmem_short_min_reduce(nvshmem_team_t team, short *dest, const short *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int_min_reduce(nvshmem_team_t team, int *dest, const int *source,
-                                      size_t nreduce);
-__device__ int nvshmem_long_min_reduce(nvshmem_team_t team, long *dest, const long *source,
-                                       size_t nreduce);
-__device__ int nvshmem_longlong_min_reduce(nvshmem_team_t team, long long *dest,
-                                           const long long *source, size_t nreduce);
-__device__ int nvshmem_uchar_min_reduce(nvshmem_team_t team, unsigned char *dest,
-                                        const unsigned char *source, size_t nreduce);
-__device__ int nvshmem_ushort_min_reduce(nvshmem_team_t team, unsigned short *dest,
-                                         const unsigned short *source, size_t nreduce);
-__device__ int nvshmem_uint_min_reduce(nvshmem_team_t team, unsigned int *dest,
-                                       const unsigned int *source, size_t nreduce);
-__device__ int nvshmem_ulong_min_reduce(nvshmem_team_t team, unsigned long *dest,
-                                        const unsigned long *source, size_t nreduce);
-__device__ int nvshmem_ulonglong_min_reduce(nvshmem_team_t team, unsigned long long *dest,
-                                            const unsigned long long *source, size_t nreduce);
-__device__ int nvshmem_int8_min_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_int16_min_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int32_min_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int64_min_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint8_min_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint16_min_reduce(nvshmem_team_t team, uint16_t *dest,
-                                         const uint16_t *source, size_t nreduce);
-__device__ int nvshmem_uint32_min_reduce(nvshmem_team_t team, uint32_t *dest,
-                                         const uint32_t *source, size_t nreduce);
-__device__ int nvshmem_uint64_min_reduce(nvshmem_team_t team, uint64_t *dest,
-                                         const uint64_t *source, size_t nreduce);
-__device__ int nvshmem_size_min_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_ptrdiff_min_reduce(nvshmem_team_t team, ptrdiff_t *dest,
-                                          const ptrdiff_t *source, size_t nreduce);
-
-/* nvshmem_TYPENAME_sum_reduce (man page shmem_sum_reduce) */
-__device__ int nvshmem_float_sum_reduce(nvshmem_team_t team, float *dest, const float *source,
-                                        size_t nreduce);
-__device__ int nvshmem_double_sum_reduce(nvshmem_team_t team, double *dest, const double *source,
-                                         size_t nreduce);
-__device__ int nvshmem_char_sum_reduce(nvshmem_team_t team, char *dest, const char *source,
-                                       size_t nreduce);
-__device__ int nvshmem_schar_sum_reduce(nvshmem_team_t team, signed char *dest,
-                                        const signed char *source, size_t nreduce);
-__device__ int nvshmem_short_sum_reduce(nvshmem_team_t team, short *dest, const short *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int_sum_reduce(nvshmem_team_t team, int *dest, const int *source,
-                                      size_t nreduce);
-__device__ int nvshmem_long_sum_reduce(nvshmem_team_t team, long *dest, const long *source,
-                                       size_t nreduce);
-__device__ int nvshmem_longlong_sum_reduce(nvshmem_team_t team, long long *dest,
-                                           const long long *source, size_t nreduce);
-__device__ int nvshmem_uchar_sum_reduce(nvshmem_team_t team, unsigned char *dest,
-                                        const unsigned char *source, size_t nreduce);
-__device__ int nvshmem_ushort_sum_reduce(nvshmem_team_t team, unsigned short *dest,
-                                         const unsigned short *source, size_t nreduce);
-__device__ int nvshmem_uint_sum_reduce(nvshmem_team_t team, unsigned int *dest,
-                                       const unsigned int *source, size_t nreduce);
-__device__ int nvshmem_ulong_sum_reduce(nvshmem_team_t team, unsigned long *dest,
-                                        const unsigned long *source, size_t nreduce);
-__device__ int nvshmem_ulonglong_sum_reduce(nvshmem_team_t team, unsigned long long *dest,
-                                            const unsigned long long *source, size_t nreduce);
-__device__ int nvshmem_int8_sum_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_int16_sum_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int32_sum_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int64_sum_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint8_sum_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_uint16_sum_reduce(nvshmem_team_t team, uint16_t *dest,
-                                         const uint16_t *source, size_t nreduce);
-__device__ int nvshmem_uint32_sum_reduce(nvshmem_team_t team, uint32_t *dest,
-                                         const uint32_t *source, size_t nreduce);
-__device__ int nvshmem_uint64_sum_reduce(nvshmem_team_t team, uint64_t *dest,
-                                         const uint64_t *source, size_t nreduce);
-__device__ int nvshmem_size_sum_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
-                                       size_t nreduce);
-__device__ int nvshmem_ptrdiff_sum_reduce(nvshmem_team_t team, ptrdiff_t *dest,
-                                          const ptrdiff_t *source, size_t nreduce);
-
-/* nvshmem_TYPENAME_prod_reduce (man page shmem_prod_reduce) */
-__device__ int nvshmem_float_prod_reduce(nvshmem_team_t team, float *dest, const float *source,
-                                         size_t nreduce);
-__device__ int nvshmem_double_prod_reduce(nvshmem_team_t team, double *dest, const double *source,
-                                          size_t nreduce);
-__device__ int nvshmem_char_prod_reduce(nvshmem_team_t team, char *dest, const char *source,
-                                        size_t nreduce);
-__device__ int nvshmem_schar_prod_reduce(nvshmem_team_t team, signed char *dest,
-                                         const signed char *source, size_t nreduce);
-__device__ int nvshmem_short_prod_reduce(nvshmem_team_t team, short *dest, const short *source,
-                                         size_t nreduce);
-__device__ int nvshmem_int_prod_reduce(nvshmem_team_t team, int *dest, const int *source,
-                                       size_t nreduce);
-__device__ int nvshmem_long_prod_reduce(nvshmem_team_t team, long *dest, const long *source,
-                                        size_t nreduce);
-__device__ int nvshmem_longlong_prod_reduce(nvshmem_team_t team, long long *dest,
-                                            const long long *source, size_t nreduce);
-__device__ int nvshmem_uchar_prod_reduce(nvshmem_team_t team, unsigned char *dest,
-                                         const unsigned char *source, size_t nreduce);
-__device__ int nvshmem_ushort_prod_reduce(nvshmem_team_t team, unsigned short *dest,
-                                          const unsigned short *source, size_t nreduce);
-__device__ int nvshmem_uint_prod_reduce(nvshmem_team_t team, unsigned int *dest,
-                                        const unsigned int *source, size_t nreduce);
-__device__ int nvshmem_ulong_prod_reduce(nvshmem_team_t team, unsigned long *dest,
-                                         const unsigned long *source, size_t nreduce);
-__device__ int nvshmem_ulonglong_prod_reduce(nvshmem_team_t team, unsigned long long *dest,
-                                             const unsigned long long *source, size_t nreduce);
-__device__ int nvshmem_int8_prod_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_int16_prod_reduce(nvshmem_team_t team, int16_t *dest, const int16_t *source,
-                                         size_t nreduce);
-__device__ int nvshmem_int32_prod_reduce(nvshmem_team_t team, int32_t *dest, const int32_t *source,
-                                         size_t nreduce);
-__device__ int nvshmem_int64_prod_reduce(nvshmem_team_t team, int64_t *dest, const int64_t *source,
-                                         size_t nreduce);
-__device__ int nvshmem_uint8_prod_reduce(nvshmem_team_t team, uint8_t *dest, const uint8_t *source,
-                                         size_t nreduce);
-__device__ int nvshmem_uint16_prod_reduce(nvshmem_team_t team, uint16_t *dest,
-                                          const uint16_t *source, size_t nreduce);
-__device__ int nvshmem_uint32_prod_reduce(nvshmem_team_t team, uint32_t *dest,
-                                          const uint32_t *source, size_t nreduce);
-__device__ int nvshmem_uint64_prod_reduce(nvshmem_team_t team, uint64_t *dest,
-                                          const uint64_t *source, size_t nreduce);
-__device__ int nvshmem_size_prod_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
-                                        size_t nreduce);
-__device__ int nvshmem_ptrdiff_prod_reduce(nvshmem_team_t team, ptrdiff_t *dest,
-                                           const ptrdiff_t *source, size_t nreduce);
-
 /* nvshmemx_TYPENAME_put_block (man page nvshmemx_putmem_block) */
 __device__ void nvshmemx_float_put_block(float *dest, const float *source, size_t nelems, int pe);
 __device__ void nvshmemx_double_put_block(double *dest, const double *source, size_t nelems,
@@ -2782,6 +2355,442 @@ __device__ int nvshmemx_ptrdiff_prod_reduce_warp(nvshmem_team_t team, ptrdiff_t 
                                                  const ptrdiff_t *source, size_t nreduce);
 
 #endif /* SHOAL_NVSHMEM_DEVICE */
+
+/* Host and device: the collectives NVSHMEM also has on the host, where
+ * each runs its device form on a stream of its own and returns when it
+ * is done (nvshmem_collectives(3)). Then the stream forms. */
+
+/* nvshmem_TYPENAME_broadcast (man page shmem_broadcast) */
+SHOAL_NVSHMEM_HD int nvshmem_float_broadcast(nvshmem_team_t team, float *dest, const float *source,
+                                             size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_double_broadcast(nvshmem_team_t team, double *dest,
+                                              const double *source, size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_char_broadcast(nvshmem_team_t team, char *dest, const char *source,
+                                            size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_schar_broadcast(nvshmem_team_t team, signed char *dest,
+                                             const signed char *source, size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_short_broadcast(nvshmem_team_t team, short *dest, const short *source,
+                                             size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_int_broadcast(nvshmem_team_t team, int *dest, const int *source,
+                                           size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_long_broadcast(nvshmem_team_t team, long *dest, const long *source,
+                                            size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_longlong_broadcast(nvshmem_team_t team, long long *dest,
+                                                const long long *source, size_t nelems,
+                                                int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_uchar_broadcast(nvshmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nelems,
+                                             int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_ushort_broadcast(nvshmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nelems,
+                                              int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_uint_broadcast(nvshmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_ulong_broadcast(nvshmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nelems,
+                                             int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_ulonglong_broadcast(nvshmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nelems,
+                                                 int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_int8_broadcast(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_int16_broadcast(nvshmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_int32_broadcast(nvshmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_int64_broadcast(nvshmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_uint8_broadcast(nvshmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_uint16_broadcast(nvshmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_uint32_broadcast(nvshmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_uint64_broadcast(nvshmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_size_broadcast(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nelems, int PE_root);
+SHOAL_NVSHMEM_HD int nvshmem_ptrdiff_broadcast(nvshmem_team_t team, ptrdiff_t *dest,
+                                               const ptrdiff_t *source, size_t nelems, int PE_root);
+
+/* nvshmem_TYPENAME_fcollect (man page shmem_fcollect) */
+SHOAL_NVSHMEM_HD int nvshmem_float_fcollect(nvshmem_team_t team, float *dest, const float *source,
+                                            size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_double_fcollect(nvshmem_team_t team, double *dest,
+                                             const double *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_char_fcollect(nvshmem_team_t team, char *dest, const char *source,
+                                           size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_schar_fcollect(nvshmem_team_t team, signed char *dest,
+                                            const signed char *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_short_fcollect(nvshmem_team_t team, short *dest, const short *source,
+                                            size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_int_fcollect(nvshmem_team_t team, int *dest, const int *source,
+                                          size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_long_fcollect(nvshmem_team_t team, long *dest, const long *source,
+                                           size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_longlong_fcollect(nvshmem_team_t team, long long *dest,
+                                               const long long *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uchar_fcollect(nvshmem_team_t team, unsigned char *dest,
+                                            const unsigned char *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_ushort_fcollect(nvshmem_team_t team, unsigned short *dest,
+                                             const unsigned short *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uint_fcollect(nvshmem_team_t team, unsigned int *dest,
+                                           const unsigned int *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_ulong_fcollect(nvshmem_team_t team, unsigned long *dest,
+                                            const unsigned long *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_ulonglong_fcollect(nvshmem_team_t team, unsigned long long *dest,
+                                                const unsigned long long *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_int8_fcollect(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                           size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_int16_fcollect(nvshmem_team_t team, int16_t *dest,
+                                            const int16_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_int32_fcollect(nvshmem_team_t team, int32_t *dest,
+                                            const int32_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_int64_fcollect(nvshmem_team_t team, int64_t *dest,
+                                            const int64_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uint8_fcollect(nvshmem_team_t team, uint8_t *dest,
+                                            const uint8_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uint16_fcollect(nvshmem_team_t team, uint16_t *dest,
+                                             const uint16_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uint32_fcollect(nvshmem_team_t team, uint32_t *dest,
+                                             const uint32_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uint64_fcollect(nvshmem_team_t team, uint64_t *dest,
+                                             const uint64_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_size_fcollect(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                           size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_ptrdiff_fcollect(nvshmem_team_t team, ptrdiff_t *dest,
+                                              const ptrdiff_t *source, size_t nelems);
+
+/* nvshmem_TYPENAME_alltoall (man page shmem_alltoall) */
+SHOAL_NVSHMEM_HD int nvshmem_float_alltoall(nvshmem_team_t team, float *dest, const float *source,
+                                            size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_double_alltoall(nvshmem_team_t team, double *dest,
+                                             const double *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_char_alltoall(nvshmem_team_t team, char *dest, const char *source,
+                                           size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_schar_alltoall(nvshmem_team_t team, signed char *dest,
+                                            const signed char *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_short_alltoall(nvshmem_team_t team, short *dest, const short *source,
+                                            size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_int_alltoall(nvshmem_team_t team, int *dest, const int *source,
+                                          size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_long_alltoall(nvshmem_team_t team, long *dest, const long *source,
+                                           size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_longlong_alltoall(nvshmem_team_t team, long long *dest,
+                                               const long long *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uchar_alltoall(nvshmem_team_t team, unsigned char *dest,
+                                            const unsigned char *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_ushort_alltoall(nvshmem_team_t team, unsigned short *dest,
+                                             const unsigned short *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uint_alltoall(nvshmem_team_t team, unsigned int *dest,
+                                           const unsigned int *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_ulong_alltoall(nvshmem_team_t team, unsigned long *dest,
+                                            const unsigned long *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_ulonglong_alltoall(nvshmem_team_t team, unsigned long long *dest,
+                                                const unsigned long long *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_int8_alltoall(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                           size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_int16_alltoall(nvshmem_team_t team, int16_t *dest,
+                                            const int16_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_int32_alltoall(nvshmem_team_t team, int32_t *dest,
+                                            const int32_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_int64_alltoall(nvshmem_team_t team, int64_t *dest,
+                                            const int64_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uint8_alltoall(nvshmem_team_t team, uint8_t *dest,
+                                            const uint8_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uint16_alltoall(nvshmem_team_t team, uint16_t *dest,
+                                             const uint16_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uint32_alltoall(nvshmem_team_t team, uint32_t *dest,
+                                             const uint32_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_uint64_alltoall(nvshmem_team_t team, uint64_t *dest,
+                                             const uint64_t *source, size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_size_alltoall(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                           size_t nelems);
+SHOAL_NVSHMEM_HD int nvshmem_ptrdiff_alltoall(nvshmem_team_t team, ptrdiff_t *dest,
+                                              const ptrdiff_t *source, size_t nelems);
+
+/* nvshmem_TYPENAME_and_reduce (man page shmem_and_reduce) */
+SHOAL_NVSHMEM_HD int nvshmem_uchar_and_reduce(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ushort_and_reduce(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint_and_reduce(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulong_and_reduce(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulonglong_and_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int8_and_reduce(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int16_and_reduce(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int32_and_reduce(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int64_and_reduce(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint8_and_reduce(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint16_and_reduce(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint32_and_reduce(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint64_and_reduce(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_size_and_reduce(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+
+/* nvshmem_TYPENAME_or_reduce (man page shmem_or_reduce) */
+SHOAL_NVSHMEM_HD int nvshmem_uchar_or_reduce(nvshmem_team_t team, unsigned char *dest,
+                                             const unsigned char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ushort_or_reduce(nvshmem_team_t team, unsigned short *dest,
+                                              const unsigned short *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint_or_reduce(nvshmem_team_t team, unsigned int *dest,
+                                            const unsigned int *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulong_or_reduce(nvshmem_team_t team, unsigned long *dest,
+                                             const unsigned long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulonglong_or_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                                 const unsigned long long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int8_or_reduce(nvshmem_team_t team, int8_t *dest, const int8_t *source,
+                                            size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int16_or_reduce(nvshmem_team_t team, int16_t *dest,
+                                             const int16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int32_or_reduce(nvshmem_team_t team, int32_t *dest,
+                                             const int32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int64_or_reduce(nvshmem_team_t team, int64_t *dest,
+                                             const int64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint8_or_reduce(nvshmem_team_t team, uint8_t *dest,
+                                             const uint8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint16_or_reduce(nvshmem_team_t team, uint16_t *dest,
+                                              const uint16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint32_or_reduce(nvshmem_team_t team, uint32_t *dest,
+                                              const uint32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint64_or_reduce(nvshmem_team_t team, uint64_t *dest,
+                                              const uint64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_size_or_reduce(nvshmem_team_t team, size_t *dest, const size_t *source,
+                                            size_t nreduce);
+
+/* nvshmem_TYPENAME_xor_reduce (man page shmem_xor_reduce) */
+SHOAL_NVSHMEM_HD int nvshmem_uchar_xor_reduce(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ushort_xor_reduce(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint_xor_reduce(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulong_xor_reduce(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulonglong_xor_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int8_xor_reduce(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int16_xor_reduce(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int32_xor_reduce(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int64_xor_reduce(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint8_xor_reduce(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint16_xor_reduce(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint32_xor_reduce(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint64_xor_reduce(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_size_xor_reduce(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+
+/* nvshmem_TYPENAME_max_reduce (man page shmem_max_reduce) */
+SHOAL_NVSHMEM_HD int nvshmem_float_max_reduce(nvshmem_team_t team, float *dest, const float *source,
+                                              size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_double_max_reduce(nvshmem_team_t team, double *dest,
+                                               const double *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_char_max_reduce(nvshmem_team_t team, char *dest, const char *source,
+                                             size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_schar_max_reduce(nvshmem_team_t team, signed char *dest,
+                                              const signed char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_short_max_reduce(nvshmem_team_t team, short *dest, const short *source,
+                                              size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int_max_reduce(nvshmem_team_t team, int *dest, const int *source,
+                                            size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_long_max_reduce(nvshmem_team_t team, long *dest, const long *source,
+                                             size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_longlong_max_reduce(nvshmem_team_t team, long long *dest,
+                                                 const long long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uchar_max_reduce(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ushort_max_reduce(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint_max_reduce(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulong_max_reduce(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulonglong_max_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int8_max_reduce(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int16_max_reduce(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int32_max_reduce(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int64_max_reduce(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint8_max_reduce(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint16_max_reduce(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint32_max_reduce(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint64_max_reduce(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_size_max_reduce(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ptrdiff_max_reduce(nvshmem_team_t team, ptrdiff_t *dest,
+                                                const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmem_TYPENAME_min_reduce (man page shmem_min_reduce) */
+SHOAL_NVSHMEM_HD int nvshmem_float_min_reduce(nvshmem_team_t team, float *dest, const float *source,
+                                              size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_double_min_reduce(nvshmem_team_t team, double *dest,
+                                               const double *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_char_min_reduce(nvshmem_team_t team, char *dest, const char *source,
+                                             size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_schar_min_reduce(nvshmem_team_t team, signed char *dest,
+                                              const signed char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_short_min_reduce(nvshmem_team_t team, short *dest, const short *source,
+                                              size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int_min_reduce(nvshmem_team_t team, int *dest, const int *source,
+                                            size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_long_min_reduce(nvshmem_team_t team, long *dest, const long *source,
+                                             size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_longlong_min_reduce(nvshmem_team_t team, long long *dest,
+                                                 const long long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uchar_min_reduce(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ushort_min_reduce(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint_min_reduce(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulong_min_reduce(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulonglong_min_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int8_min_reduce(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int16_min_reduce(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int32_min_reduce(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int64_min_reduce(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint8_min_reduce(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint16_min_reduce(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint32_min_reduce(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint64_min_reduce(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_size_min_reduce(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ptrdiff_min_reduce(nvshmem_team_t team, ptrdiff_t *dest,
+                                                const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmem_TYPENAME_sum_reduce (man page shmem_sum_reduce) */
+SHOAL_NVSHMEM_HD int nvshmem_float_sum_reduce(nvshmem_team_t team, float *dest, const float *source,
+                                              size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_double_sum_reduce(nvshmem_team_t team, double *dest,
+                                               const double *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_char_sum_reduce(nvshmem_team_t team, char *dest, const char *source,
+                                             size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_schar_sum_reduce(nvshmem_team_t team, signed char *dest,
+                                              const signed char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_short_sum_reduce(nvshmem_team_t team, short *dest, const short *source,
+                                              size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int_sum_reduce(nvshmem_team_t team, int *dest, const int *source,
+                                            size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_long_sum_reduce(nvshmem_team_t team, long *dest, const long *source,
+                                             size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_longlong_sum_reduce(nvshmem_team_t team, long long *dest,
+                                                 const long long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uchar_sum_reduce(nvshmem_team_t team, unsigned char *dest,
+                                              const unsigned char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ushort_sum_reduce(nvshmem_team_t team, unsigned short *dest,
+                                               const unsigned short *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint_sum_reduce(nvshmem_team_t team, unsigned int *dest,
+                                             const unsigned int *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulong_sum_reduce(nvshmem_team_t team, unsigned long *dest,
+                                              const unsigned long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulonglong_sum_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                                  const unsigned long long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int8_sum_reduce(nvshmem_team_t team, int8_t *dest,
+                                             const int8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int16_sum_reduce(nvshmem_team_t team, int16_t *dest,
+                                              const int16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int32_sum_reduce(nvshmem_team_t team, int32_t *dest,
+                                              const int32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int64_sum_reduce(nvshmem_team_t team, int64_t *dest,
+                                              const int64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint8_sum_reduce(nvshmem_team_t team, uint8_t *dest,
+                                              const uint8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint16_sum_reduce(nvshmem_team_t team, uint16_t *dest,
+                                               const uint16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint32_sum_reduce(nvshmem_team_t team, uint32_t *dest,
+                                               const uint32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint64_sum_reduce(nvshmem_team_t team, uint64_t *dest,
+                                               const uint64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_size_sum_reduce(nvshmem_team_t team, size_t *dest,
+                                             const size_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ptrdiff_sum_reduce(nvshmem_team_t team, ptrdiff_t *dest,
+                                                const ptrdiff_t *source, size_t nreduce);
+
+/* nvshmem_TYPENAME_prod_reduce (man page shmem_prod_reduce) */
+SHOAL_NVSHMEM_HD int nvshmem_float_prod_reduce(nvshmem_team_t team, float *dest,
+                                               const float *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_double_prod_reduce(nvshmem_team_t team, double *dest,
+                                                const double *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_char_prod_reduce(nvshmem_team_t team, char *dest, const char *source,
+                                              size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_schar_prod_reduce(nvshmem_team_t team, signed char *dest,
+                                               const signed char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_short_prod_reduce(nvshmem_team_t team, short *dest,
+                                               const short *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int_prod_reduce(nvshmem_team_t team, int *dest, const int *source,
+                                             size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_long_prod_reduce(nvshmem_team_t team, long *dest, const long *source,
+                                              size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_longlong_prod_reduce(nvshmem_team_t team, long long *dest,
+                                                  const long long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uchar_prod_reduce(nvshmem_team_t team, unsigned char *dest,
+                                               const unsigned char *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ushort_prod_reduce(nvshmem_team_t team, unsigned short *dest,
+                                                const unsigned short *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint_prod_reduce(nvshmem_team_t team, unsigned int *dest,
+                                              const unsigned int *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulong_prod_reduce(nvshmem_team_t team, unsigned long *dest,
+                                               const unsigned long *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ulonglong_prod_reduce(nvshmem_team_t team, unsigned long long *dest,
+                                                   const unsigned long long *source,
+                                                   size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int8_prod_reduce(nvshmem_team_t team, int8_t *dest,
+                                              const int8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int16_prod_reduce(nvshmem_team_t team, int16_t *dest,
+                                               const int16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int32_prod_reduce(nvshmem_team_t team, int32_t *dest,
+                                               const int32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_int64_prod_reduce(nvshmem_team_t team, int64_t *dest,
+                                               const int64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint8_prod_reduce(nvshmem_team_t team, uint8_t *dest,
+                                               const uint8_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint16_prod_reduce(nvshmem_team_t team, uint16_t *dest,
+                                                const uint16_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint32_prod_reduce(nvshmem_team_t team, uint32_t *dest,
+                                                const uint32_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_uint64_prod_reduce(nvshmem_team_t team, uint64_t *dest,
+                                                const uint64_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_size_prod_reduce(nvshmem_team_t team, size_t *dest,
+                                              const size_t *source, size_t nreduce);
+SHOAL_NVSHMEM_HD int nvshmem_ptrdiff_prod_reduce(nvshmem_team_t team, ptrdiff_t *dest,
+                                                 const ptrdiff_t *source, size_t nreduce);
 
 /* nvshmemx_TYPENAME_wait_until_on_stream (man page shmem_wait_until) */
 void nvshmemx_short_wait_until_on_stream(short *ivar, int cmp, short cmp_value,

@@ -177,6 +177,9 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
 /* Starts grid x block threads running kernel, each with its own blockIdx and
  * threadIdx (x only), and returns at once, as a launch does. */
 void shoal_dev_cpu_launch(unsigned grid, unsigned block, std::function<void()> kernel);
+/* Whether the calling thread is a kernel's (a launch started it): where a
+ * routine that is host and device takes its device half. */
+int shoal_dev_cpu_in_kernel(void);
 /* The error of the last launch (a thread that could not start), then cleared. */
 cudaError_t cudaGetLastError(void);
 /* Waits for every stream to be idle, then for every kernel thread launched so far. */

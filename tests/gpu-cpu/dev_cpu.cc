@@ -151,6 +151,11 @@ typedef struct kernel_thread {
 
 static thread_local kernel_thread_t *self;
 
+int shoal_dev_cpu_in_kernel(void)
+{
+    return self != NULL;
+}
+
 void shoal_dev_cpu_syncthreads(void)
 {
     pthread_barrier_wait(&self->sync->block);

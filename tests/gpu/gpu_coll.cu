@@ -2,13 +2,13 @@
  * fcollect, alltoall and reduction (every type and op), in its nvshmem_ form
  * (one thread), its nvshmemx_ _block form (a block of 40 threads: a full warp and
  * a partial one), its _warp form and its nvshmemx_..._on_stream form (with
- * nvshmemx_barrier_on_stream and _team_sync_on_stream), and the byte forms, on
- * the world team and
- * on a strided team (world PEs 1, 3, ...; at 2 PEs a team of one), with several
- * element counts (600 longs span two pieces of a reduction's 4 KiB scratch; the
- * strided team takes 7 and 600).
- * One kernel calls them all, each on its own source and dest; then the host
- * calls each one's host twin (shmem_TYPENAME_OP_reduce, shmem_TYPENAME_broadcast,
+ * nvshmemx_barrier_on_stream and _team_sync_on_stream), its host form (the
+ * nvshmem_ name called on the host: a device collective on a stream of its own,
+ * waited for), and the byte forms, on the world team and on a strided team (world PEs 1, 3, ...; at
+ * 2 PEs a team of one), with several element counts (600 longs span two pieces of a reduction's 4
+ * KiB scratch; the strided team takes 7 and 600). One kernel calls them all, each on its own source
+ * and dest; then the host calls each one's host twin (shmem_TYPENAME_OP_reduce,
+ * shmem_TYPENAME_broadcast,
  * ...) on the same source and a host team of the same PEs, and every byte of the
  * two dests must match. Sources hold small whole numbers, so that float sums and
  * products are exact whatever the order. gpu_coll.sh runs it at 2 and 4 PEs,
@@ -209,45 +209,54 @@ static int check_all(nvshmem_team_t team, shmem_team_t hteam, size_t n, char *sr
     return compare_areas(dest, ref, bytes, names, N_ROUTINES, what, n);
 }
 
-/* The stream forms, by op: they take what the device forms take, and a stream. */
-template <typename T, typename F>
-static void stream_broadcast(F f, nvshmem_team_t team, void *d, const void *s, size_t n, int root,
-                             cudaStream_t st)
+/* The stream forms and the host forms, by op: they take what the device forms
+ * take, the stream forms a stream too (in st). */
+template <typename T, typename F, typename... S>
+static int nv_broadcast(F f, nvshmem_team_t team, void *d, const void *s, size_t n, int root,
+                        S... st)
 {
-    f(team, (T *)d, (const T *)s, n, root, st);
+    return f(team, (T *)d, (const T *)s, n, root, st...);
 }
 
-template <typename T, typename F>
-static void stream_plain(F f, nvshmem_team_t team, void *d, const void *s, size_t n, int,
-                         cudaStream_t st)
+template <typename T, typename F, typename... S>
+static int nv_plain(F f, nvshmem_team_t team, void *d, const void *s, size_t n, int, S... st)
 {
-    f(team, (T *)d, (const T *)s, n, st);
+    return f(team, (T *)d, (const T *)s, n, st...);
 }
 
-#define stream_fcollect stream_plain
-#define stream_alltoall stream_plain
-#define stream_and_reduce stream_plain
-#define stream_or_reduce stream_plain
-#define stream_xor_reduce stream_plain
-#define stream_max_reduce stream_plain
-#define stream_min_reduce stream_plain
-#define stream_sum_reduce stream_plain
-#define stream_prod_reduce stream_plain
+#define nv_fcollect nv_plain
+#define nv_alltoall nv_plain
+#define nv_and_reduce nv_plain
+#define nv_or_reduce nv_plain
+#define nv_xor_reduce nv_plain
+#define nv_max_reduce nv_plain
+#define nv_min_reduce nv_plain
+#define nv_sum_reduce nv_plain
+#define nv_prod_reduce nv_plain
 
 #define N_STREAM (SHOAL_STREAM_COLL_ROUTINES_COUNT + 3)
+static_assert(SHOAL_HOST_COLL_ROUTINES_COUNT == SHOAL_STREAM_COLL_ROUTINES_COUNT,
+              "the host forms are the stream forms' rows, in the same order");
 
-/* The nvshmemx_..._on_stream forms, all enqueued on one stream between a
- * nvshmemx_barrier_on_stream and a nvshmemx_team_sync_on_stream, then compared
- * with their host twins as check_all does. */
+/* The nvshmemx_..._on_stream forms (on_host 0), all enqueued on one stream
+ * between a nvshmemx_barrier_on_stream and a nvshmemx_team_sync_on_stream; or
+ * the typed collectives called on the host (on_host 1: each runs on a stream of
+ * its own and returns when done); then compared with their host twins as
+ * check_all does. */
 static int check_stream(nvshmem_team_t team, shmem_team_t hteam, size_t n, char *src, char *dest,
-                        char *ref, const char *what)
+                        char *ref, const char *what, int on_host)
 {
+    static const char *host_names[] = {
+#define X(op, type, routine, host) #routine,
+        SHOAL_HOST_COLL_ROUTINES(X)
+#undef X
+    };
     int me = shmem_my_pe(), size = nvshmem_team_n_pes(team), k = 0;
+    int count = on_host ? SHOAL_HOST_COLL_ROUTINES_COUNT : N_STREAM;
     size_t bytes[N_STREAM];
     const char *names[N_STREAM];
-    cudaStream_t st;
+    cudaStream_t st = NULL;
 
-    GPU_CUDA(cudaStreamCreate(&st));
     memset(dest, 0, (size_t)N_STREAM * AREA);
     memset(ref, 0, (size_t)N_STREAM * AREA);
 #define X(op, type, routine, host)                                                                 \
@@ -257,38 +266,52 @@ static int check_stream(nvshmem_team_t team, shmem_team_t hteam, size_t n, char 
 #undef X
     for (; k < N_STREAM; k++)
         fill<long>(src + (size_t)k * AREA, AREA / sizeof(long), me, k);
-    nvshmemx_barrier_on_stream(team, st);
     k = 0;
+    if (on_host) {
+        shmem_team_sync(hteam); /* every member's sources are filled */
 #define X(op, type, routine, host)                                                                 \
-    stream_##op<type>(routine, team, dest + (size_t)k * AREA, src + (size_t)k * AREA, n, k % size, \
-                      st);                                                                         \
+    GPU_CHECK_EQ(#routine "'s return on the host", 0,                                              \
+                 nv_##op<type>(routine, team, dest + (size_t)k * AREA, src + (size_t)k * AREA, n,  \
+                               k % size));                                                         \
     k++;
-    SHOAL_STREAM_COLL_ROUTINES(X)
+        SHOAL_HOST_COLL_ROUTINES(X)
 #undef X
-    nvshmemx_broadcastmem_on_stream(team, dest + (size_t)k * AREA, src + (size_t)k * AREA, n * 8,
-                                    k % size, st);
-    nvshmemx_fcollectmem_on_stream(team, dest + (size_t)(k + 1) * AREA,
-                                   src + (size_t)(k + 1) * AREA, n * 8, st);
-    nvshmemx_alltoallmem_on_stream(team, dest + (size_t)(k + 2) * AREA,
-                                   src + (size_t)(k + 2) * AREA, n * 8, st);
-    GPU_CHECK_EQ("nvshmemx_team_sync_on_stream's return", 0,
-                 nvshmemx_team_sync_on_stream(team, st));
-    GPU_CUDA(cudaStreamSynchronize(st));
+    } else {
+        GPU_CUDA(cudaStreamCreate(&st));
+        nvshmemx_barrier_on_stream(team, st);
+#define X(op, type, routine, host)                                                                 \
+    nv_##op<type>(routine, team, dest + (size_t)k * AREA, src + (size_t)k * AREA, n, k % size,     \
+                  st);                                                                             \
+    k++;
+        SHOAL_STREAM_COLL_ROUTINES(X)
+#undef X
+        nvshmemx_broadcastmem_on_stream(team, dest + (size_t)k * AREA, src + (size_t)k * AREA,
+                                        n * 8, k % size, st);
+        nvshmemx_fcollectmem_on_stream(team, dest + (size_t)(k + 1) * AREA,
+                                       src + (size_t)(k + 1) * AREA, n * 8, st);
+        nvshmemx_alltoallmem_on_stream(team, dest + (size_t)(k + 2) * AREA,
+                                       src + (size_t)(k + 2) * AREA, n * 8, st);
+        GPU_CHECK_EQ("nvshmemx_team_sync_on_stream's return", 0,
+                     nvshmemx_team_sync_on_stream(team, st));
+        GPU_CUDA(cudaStreamSynchronize(st));
+    }
     k = 0;
 #define X(op, type, routine, host)                                                                 \
-    names[k] = #routine;                                                                           \
+    names[k] = on_host ? host_names[k] : #routine;                                                 \
     bytes[k] =                                                                                     \
         host_##op<type>(host, hteam, ref + (size_t)k * AREA, src + (size_t)k * AREA, n, k % size); \
     k++;
     SHOAL_STREAM_COLL_ROUTINES(X)
 #undef X
-    host_mem_twins(hteam, ref, src, k, n, size, bytes);
-    names[k] = "nvshmemx_broadcastmem_on_stream";
-    names[k + 1] = "nvshmemx_fcollectmem_on_stream";
-    names[k + 2] = "nvshmemx_alltoallmem_on_stream";
+    if (!on_host) {
+        host_mem_twins(hteam, ref, src, k, n, size, bytes);
+        names[k] = "nvshmemx_broadcastmem_on_stream";
+        names[k + 1] = "nvshmemx_fcollectmem_on_stream";
+        names[k + 2] = "nvshmemx_alltoallmem_on_stream";
+        GPU_CUDA(cudaStreamDestroy(st));
+    }
     shmem_team_sync(hteam);
-    GPU_CUDA(cudaStreamDestroy(st));
-    return compare_areas(dest, ref, bytes, names, N_STREAM, what, n);
+    return compare_areas(dest, ref, bytes, names, count, what, n);
 }
 
 int main(void)
@@ -336,18 +359,29 @@ int main(void)
     /* The stream forms: the world team with the first count, the strided team
      * with 600 elements where the counts reach it. */
     bad += check_stream(NVSHMEM_TEAM_WORLD, SHMEM_TEAM_WORLD, counts[0], src, dest, ref,
-                        "NVSHMEM_TEAM_WORLD, on a stream");
+                        "NVSHMEM_TEAM_WORLD, on a stream", 0);
     runs++;
     if (strided != NVSHMEM_TEAM_INVALID && ncounts > 1) {
         bad += check_stream(strided, hstrided, counts[1], src, dest, ref,
-                            "the strided team, on a stream");
+                            "the strided team, on a stream", 0);
+        runs++;
+    }
+    /* The host forms: the world team with the first count, the strided team
+     * with the last where the counts reach it. */
+    bad += check_stream(NVSHMEM_TEAM_WORLD, SHMEM_TEAM_WORLD, counts[0], src, dest, ref,
+                        "NVSHMEM_TEAM_WORLD, on the host", 1);
+    runs++;
+    if (strided != NVSHMEM_TEAM_INVALID && ncounts > 2) {
+        bad += check_stream(strided, hstrided, counts[2], src, dest, ref,
+                            "the strided team, on the host", 1);
         runs++;
     }
     shmem_barrier_all();
     GPU_CHECK(bad == 0, "%d device collectives differ from their host twins", bad);
     if (me == 0)
-        printf("gpu_coll: %d device collectives (%d typed, %d byte forms) and %d stream forms "
-               "checked against the host's in %d runs at %d PEs\n",
-               N_ROUTINES, SHOAL_DEV_COLL_ROUTINES_COUNT, N_MEM, N_STREAM, runs, n_pes);
+        printf("gpu_coll: %d device collectives (%d typed, %d byte forms), %d stream forms "
+               "and %d host forms checked against the host's in %d runs at %d PEs\n",
+               N_ROUTINES, SHOAL_DEV_COLL_ROUTINES_COUNT, N_MEM, N_STREAM,
+               SHOAL_HOST_COLL_ROUTINES_COUNT, runs, n_pes);
     return gpu_test_finish("gpu_coll");
 }

@@ -80,12 +80,14 @@ def gpu_twins(rows, gpu, dev_source, dev_over, stream_source, group_page):
 
 def device_form(r, gpu, dev_source, dev_over):
     """The nvshmem_ device twin of r: same parameters (a team is an
-    nvshmem_team_t), the call its dev key says."""
+    nvshmem_team_t), the call its dev key says. Where r's stream key has a host
+    key, the twin is host and device (hd: the host half's core and args)."""
+    st = r["stream"] if isinstance(r["stream"], dict) else {}
     return dict(r, **gpu, name=r["name"].replace("shmem_", "nvshmem_", 1), twin=r,
                 params=r["params"].replace("shmem_team_t", "nvshmem_team_t"),
                 device=True, over=dev_over.get(r["over"], r["over"]),
                 core=r["dev"]["core"], args=r["dev"]["args"], locals=r["dev"]["locals"],
-                source=dev_source[r["source"]])
+                source=dev_source[r["source"]], hd=st.get("host"))
 
 
 def group_form(r, gpu, dev_source, dev_over, page, group):
@@ -96,7 +98,7 @@ def group_form(r, gpu, dev_source, dev_over, page, group):
     (nvshmemx_putmem_block from nvshmemx_put{SIZE}_block)."""
     twin = device_form(r, gpu, dev_source, dev_over)
     return dict(twin, name=twin["name"].replace("nvshmem_", "nvshmemx_", 1) + "_" + group,
-                group=group, page=r["group"].get("page", page),
+                group=group, page=r["group"].get("page", page), hd=None,
                 core=r["group"]["core"],
                 source=twin["source"].replace(".cu", "_group.cu"),
                 args=r["group"]["args"].replace("{warp}", str(int(group == "warp"))))

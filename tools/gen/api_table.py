@@ -590,11 +590,15 @@ def _dev_coll(core, args, page, stream):
     """A collective's device twin and its _block and _warp forms: args hold %s
     for who calls (SHOAL_DEV_THREAD, or the group's {warp}: SHOAL_DEV_BLOCK 0,
     SHOAL_DEV_WARP 1); the group forms stay on the twin's page. stream: the
-    args of its nvshmemx_..._on_stream form (shoal_gpu_coll_on_stream)."""
+    args of its nvshmemx_..._on_stream form (shoal_gpu_coll_on_stream); the
+    device twin's host half (NVSHMEM's host form of the same name) passes the
+    same but the stream to shoal_gpu_coll_host."""
     return {"dev": _dev(core, args % "SHOAL_DEV_THREAD"),
             "group": {"core": core, "args": args % "{warp}", "page": page},
             "stream": {"core": "shoal_gpu_coll_on_stream", "args": stream,
-                       "source": "gpu/host/gen/coll_stream.cu"}}
+                       "source": "gpu/host/gen/coll_stream.cu",
+                       "host": {"core": "shoal_gpu_coll_host",
+                                "args": stream.replace(", stream, {routine}", ", {routine}")}}}
 _TEAM_CONTIG = "shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems"
 ROUTINES += [
     _row(name="shmem_{TYPENAME}_broadcast", over="rma", params=_TEAM_CONTIG + ", int PE_root",
@@ -918,8 +922,8 @@ GPU_SOURCES = {
         "what": "Device point-to-point synchronization: wait_until, test and their forms.",
     },
     "gpu/device/gen/coll.cu": {
-        "includes": ["shoal_device.cuh", "shoal_red.h", "nvshmem.h"],
-        "what": "Device team collectives: typed broadcast, fcollect, alltoall, reductions.",
+        "includes": ["shoal_device.cuh", "shoal_gpu_host.h", "shoal_red.h", "nvshmem.h"],
+        "what": "Typed team collectives, in kernels and on the host.",
     },
     "gpu/device/gen/coll_group.cu": {
         "includes": ["shoal_device.cuh", "shoal_red.h", "nvshmem.h"],

@@ -12,6 +12,7 @@ of the man page synopses. The text it shares with the host half
 shoal_gen.py, which imports it.
 """
 
+import copy
 import re
 import textwrap
 
@@ -22,8 +23,32 @@ from c_emit import BANNER, WIDTH, c_decl, subst_type, wrap, wrapper, xmacro
 CPU_TEST = "tests/gpu-cpu/gen/dev_routines.h"
 
 
-def device_proto(r):
+def device_proto(r, hd="__host__ __device__ "):
+    """r's prototype with its execution space: hd for a routine that is host and
+    device (the header spells it SHOAL_NVSHMEM_HD, which C compilers drop)."""
+    if r.row.get("hd"):
+        return hd + r.proto()
     return ("__device__ " if r.row["device"] else "") + r.proto()
+
+
+def hd_wrapper(r):
+    """The definition of a routine that is host and device: the device half is
+    the row's call, the host half the call its hd key says. nvcc compiles each
+    half in its own pass; the CPU engine has both and takes the host half
+    outside a kernel thread (shoal_device.cuh's SHOAL_HD_* macros)."""
+    dev = wrapper(r, "__host__ __device__ ")
+    host_r = copy.copy(r)
+    host_r.row = dict(r.row, core=r.row["hd"]["core"], args=r.row["hd"]["args"], locals=[])
+    host = wrapper(host_r)
+    i, j = dev.index("{"), host.index("{")
+    dev_body, host_body = dev[i + 1:-1], host[j + 1:-1]
+    # the host call once more, one level deeper (rewrapped: a return, no locals)
+    host_call = " ".join(line.strip() for line in host_body)
+    return (dev[:i + 1] + ["#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)",
+                           "    if (!SHOAL_HD_ON_DEVICE())"]
+            + wrap("        " + host_call)
+            + ["#endif", "#ifdef SHOAL_HD_DEVICE_HALF"] + dev_body + ["#else"] + host_body
+            + ["#endif", "}"])
 
 
 def gen_header(api):
@@ -38,14 +63,18 @@ def gen_header(api):
            "#ifdef __cplusplus", 'extern "C" {', "#endif", "", "#ifdef SHOAL_NVSHMEM_DEVICE"]
     for device in (True, False):
         if not device:
-            out += ["", "#endif /* SHOAL_NVSHMEM_DEVICE */"]
+            out += ["", "#endif /* SHOAL_NVSHMEM_DEVICE */", "",
+                    "/* Host and device: the collectives NVSHMEM also has on the host, where",
+                    " * each runs its device form on a stream of its own and returns when it",
+                    " * is done (nvshmem_collectives(3)). Then the stream forms. */"]
         for row, rs in api.gpu_by_row:
-            if row["device"] != device:
+            # a host-and-device row is declared where C compilers see it too
+            if (row["device"] and not row.get("hd")) != device:
                 continue
             pattern = row["name"].replace("{", "").replace("}", "")
             out += ["", "/* %s (man page %s) */" % (pattern, row["page"])]
             for r in rs:
-                out += wrap(device_proto(r) + ";")
+                out += wrap(device_proto(r, "SHOAL_NVSHMEM_HD ") + ";")
     out += ["", "#ifdef __cplusplus", "}", "#endif", "", "#endif /* %s */" % info["guard"], ""]
     return "\n".join(out)
 
@@ -62,7 +91,10 @@ def gen_source(api, path, info):
     for row, rs in rows:
         for r in rs:
             out.append("")
-            out.extend(wrapper(r, "__device__ " if row["device"] else ""))
+            if row.get("hd"):
+                out.extend(hd_wrapper(r))
+            else:
+                out.extend(wrapper(r, "__device__ " if row["device"] else ""))
     out += ["", '} /* extern "C" */', ""]
     return "\n".join(out)
 
@@ -95,12 +127,14 @@ def gen_test(api):
               for r in rs]
         if rs:
             kernels.append(("shoal_test_" + path.split("/")[-1].split(".")[0], path, rs))
-    streams = [r for row, rs in api.gpu_by_row if not row["device"] for r in rs]
+    streams = [r for row, rs in api.gpu_by_row if not row["device"] or row.get("hd")
+               for r in rs]
     ndev = sum(len(rs) for _, _, rs in kernels)
     out = ["/* %s */" % BANNER,
            "/* all_routines.cu - every generated GPU routine for every type: the kernels call",
            " * each device routine (nvshmem_, and the nvshmemx_ _block and _warp forms),",
-           " * shoal_test_streams each nvshmemx_ stream form, so building it (nvcc -rdc=true,",
+           " * shoal_test_streams each nvshmemx_ stream form and host collective, so building",
+           " * it (nvcc -rdc=true,",
            " * linked with the GPU library) checks each declaration against its definition.",
            " * Nothing is launched: that needs a heap and nvshmem_init. With a GPU it checks",
            " * that each kernel loads there (the device link resolved every routine for it);",
@@ -113,7 +147,7 @@ def gen_test(api):
         for r in rs:
             out += test_call(r)
         out.append("}")
-    out += ["", "/* %s: %d routines */" % (streams[0].row["source"], len(streams)),
+    out += ["", "/* the stream forms and the host collectives: %d routines */" % len(streams),
             "void shoal_test_streams(void *buf, cudaStream_t stream);",
             "void shoal_test_streams(void *buf, cudaStream_t stream)", "{"]
     for r in streams:
@@ -135,7 +169,7 @@ def gen_test(api):
             "                    kernels[i].name, cudaGetErrorString(rc));",
             "            fail = 1;", "        }", "    }",
             '    printf("all_routines: %d kernels calling %d device routines%s, %d stream '
-            'forms linked\\n",' % (len(kernels), ndev, "%s", len(streams)),
+            'forms and host collectives linked\\n",' % (len(kernels), ndev, "%s", len(streams)),
             '           fail ? " (some do not load)" : " load on this GPU");',
             "    return fail;", "}", ""]
     return "\n".join(out)
@@ -195,7 +229,13 @@ def gen_cpu_test(api):
     out += xmacro("SHOAL_STREAM_COLL_ROUTINES",
                   ["%s, %s, %s, %s" % (r.op(), r.ctype, r.name, r.twin) for r in streams],
                   "X(OP, TYPE, ROUTINE, HOST): the collectives' nvshmemx_ stream forms")
-    out += ["#define SHOAL_STREAM_COLL_ROUTINES_COUNT %d" % len(streams), "",
+    out += ["#define SHOAL_STREAM_COLL_ROUTINES_COUNT %d" % len(streams), ""]
+    hosts = [r for r in colls if r.row.get("hd")]
+    out += xmacro("SHOAL_HOST_COLL_ROUTINES",
+                  ["%s, %s, %s, %s" % (r.op(), r.ctype, r.name, r.twin) for r in hosts],
+                  "X(OP, TYPE, ROUTINE, HOST): the collectives' nvshmem_ host forms (the "
+                  "device routines' host halves)")
+    out += ["#define SHOAL_HOST_COLL_ROUTINES_COUNT %d" % len(hosts), "",
             "#endif /* SHOAL_TEST_DEV_ROUTINES_H */", ""]
     return "\n".join(out)
 
@@ -255,6 +295,8 @@ def synopsis(api, page, deprecated):
                 and row["deprecated"] == deprecated]
         if not rows and not untyped:
             continue
+        if any(row.get("hd") for row, _ in rows):
+            what = "NVSHMEM host and device"
         out += [".PP", "Deprecated %s:" % what] if deprecated else [".SS " + what]
         out += [".nf", "#include <%s>" % header, ""]
         out += ["__device__ " + c_decl(u[0], u[1], u[2]) + ";" for u in untyped]

@@ -1651,4 +1651,211 @@
     X(prod_reduce, ptrdiff_t, nvshmemx_ptrdiff_prod_reduce_on_stream, shmem_ptrdiff_prod_reduce)
 #define SHOAL_STREAM_COLL_ROUTINES_COUNT 203
 
+/* X(OP, TYPE, ROUTINE, HOST): the collectives' nvshmem_ host forms (the device routines' host halves) */
+#define SHOAL_HOST_COLL_ROUTINES(X) \
+    X(broadcast, float, nvshmem_float_broadcast, shmem_float_broadcast) \
+    X(broadcast, double, nvshmem_double_broadcast, shmem_double_broadcast) \
+    X(broadcast, char, nvshmem_char_broadcast, shmem_char_broadcast) \
+    X(broadcast, signed char, nvshmem_schar_broadcast, shmem_schar_broadcast) \
+    X(broadcast, short, nvshmem_short_broadcast, shmem_short_broadcast) \
+    X(broadcast, int, nvshmem_int_broadcast, shmem_int_broadcast) \
+    X(broadcast, long, nvshmem_long_broadcast, shmem_long_broadcast) \
+    X(broadcast, long long, nvshmem_longlong_broadcast, shmem_longlong_broadcast) \
+    X(broadcast, unsigned char, nvshmem_uchar_broadcast, shmem_uchar_broadcast) \
+    X(broadcast, unsigned short, nvshmem_ushort_broadcast, shmem_ushort_broadcast) \
+    X(broadcast, unsigned int, nvshmem_uint_broadcast, shmem_uint_broadcast) \
+    X(broadcast, unsigned long, nvshmem_ulong_broadcast, shmem_ulong_broadcast) \
+    X(broadcast, unsigned long long, nvshmem_ulonglong_broadcast, shmem_ulonglong_broadcast) \
+    X(broadcast, int8_t, nvshmem_int8_broadcast, shmem_int8_broadcast) \
+    X(broadcast, int16_t, nvshmem_int16_broadcast, shmem_int16_broadcast) \
+    X(broadcast, int32_t, nvshmem_int32_broadcast, shmem_int32_broadcast) \
+    X(broadcast, int64_t, nvshmem_int64_broadcast, shmem_int64_broadcast) \
+    X(broadcast, uint8_t, nvshmem_uint8_broadcast, shmem_uint8_broadcast) \
+    X(broadcast, uint16_t, nvshmem_uint16_broadcast, shmem_uint16_broadcast) \
+    X(broadcast, uint32_t, nvshmem_uint32_broadcast, shmem_uint32_broadcast) \
+    X(broadcast, uint64_t, nvshmem_uint64_broadcast, shmem_uint64_broadcast) \
+    X(broadcast, size_t, nvshmem_size_broadcast, shmem_size_broadcast) \
+    X(broadcast, ptrdiff_t, nvshmem_ptrdiff_broadcast, shmem_ptrdiff_broadcast) \
+    X(fcollect, float, nvshmem_float_fcollect, shmem_float_fcollect) \
+    X(fcollect, double, nvshmem_double_fcollect, shmem_double_fcollect) \
+    X(fcollect, char, nvshmem_char_fcollect, shmem_char_fcollect) \
+    X(fcollect, signed char, nvshmem_schar_fcollect, shmem_schar_fcollect) \
+    X(fcollect, short, nvshmem_short_fcollect, shmem_short_fcollect) \
+    X(fcollect, int, nvshmem_int_fcollect, shmem_int_fcollect) \
+    X(fcollect, long, nvshmem_long_fcollect, shmem_long_fcollect) \
+    X(fcollect, long long, nvshmem_longlong_fcollect, shmem_longlong_fcollect) \
+    X(fcollect, unsigned char, nvshmem_uchar_fcollect, shmem_uchar_fcollect) \
+    X(fcollect, unsigned short, nvshmem_ushort_fcollect, shmem_ushort_fcollect) \
+    X(fcollect, unsigned int, nvshmem_uint_fcollect, shmem_uint_fcollect) \
+    X(fcollect, unsigned long, nvshmem_ulong_fcollect, shmem_ulong_fcollect) \
+    X(fcollect, unsigned long long, nvshmem_ulonglong_fcollect, shmem_ulonglong_fcollect) \
+    X(fcollect, int8_t, nvshmem_int8_fcollect, shmem_int8_fcollect) \
+    X(fcollect, int16_t, nvshmem_int16_fcollect, shmem_int16_fcollect) \
+    X(fcollect, int32_t, nvshmem_int32_fcollect, shmem_int32_fcollect) \
+    X(fcollect, int64_t, nvshmem_int64_fcollect, shmem_int64_fcollect) \
+    X(fcollect, uint8_t, nvshmem_uint8_fcollect, shmem_uint8_fcollect) \
+    X(fcollect, uint16_t, nvshmem_uint16_fcollect, shmem_uint16_fcollect) \
+    X(fcollect, uint32_t, nvshmem_uint32_fcollect, shmem_uint32_fcollect) \
+    X(fcollect, uint64_t, nvshmem_uint64_fcollect, shmem_uint64_fcollect) \
+    X(fcollect, size_t, nvshmem_size_fcollect, shmem_size_fcollect) \
+    X(fcollect, ptrdiff_t, nvshmem_ptrdiff_fcollect, shmem_ptrdiff_fcollect) \
+    X(alltoall, float, nvshmem_float_alltoall, shmem_float_alltoall) \
+    X(alltoall, double, nvshmem_double_alltoall, shmem_double_alltoall) \
+    X(alltoall, char, nvshmem_char_alltoall, shmem_char_alltoall) \
+    X(alltoall, signed char, nvshmem_schar_alltoall, shmem_schar_alltoall) \
+    X(alltoall, short, nvshmem_short_alltoall, shmem_short_alltoall) \
+    X(alltoall, int, nvshmem_int_alltoall, shmem_int_alltoall) \
+    X(alltoall, long, nvshmem_long_alltoall, shmem_long_alltoall) \
+    X(alltoall, long long, nvshmem_longlong_alltoall, shmem_longlong_alltoall) \
+    X(alltoall, unsigned char, nvshmem_uchar_alltoall, shmem_uchar_alltoall) \
+    X(alltoall, unsigned short, nvshmem_ushort_alltoall, shmem_ushort_alltoall) \
+    X(alltoall, unsigned int, nvshmem_uint_alltoall, shmem_uint_alltoall) \
+    X(alltoall, unsigned long, nvshmem_ulong_alltoall, shmem_ulong_alltoall) \
+    X(alltoall, unsigned long long, nvshmem_ulonglong_alltoall, shmem_ulonglong_alltoall) \
+    X(alltoall, int8_t, nvshmem_int8_alltoall, shmem_int8_alltoall) \
+    X(alltoall, int16_t, nvshmem_int16_alltoall, shmem_int16_alltoall) \
+    X(alltoall, int32_t, nvshmem_int32_alltoall, shmem_int32_alltoall) \
+    X(alltoall, int64_t, nvshmem_int64_alltoall, shmem_int64_alltoall) \
+    X(alltoall, uint8_t, nvshmem_uint8_alltoall, shmem_uint8_alltoall) \
+    X(alltoall, uint16_t, nvshmem_uint16_alltoall, shmem_uint16_alltoall) \
+    X(alltoall, uint32_t, nvshmem_uint32_alltoall, shmem_uint32_alltoall) \
+    X(alltoall, uint64_t, nvshmem_uint64_alltoall, shmem_uint64_alltoall) \
+    X(alltoall, size_t, nvshmem_size_alltoall, shmem_size_alltoall) \
+    X(alltoall, ptrdiff_t, nvshmem_ptrdiff_alltoall, shmem_ptrdiff_alltoall) \
+    X(and_reduce, unsigned char, nvshmem_uchar_and_reduce, shmem_uchar_and_reduce) \
+    X(and_reduce, unsigned short, nvshmem_ushort_and_reduce, shmem_ushort_and_reduce) \
+    X(and_reduce, unsigned int, nvshmem_uint_and_reduce, shmem_uint_and_reduce) \
+    X(and_reduce, unsigned long, nvshmem_ulong_and_reduce, shmem_ulong_and_reduce) \
+    X(and_reduce, unsigned long long, nvshmem_ulonglong_and_reduce, shmem_ulonglong_and_reduce) \
+    X(and_reduce, int8_t, nvshmem_int8_and_reduce, shmem_int8_and_reduce) \
+    X(and_reduce, int16_t, nvshmem_int16_and_reduce, shmem_int16_and_reduce) \
+    X(and_reduce, int32_t, nvshmem_int32_and_reduce, shmem_int32_and_reduce) \
+    X(and_reduce, int64_t, nvshmem_int64_and_reduce, shmem_int64_and_reduce) \
+    X(and_reduce, uint8_t, nvshmem_uint8_and_reduce, shmem_uint8_and_reduce) \
+    X(and_reduce, uint16_t, nvshmem_uint16_and_reduce, shmem_uint16_and_reduce) \
+    X(and_reduce, uint32_t, nvshmem_uint32_and_reduce, shmem_uint32_and_reduce) \
+    X(and_reduce, uint64_t, nvshmem_uint64_and_reduce, shmem_uint64_and_reduce) \
+    X(and_reduce, size_t, nvshmem_size_and_reduce, shmem_size_and_reduce) \
+    X(or_reduce, unsigned char, nvshmem_uchar_or_reduce, shmem_uchar_or_reduce) \
+    X(or_reduce, unsigned short, nvshmem_ushort_or_reduce, shmem_ushort_or_reduce) \
+    X(or_reduce, unsigned int, nvshmem_uint_or_reduce, shmem_uint_or_reduce) \
+    X(or_reduce, unsigned long, nvshmem_ulong_or_reduce, shmem_ulong_or_reduce) \
+    X(or_reduce, unsigned long long, nvshmem_ulonglong_or_reduce, shmem_ulonglong_or_reduce) \
+    X(or_reduce, int8_t, nvshmem_int8_or_reduce, shmem_int8_or_reduce) \
+    X(or_reduce, int16_t, nvshmem_int16_or_reduce, shmem_int16_or_reduce) \
+    X(or_reduce, int32_t, nvshmem_int32_or_reduce, shmem_int32_or_reduce) \
+    X(or_reduce, int64_t, nvshmem_int64_or_reduce, shmem_int64_or_reduce) \
+    X(or_reduce, uint8_t, nvshmem_uint8_or_reduce, shmem_uint8_or_reduce) \
+    X(or_reduce, uint16_t, nvshmem_uint16_or_reduce, shmem_uint16_or_reduce) \
+    X(or_reduce, uint32_t, nvshmem_uint32_or_reduce, shmem_uint32_or_reduce) \
+    X(or_reduce, uint64_t, nvshmem_uint64_or_reduce, shmem_uint64_or_reduce) \
+    X(or_reduce, size_t, nvshmem_size_or_reduce, shmem_size_or_reduce) \
+    X(xor_reduce, unsigned char, nvshmem_uchar_xor_reduce, shmem_uchar_xor_reduce) \
+    X(xor_reduce, unsigned short, nvshmem_ushort_xor_reduce, shmem_ushort_xor_reduce) \
+    X(xor_reduce, unsigned int, nvshmem_uint_xor_reduce, shmem_uint_xor_reduce) \
+    X(xor_reduce, unsigned long, nvshmem_ulong_xor_reduce, shmem_ulong_xor_reduce) \
+    X(xor_reduce, unsigned long long, nvshmem_ulonglong_xor_reduce, shmem_ulonglong_xor_reduce) \
+    X(xor_reduce, int8_t, nvshmem_int8_xor_reduce, shmem_int8_xor_reduce) \
+    X(xor_reduce, int16_t, nvshmem_int16_xor_reduce, shmem_int16_xor_reduce) \
+    X(xor_reduce, int32_t, nvshmem_int32_xor_reduce, shmem_int32_xor_reduce) \
+    X(xor_reduce, int64_t, nvshmem_int64_xor_reduce, shmem_int64_xor_reduce) \
+    X(xor_reduce, uint8_t, nvshmem_uint8_xor_reduce, shmem_uint8_xor_reduce) \
+    X(xor_reduce, uint16_t, nvshmem_uint16_xor_reduce, shmem_uint16_xor_reduce) \
+    X(xor_reduce, uint32_t, nvshmem_uint32_xor_reduce, shmem_uint32_xor_reduce) \
+    X(xor_reduce, uint64_t, nvshmem_uint64_xor_reduce, shmem_uint64_xor_reduce) \
+    X(xor_reduce, size_t, nvshmem_size_xor_reduce, shmem_size_xor_reduce) \
+    X(max_reduce, float, nvshmem_float_max_reduce, shmem_float_max_reduce) \
+    X(max_reduce, double, nvshmem_double_max_reduce, shmem_double_max_reduce) \
+    X(max_reduce, char, nvshmem_char_max_reduce, shmem_char_max_reduce) \
+    X(max_reduce, signed char, nvshmem_schar_max_reduce, shmem_schar_max_reduce) \
+    X(max_reduce, short, nvshmem_short_max_reduce, shmem_short_max_reduce) \
+    X(max_reduce, int, nvshmem_int_max_reduce, shmem_int_max_reduce) \
+    X(max_reduce, long, nvshmem_long_max_reduce, shmem_long_max_reduce) \
+    X(max_reduce, long long, nvshmem_longlong_max_reduce, shmem_longlong_max_reduce) \
+    X(max_reduce, unsigned char, nvshmem_uchar_max_reduce, shmem_uchar_max_reduce) \
+    X(max_reduce, unsigned short, nvshmem_ushort_max_reduce, shmem_ushort_max_reduce) \
+    X(max_reduce, unsigned int, nvshmem_uint_max_reduce, shmem_uint_max_reduce) \
+    X(max_reduce, unsigned long, nvshmem_ulong_max_reduce, shmem_ulong_max_reduce) \
+    X(max_reduce, unsigned long long, nvshmem_ulonglong_max_reduce, shmem_ulonglong_max_reduce) \
+    X(max_reduce, int8_t, nvshmem_int8_max_reduce, shmem_int8_max_reduce) \
+    X(max_reduce, int16_t, nvshmem_int16_max_reduce, shmem_int16_max_reduce) \
+    X(max_reduce, int32_t, nvshmem_int32_max_reduce, shmem_int32_max_reduce) \
+    X(max_reduce, int64_t, nvshmem_int64_max_reduce, shmem_int64_max_reduce) \
+    X(max_reduce, uint8_t, nvshmem_uint8_max_reduce, shmem_uint8_max_reduce) \
+    X(max_reduce, uint16_t, nvshmem_uint16_max_reduce, shmem_uint16_max_reduce) \
+    X(max_reduce, uint32_t, nvshmem_uint32_max_reduce, shmem_uint32_max_reduce) \
+    X(max_reduce, uint64_t, nvshmem_uint64_max_reduce, shmem_uint64_max_reduce) \
+    X(max_reduce, size_t, nvshmem_size_max_reduce, shmem_size_max_reduce) \
+    X(max_reduce, ptrdiff_t, nvshmem_ptrdiff_max_reduce, shmem_ptrdiff_max_reduce) \
+    X(min_reduce, float, nvshmem_float_min_reduce, shmem_float_min_reduce) \
+    X(min_reduce, double, nvshmem_double_min_reduce, shmem_double_min_reduce) \
+    X(min_reduce, char, nvshmem_char_min_reduce, shmem_char_min_reduce) \
+    X(min_reduce, signed char, nvshmem_schar_min_reduce, shmem_schar_min_reduce) \
+    X(min_reduce, short, nvshmem_short_min_reduce, shmem_short_min_reduce) \
+    X(min_reduce, int, nvshmem_int_min_reduce, shmem_int_min_reduce) \
+    X(min_reduce, long, nvshmem_long_min_reduce, shmem_long_min_reduce) \
+    X(min_reduce, long long, nvshmem_longlong_min_reduce, shmem_longlong_min_reduce) \
+    X(min_reduce, unsigned char, nvshmem_uchar_min_reduce, shmem_uchar_min_reduce) \
+    X(min_reduce, unsigned short, nvshmem_ushort_min_reduce, shmem_ushort_min_reduce) \
+    X(min_reduce, unsigned int, nvshmem_uint_min_reduce, shmem_uint_min_reduce) \
+    X(min_reduce, unsigned long, nvshmem_ulong_min_reduce, shmem_ulong_min_reduce) \
+    X(min_reduce, unsigned long long, nvshmem_ulonglong_min_reduce, shmem_ulonglong_min_reduce) \
+    X(min_reduce, int8_t, nvshmem_int8_min_reduce, shmem_int8_min_reduce) \
+    X(min_reduce, int16_t, nvshmem_int16_min_reduce, shmem_int16_min_reduce) \
+    X(min_reduce, int32_t, nvshmem_int32_min_reduce, shmem_int32_min_reduce) \
+    X(min_reduce, int64_t, nvshmem_int64_min_reduce, shmem_int64_min_reduce) \
+    X(min_reduce, uint8_t, nvshmem_uint8_min_reduce, shmem_uint8_min_reduce) \
+    X(min_reduce, uint16_t, nvshmem_uint16_min_reduce, shmem_uint16_min_reduce) \
+    X(min_reduce, uint32_t, nvshmem_uint32_min_reduce, shmem_uint32_min_reduce) \
+    X(min_reduce, uint64_t, nvshmem_uint64_min_reduce, shmem_uint64_min_reduce) \
+    X(min_reduce, size_t, nvshmem_size_min_reduce, shmem_size_min_reduce) \
+    X(min_reduce, ptrdiff_t, nvshmem_ptrdiff_min_reduce, shmem_ptrdiff_min_reduce) \
+    X(sum_reduce, float, nvshmem_float_sum_reduce, shmem_float_sum_reduce) \
+    X(sum_reduce, double, nvshmem_double_sum_reduce, shmem_double_sum_reduce) \
+    X(sum_reduce, char, nvshmem_char_sum_reduce, shmem_char_sum_reduce) \
+    X(sum_reduce, signed char, nvshmem_schar_sum_reduce, shmem_schar_sum_reduce) \
+    X(sum_reduce, short, nvshmem_short_sum_reduce, shmem_short_sum_reduce) \
+    X(sum_reduce, int, nvshmem_int_sum_reduce, shmem_int_sum_reduce) \
+    X(sum_reduce, long, nvshmem_long_sum_reduce, shmem_long_sum_reduce) \
+    X(sum_reduce, long long, nvshmem_longlong_sum_reduce, shmem_longlong_sum_reduce) \
+    X(sum_reduce, unsigned char, nvshmem_uchar_sum_reduce, shmem_uchar_sum_reduce) \
+    X(sum_reduce, unsigned short, nvshmem_ushort_sum_reduce, shmem_ushort_sum_reduce) \
+    X(sum_reduce, unsigned int, nvshmem_uint_sum_reduce, shmem_uint_sum_reduce) \
+    X(sum_reduce, unsigned long, nvshmem_ulong_sum_reduce, shmem_ulong_sum_reduce) \
+    X(sum_reduce, unsigned long long, nvshmem_ulonglong_sum_reduce, shmem_ulonglong_sum_reduce) \
+    X(sum_reduce, int8_t, nvshmem_int8_sum_reduce, shmem_int8_sum_reduce) \
+    X(sum_reduce, int16_t, nvshmem_int16_sum_reduce, shmem_int16_sum_reduce) \
+    X(sum_reduce, int32_t, nvshmem_int32_sum_reduce, shmem_int32_sum_reduce) \
+    X(sum_reduce, int64_t, nvshmem_int64_sum_reduce, shmem_int64_sum_reduce) \
+    X(sum_reduce, uint8_t, nvshmem_uint8_sum_reduce, shmem_uint8_sum_reduce) \
+    X(sum_reduce, uint16_t, nvshmem_uint16_sum_reduce, shmem_uint16_sum_reduce) \
+    X(sum_reduce, uint32_t, nvshmem_uint32_sum_reduce, shmem_uint32_sum_reduce) \
+    X(sum_reduce, uint64_t, nvshmem_uint64_sum_reduce, shmem_uint64_sum_reduce) \
+    X(sum_reduce, size_t, nvshmem_size_sum_reduce, shmem_size_sum_reduce) \
+    X(sum_reduce, ptrdiff_t, nvshmem_ptrdiff_sum_reduce, shmem_ptrdiff_sum_reduce) \
+    X(prod_reduce, float, nvshmem_float_prod_reduce, shmem_float_prod_reduce) \
+    X(prod_reduce, double, nvshmem_double_prod_reduce, shmem_double_prod_reduce) \
+    X(prod_reduce, char, nvshmem_char_prod_reduce, shmem_char_prod_reduce) \
+    X(prod_reduce, signed char, nvshmem_schar_prod_reduce, shmem_schar_prod_reduce) \
+    X(prod_reduce, short, nvshmem_short_prod_reduce, shmem_short_prod_reduce) \
+    X(prod_reduce, int, nvshmem_int_prod_reduce, shmem_int_prod_reduce) \
+    X(prod_reduce, long, nvshmem_long_prod_reduce, shmem_long_prod_reduce) \
+    X(prod_reduce, long long, nvshmem_longlong_prod_reduce, shmem_longlong_prod_reduce) \
+    X(prod_reduce, unsigned char, nvshmem_uchar_prod_reduce, shmem_uchar_prod_reduce) \
+    X(prod_reduce, unsigned short, nvshmem_ushort_prod_reduce, shmem_ushort_prod_reduce) \
+    X(prod_reduce, unsigned int, nvshmem_uint_prod_reduce, shmem_uint_prod_reduce) \
+    X(prod_reduce, unsigned long, nvshmem_ulong_prod_reduce, shmem_ulong_prod_reduce) \
+    X(prod_reduce, unsigned long long, nvshmem_ulonglong_prod_reduce, shmem_ulonglong_prod_reduce) \
+    X(prod_reduce, int8_t, nvshmem_int8_prod_reduce, shmem_int8_prod_reduce) \
+    X(prod_reduce, int16_t, nvshmem_int16_prod_reduce, shmem_int16_prod_reduce) \
+    X(prod_reduce, int32_t, nvshmem_int32_prod_reduce, shmem_int32_prod_reduce) \
+    X(prod_reduce, int64_t, nvshmem_int64_prod_reduce, shmem_int64_prod_reduce) \
+    X(prod_reduce, uint8_t, nvshmem_uint8_prod_reduce, shmem_uint8_prod_reduce) \
+    X(prod_reduce, uint16_t, nvshmem_uint16_prod_reduce, shmem_uint16_prod_reduce) \
+    X(prod_reduce, uint32_t, nvshmem_uint32_prod_reduce, shmem_uint32_prod_reduce) \
+    X(prod_reduce, uint64_t, nvshmem_uint64_prod_reduce, shmem_uint64_prod_reduce) \
+    X(prod_reduce, size_t, nvshmem_size_prod_reduce, shmem_size_prod_reduce) \
+    X(prod_reduce, ptrdiff_t, nvshmem_ptrdiff_prod_reduce, shmem_ptrdiff_prod_reduce)
+#define SHOAL_HOST_COLL_ROUTINES_COUNT 203
+
 #endif /* SHOAL_TEST_DEV_ROUTINES_H */
