@@ -32,6 +32,19 @@ static int device_attr(const shoal_gpu_env_t *env, enum cudaDeviceAttr attr, con
     return value;
 }
 
+/* The CPU engine runs the x extent only: d (argument arg) must have no other. */
+static void one_dimensional(const shoal_gpu_env_t *env, dim3 d, const char *arg, const char *what,
+                            const char *routine)
+{
+#ifdef SHOAL_DEV_ON_CPU
+    if (d.y != 1 || d.z != 1)
+        env->fatal("%s: argument %s is %ux%ux%u; the CPU engine runs one-dimensional %s only",
+                   routine, arg, d.x, d.y, d.z, what);
+#else
+    (void)env, (void)d, (void)arg, (void)what, (void)routine;
+#endif
+}
+
 /* The threads of a block of blockDims, checked: 1 to the GPU's most. */
 static unsigned block_threads(const shoal_gpu_env_t *env, dim3 block, const char *routine)
 {
@@ -42,12 +55,7 @@ static unsigned block_threads(const shoal_gpu_env_t *env, dim3 block, const char
         env->fatal("%s: argument blockDims is %ux%ux%u (%llu threads), expected 1 to %d threads "
                    "per block",
                    routine, block.x, block.y, block.z, n, most);
-#ifdef SHOAL_DEV_ON_CPU
-    if (block.y != 1 || block.z != 1)
-        env->fatal("%s: argument blockDims is %ux%ux%u; the CPU engine runs one-dimensional "
-                   "blocks only",
-                   routine, block.x, block.y, block.z);
-#endif
+    one_dimensional(env, block, "blockDims", "blocks", routine);
     return (unsigned)n;
 }
 
@@ -123,12 +131,7 @@ static dim3 coop_grid(const shoal_gpu_env_t *env, const void *func, dim3 grid, d
                    "cooperative launch (nvshmemx_collective_launch_query_gridsize tells the "
                    "most, and a gridDims of 0 takes it)",
                    LAUNCH, grid.x, grid.y, grid.z, extent(grid), most, threads);
-#ifdef SHOAL_DEV_ON_CPU
-    if (grid.y != 1 || grid.z != 1)
-        env->fatal("%s: argument gridDims is %ux%ux%u; the CPU engine runs one-dimensional "
-                   "grids only",
-                   LAUNCH, grid.x, grid.y, grid.z);
-#endif
+    one_dimensional(env, grid, "gridDims", "grids", LAUNCH);
     return grid;
 }
 
