@@ -167,8 +167,17 @@ void shoal_dev_cpu_syncwarp(void)
 }
 
 static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
-static std::vector<kernel_thread_t *> launched;
 static cudaError_t launch_error = cudaSuccess;
+
+/* The threads launched and not yet joined. Made once and never freed: a stream's
+ * worker (stream_cpu.cc) may launch after main has returned, when exit's
+ * destructors would have freed a static vector. */
+static std::vector<kernel_thread_t *> &launch_list(void)
+{
+    static std::vector<kernel_thread_t *> *launched = new std::vector<kernel_thread_t *>;
+
+    return *launched;
+}
 
 static void *kernel_main(void *arg)
 {
@@ -205,7 +214,7 @@ void shoal_dev_cpu_launch(unsigned grid, unsigned block, std::function<void()> k
                 launch_error = cudaErrorLaunchOutOfResources;
                 continue;
             }
-            launched.push_back(k);
+            launch_list().push_back(k);
         }
     }
     pthread_mutex_unlock(&launch_lock);
@@ -263,7 +272,7 @@ cudaError_t cudaDeviceSynchronize(void)
 
     shoal_dev_cpu_streams_drain(); /* stream_cpu.cc: their launches join the list */
     pthread_mutex_lock(&launch_lock);
-    done.swap(launched);
+    done.swap(launch_list());
     pthread_mutex_unlock(&launch_lock);
     for (kernel_thread_t *k : done) {
         pthread_join(k->tid, NULL);

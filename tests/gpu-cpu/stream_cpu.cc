@@ -33,7 +33,18 @@ struct CUstream_st {
  * which 4 PEs of gpu_stream on 2 busy CPUs met about once in 20 runs. */
 static std::mutex lock;
 static unsigned changes; /* shoal_wake.h: bumped, under lock, when a stream changes */
-static std::vector<CUstream_st *> streams; /* live, and destroyed but not yet idle */
+
+/* The streams, live and destroyed but not yet idle. Made once and never freed,
+ * like the lock and the word (which have no destructor): a destroyed stream's
+ * worker may end after main has returned (shmem_finalize destroys the GPU heap's
+ * streams, and a loaded machine may run their workers only later), and a static
+ * vector would be freed under it by exit's destructors. */
+static std::vector<CUstream_st *> &stream_list(void)
+{
+    static std::vector<CUstream_st *> *streams = new std::vector<CUstream_st *>;
+
+    return *streams;
+}
 
 /* Under lock: waits until done() holds. */
 template <typename Pred> static void wait_until(std::unique_lock<std::mutex> &g, Pred done)
@@ -86,6 +97,7 @@ static cudaError_t run(launch_t &l)
 static void *worker_main(void *arg)
 {
     CUstream_st *s = (CUstream_st *)arg;
+    std::vector<CUstream_st *> &streams = stream_list();
     std::unique_lock<std::mutex> g(lock);
 
     for (;;) {
@@ -122,7 +134,7 @@ static cudaError_t stream_start(CUstream_st **out)
     }
     pthread_detach(tid);
     std::lock_guard<std::mutex> g(lock);
-    streams.push_back(s);
+    stream_list().push_back(s);
     *out = s;
     return cudaSuccess;
 }
@@ -205,7 +217,7 @@ void shoal_dev_cpu_streams_drain(void)
     std::unique_lock<std::mutex> g(lock);
 
     wait_until(g, [] {
-        for (CUstream_st *s : streams)
+        for (CUstream_st *s : stream_list())
             if (s->completed != s->enqueued)
                 return false;
         return true;
