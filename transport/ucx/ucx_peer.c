@@ -97,9 +97,18 @@ void shoal_ucx_peer_destroy(void *state)
      * that may be finalizing (UCX 1.13 can crash there), and a forced close is
      * refused ("Invalid parameter") without peer error handling, which would
      * cost every endpoint its fastest transports. */
-    if (peer->used)
-        shoal_ucx_request_wait_for(peer->w, ucp_ep_close_nbx(peer->ep, &param), NULL, peer->pe,
-                                   CLOSE_LIMIT_NS);
+    if (peer->used) {
+        ucs_status_ptr_t req = ucp_ep_close_nbx(peer->ep, &param);
+
+        /* Out of time (a peer gone, or a machine so loaded that 2 s pass):
+         * released unfinished, so that UCX ends it with the worker. A request
+         * kept would trip ucp_worker_destroy's check that every request on its
+         * endpoints was released (UCX 1.13 asserts; seen at finalize with
+         * the load at 20 and more). */
+        if (shoal_ucx_request_wait_for(peer->w, req, NULL, peer->pe, CLOSE_LIMIT_NS) ==
+            SHOAL_ERR_TIMEOUT)
+            ucp_request_free(req);
+    }
     pthread_mutex_unlock(&peer->w->lock);
     free(peer);
 }
