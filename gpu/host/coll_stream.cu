@@ -192,3 +192,17 @@ int shoal_gpu_coll_host(int kind, int team, void *dest, const void *source, size
     shoal_gpu_check(); /* a device error the kernel recorded ends the job with its line */
     return 0;
 }
+
+void shoal_gpu_gheap_coll(int kind, void *team, void *dest, const void *source, size_t nelems,
+                          size_t elem, int root, int op, int dt, const char *routine)
+{
+    int slot = shoal_gpu_team_slot_of((shmem_team_t)team);
+
+    if (slot < 0)
+        shoal_gpu_stream_env(routine)->fatal(
+            "%s: a buffer is in the GPU symmetric heap, which a collective reaches through the "
+            "team's device twin, and team %p has none: make it with nvshmem_team_split_strided "
+            "or nvshmem_team_split_2d (SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED have theirs)",
+            routine, team);
+    shoal_gpu_coll_host(kind, slot, dest, source, nelems, elem, root, op, dt, routine);
+}

@@ -3,6 +3,7 @@
  * the same addresses work in kernels), and hands the device engine its state.
  * Without a usable GPU it says so once and does nothing else. */
 #include "shoal_gpu.h"
+#include "shoal_gpu_host.h" /* shoal_gpu_gheap_coll */
 #include "shoal_log.h" /* SHOAL_LOG_* levels only: libshoal exports no log routine */
 
 #include "shmem.h"
@@ -204,6 +205,7 @@ static const shoal_gpu_hooks_t hooks = {
     shoal_gpu_gheap_rma,
     shoal_gpu_gheap_amo,
     shoal_gpu_gheap_sync,
+    shoal_gpu_gheap_coll,
     &shoal_gpu_gheap_range,
 };
 

@@ -154,6 +154,9 @@ void shoal_gpu_teams_setup(const shoal_gpu_env_t *env);
 void shoal_gpu_teams_shared(char *const *table);
 int shoal_gpu_team_register(shmem_team_t h);
 void shoal_gpu_team_forget(int slot);
+/* The device slot whose host team is h (NVSHMEM_TEAM_WORLD for
+ * SHMEM_TEAM_WORLD), -1 where h has no device twin. */
+int shoal_gpu_team_slot_of(shmem_team_t h);
 /* team_api.cu: the host halves of nvshmem_team_translate_pe and of nvshmem_barrier
  * (fence) and nvshmem_team_sync. */
 int shoal_gpu_team_translate(nvshmem_team_t src_team, int src_pe, nvshmem_team_t dest_team);

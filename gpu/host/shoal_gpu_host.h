@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <cuda_runtime_api.h>
 
+#include "shoal_gpu_hook.h" /* SHOAL_GPU_COLL_* */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,12 +27,7 @@ void shoal_gpu_wait_on_stream(void *ivar, int cmp, const void *value, size_t siz
  * shoal_red_op_t) and dt (a shoal_dt_t) for a reduction. Checks team, root and
  * the addresses on the host (one line and exit), then enqueues a kernel of one
  * block that makes the device collective; returns 0. */
-enum {
-    SHOAL_GPU_COLL_BROADCAST,
-    SHOAL_GPU_COLL_FCOLLECT,
-    SHOAL_GPU_COLL_ALLTOALL,
-    SHOAL_GPU_COLL_REDUCE
-};
+/* SHOAL_GPU_COLL_*: shoal_gpu_hook.h's, which libshoal's API passes too. */
 int shoal_gpu_coll_on_stream(int kind, int team, void *dest, const void *source, size_t nelems,
                              size_t elem, int root, int op, int dt, cudaStream_t stream,
                              const char *routine);
@@ -39,12 +36,16 @@ int shoal_gpu_coll_on_stream(int kind, int team, void *dest, const void *source,
  * called on the host): the same collective on a stream of its own
  * (shoal_gpu_coll_on_stream's checks, lines naming routine), waited for;
  * returns 0 once it is done on this PE. On the CPU engine the device engine
- * (libshoal_devcpu) refers to it weakly: it is in the host routines' library. */
-#ifdef SHOAL_DEV_ON_CPU
-__attribute__((weak))
-#endif
+ * (libshoal_devcpu) refers to it weakly (#pragma weak in engine_coll_gen.cc):
+ * it is in the host routines' library. */
 int shoal_gpu_coll_host(int kind, int team, void *dest, const void *source, size_t nelems,
                         size_t elem, int root, int op, int dt, const char *routine);
+
+/* shoal_gpu_hook.h's gheap_coll: the shmem_ team collectives on GPU-heap
+ * buffers, through shoal_gpu_coll_host on the device twin of team (a
+ * shmem_team_t). The CPU engine's hooks (dev_cpu.cc) refer to it weakly. */
+void shoal_gpu_gheap_coll(int kind, void *team, void *dest, const void *source, size_t nelems,
+                          size_t elem, int root, int op, int dt, const char *routine);
 
 #ifdef __cplusplus
 }

@@ -126,3 +126,15 @@ void shoal_gpu_team_forget(int slot)
     shoal_gpu.team_handle[slot] = NULL;
     team_publish(slot);
 }
+
+int shoal_gpu_team_slot_of(shmem_team_t h)
+{
+    int slot;
+
+    if (h == SHMEM_TEAM_WORLD)
+        return NVSHMEM_TEAM_WORLD;
+    for (slot = 0; h != NULL && slot < SHOAL_DEV_TEAMS_MAX; slot++)
+        if (shoal_gpu.team_handle[slot] == h)
+            return slot;
+    return -1;
+}

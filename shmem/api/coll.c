@@ -183,10 +183,40 @@ static void reduce(const shoal_pset_t *ps, void *dest, const void *source, size_
     shoal_coll_reduce(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, routine);
 }
 
+/* A team collective with dest or source in this PE's GPU heap (nvshmem_malloc
+ * memory, no segment of ours) is the GPU library's: it makes it with the
+ * device collective of the team's device twin (gheap_coll). Returns 1 when it
+ * did. */
+static int coll_gheap(shmem_team_t team, int kind, void *dest, const void *source, size_t nelems,
+                      size_t elem_size, int root, shoal_red_op_t op, shoal_dt_t dt,
+                      const char *routine)
+{
+    const shoal_gpu_hooks_t *g = NULL;
+
+    if (nelems > 0) {
+        g = shoal_api_gheap(dest);
+        if (g == NULL)
+            g = shoal_api_gheap(source);
+    }
+    if (g == NULL)
+        return 0;
+    shoal_check_team(team, routine);
+    shoal_check_bytes(nelems, elem_size, routine);
+    if (g->gheap_coll == NULL)
+        shoal_log_fatal("%s: a buffer is in the GPU symmetric heap, and the GPU library linked "
+                        "makes no collectives there",
+                        routine);
+    g->gheap_coll(kind, team, dest, source, nelems, elem_size, root, op, dt, routine);
+    return 1;
+}
+
 /* Team forms, for the typed wrappers. */
 int shoal_api_broadcast(shmem_team_t team, void *dest, const void *source, size_t nelems,
                         size_t elem_size, int root, const char *routine)
 {
+    if (coll_gheap(team, SHOAL_GPU_COLL_BROADCAST, dest, source, nelems, elem_size, root, 0, 0,
+                   routine))
+        return 0;
     broadcast(shoal_check_team(team, routine), dest, source, nelems, elem_size, root, 1, routine);
     return 0;
 }
@@ -194,6 +224,9 @@ int shoal_api_broadcast(shmem_team_t team, void *dest, const void *source, size_
 int shoal_api_collect(shmem_team_t team, void *dest, const void *source, size_t nelems,
                       size_t elem_size, int fixed, const char *routine)
 {
+    if (fixed && coll_gheap(team, SHOAL_GPU_COLL_FCOLLECT, dest, source, nelems, elem_size, 0, 0, 0,
+                            routine))
+        return 0;
     collect(shoal_check_team(team, routine), dest, source, nelems, elem_size, fixed, routine);
     return 0;
 }
@@ -201,6 +234,9 @@ int shoal_api_collect(shmem_team_t team, void *dest, const void *source, size_t 
 int shoal_api_alltoall(shmem_team_t team, void *dest, const void *source, size_t nelems,
                        size_t elem_size, const char *routine)
 {
+    if (coll_gheap(team, SHOAL_GPU_COLL_ALLTOALL, dest, source, nelems, elem_size, 0, 0, 0,
+                   routine))
+        return 0;
     alltoalls(shoal_check_team(team, routine), dest, source, 1, 1, nelems, elem_size, routine);
     return 0;
 }
@@ -215,6 +251,9 @@ int shoal_api_alltoalls(shmem_team_t team, void *dest, const void *source, ptrdi
 int shoal_api_reduce(shmem_team_t team, void *dest, const void *source, size_t nreduce,
                      shoal_red_op_t op, shoal_dt_t dt, size_t elem_size, const char *routine)
 {
+    if (coll_gheap(team, SHOAL_GPU_COLL_REDUCE, dest, source, nreduce, elem_size, 0, op, dt,
+                   routine))
+        return 0;
     reduce(shoal_check_team(team, routine), dest, source, nreduce, op, dt, elem_size, routine);
     return 0;
 }

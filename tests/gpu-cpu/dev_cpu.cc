@@ -4,6 +4,11 @@
  * starts threads, and a device error's trap is reported by gpu/host/status.cu as
  * on a GPU. Test code: never installed, never part of libshoal or libshoal_gpu. */
 #include "shoal_gpu.h"
+#include "shoal_gpu_host.h" /* shoal_gpu_gheap_coll */
+/* In the host routines' library: a weak reference, NULL in the hooks where a
+ * program does not link it (the API then says that the GPU library linked makes
+ * no collectives on the GPU heap). */
+#pragma weak shoal_gpu_gheap_coll
 #include "shoal_log.h" /* SHOAL_LOG_* levels only */
 #include "shmem.h"
 
@@ -97,6 +102,7 @@ static const shoal_gpu_hooks_t hooks = {
     shoal_gpu_gheap_rma,
     shoal_gpu_gheap_amo,
     shoal_gpu_gheap_sync,
+    shoal_gpu_gheap_coll,
     &shoal_gpu_gheap_range,
 };
 

@@ -65,6 +65,9 @@ err_gpu_coll_root)
 err_gpu_coll_stream)
     pattern="nvshmemx_int_broadcast_on_stream: argument PE_root is $ERR_PES, valid range 0\.\.$last"
     who=$last ;;
+err_gpu_gheap_coll_team)
+    pattern="shmem_long_sum_reduce: a buffer is in the GPU symmetric heap, which a collective reaches through the team's device twin, and team 0x[0-9a-f]* has none: make it with nvshmem_team_split_strided or nvshmem_team_split_2d (SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED have theirs)"
+    who=$last ;;
 err_gpu_launch_grid)
     pattern="nvshmemx_collective_launch: argument gridDims is \([0-9]*\)x1x1 (\1 blocks), more than the [0-9]* blocks of 64 threads that run at once on this PE's GPU; all of them must, in a cooperative launch (nvshmemx_collective_launch_query_gridsize tells the most, and a gridDims of 0 takes it)"
     who=$last ;;

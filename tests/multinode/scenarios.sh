@@ -38,7 +38,8 @@ record "scenario:amo-paths" $rc $(( $(date +%s) - start ))
 # through UCX (gpu_stream: also those its stream kernels make; gpu_gheap: on the
 # GPU heaps, whose owners' proxies apply them; gpu_gheap_host, on request: the
 # host routines on the other node's GPU heaps, the same way; gpu_launch: the
-# collective launch, whose blocks wait for arrivals from the other node). Skipped (77)
+# collective launch, whose blocks wait for arrivals from the other node;
+# gpu_gheap_coll: shmem_ collectives on GPU-heap buffers). Skipped (77)
 # where make check has not built them. MN_GPU_TESTS picks some of them.
 # Fewer rounds than in make check: here each is a TCP round trip among PEs and
 # proxy threads that share 2 CPUs, slow and noisy when the machine is loaded.
@@ -49,7 +50,7 @@ MN_ENV_NAMES="$MN_ENV_NAMES GPU_PROXY_ITERS GPU_PROXY_ROUNDS GPU_BARRIER_ITERS G
 # ends in a UCX "Endpoint timeout" (a PE on the other node does not answer an
 # atomic for 30 s while the host waits on a proxied GPU-heap operation), an open
 # bug; MN_GPU_TESTS=gpu_gheap_host runs it.
-for t in ${MN_GPU_TESTS:-gpu_proxy gpu_barrier gpu_team gpu_stream dev_routines gpu_gheap gpu_launch}; do
+for t in ${MN_GPU_TESTS:-gpu_proxy gpu_barrier gpu_team gpu_stream dev_routines gpu_gheap gpu_launch gpu_gheap_coll}; do
     echo "== scenario: $t on the CPU engine, 4 PEs on 2 nodes"
     start=$(date +%s)
     if [ -x "$build/tests/gpu-cpu/$t" ]; then

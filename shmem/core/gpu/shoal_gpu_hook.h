@@ -56,6 +56,15 @@ typedef struct shoal_gpu_env {
     void (*fatal)(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 } shoal_gpu_env_t;
 
+/* The collectives the GPU library makes for the host (gheap_coll below, and its
+ * own stream and host forms). */
+enum {
+    SHOAL_GPU_COLL_BROADCAST,
+    SHOAL_GPU_COLL_FCOLLECT,
+    SHOAL_GPU_COLL_ALLTOALL,
+    SHOAL_GPU_COLL_REDUCE
+};
+
 typedef struct shoal_gpu_hooks {
     /* At the end of shmem_init. env lives until finalize. Writes a one-line
      * description of what it did (or why there is no GPU) to summary, which
@@ -84,6 +93,14 @@ typedef struct shoal_gpu_hooks {
      * PE's GPU heap; returns what shoal_core_sync returns. */
     size_t (*gheap_sync)(const struct shoal_wait_set *set, int sel, int block, size_t *indices,
                          const char *routine);
+    /* A team collective whose dest or source is in this PE's GPU heap: kind a
+     * SHOAL_GPU_COLL_*, root for a broadcast, op (shoal_red_op_t) and dt
+     * (shoal_dt_t) for a reduction, team the shmem_team_t (void * here), the
+     * team and the byte count checked by the API.
+     * Made by the device collective of the team's device twin; a team without
+     * one ends the job with one line naming routine. Complete on return. */
+    void (*gheap_coll)(int kind, void *team, void *dest, const void *source, size_t nelems,
+                       size_t elem_size, int root, int op, int dt, const char *routine);
     /* The GPU heap's range, which the API's fast paths test their local
      * buffer against: the CPU cannot load or store GPU memory, so such a
      * buffer takes the checked path, where it is staged through host memory
