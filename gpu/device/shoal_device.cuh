@@ -68,7 +68,7 @@ __device__ void shoal_dev_group_sync(int warp, unsigned n);
 /* The halves of a routine that is host and device (the collectives NVSHMEM has
  * on both sides, gpu/device/gen/coll.cu): nvcc compiles the device half in its
  * device pass and the host half in its host pass; the CPU engine has both and
- * takes the device half in a kernel thread (SHOAL_HD_ON_DEVICE). */
+ * takes the device half where SHOAL_HD_ON_DEVICE() (a kernel thread). */
 #if defined(__CUDA_ARCH__)
 #define SHOAL_HD_DEVICE_HALF 1
 #define SHOAL_HD_ON_DEVICE() 1
@@ -78,7 +78,6 @@ __device__ void shoal_dev_group_sync(int warp, unsigned n);
 #define SHOAL_HD_ON_DEVICE() shoal_dev_cpu_in_kernel()
 #else
 #define SHOAL_HD_HOST_HALF 1
-#define SHOAL_HD_ON_DEVICE() 0
 #endif
 
 /* Who calls a collective: one thread (SHOAL_DEV_THREAD), or every thread of a

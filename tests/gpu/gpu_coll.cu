@@ -356,25 +356,23 @@ int main(void)
         }
         shmem_barrier_all();
     }
-    /* The stream forms: the world team with the first count, the strided team
-     * with 600 elements where the counts reach it. */
-    bad += check_stream(NVSHMEM_TEAM_WORLD, SHMEM_TEAM_WORLD, counts[0], src, dest, ref,
-                        "NVSHMEM_TEAM_WORLD, on a stream", 0);
-    runs++;
-    if (strided != NVSHMEM_TEAM_INVALID && ncounts > 1) {
-        bad += check_stream(strided, hstrided, counts[1], src, dest, ref,
-                            "the strided team, on a stream", 0);
+    /* The stream forms (on_host 0), then the host forms (1): the world team with
+     * the first count, the strided team with count 1 + on_host (600 elements,
+     * then 1) where the counts reach it. */
+    for (int on_host = 0; on_host < 2; on_host++) {
+        static const char *const world[] = {"NVSHMEM_TEAM_WORLD, on a stream",
+                                            "NVSHMEM_TEAM_WORLD, on the host"};
+        static const char *const split[] = {"the strided team, on a stream",
+                                            "the strided team, on the host"};
+
+        bad += check_stream(NVSHMEM_TEAM_WORLD, SHMEM_TEAM_WORLD, counts[0], src, dest, ref,
+                            world[on_host], on_host);
         runs++;
-    }
-    /* The host forms: the world team with the first count, the strided team
-     * with the last where the counts reach it. */
-    bad += check_stream(NVSHMEM_TEAM_WORLD, SHMEM_TEAM_WORLD, counts[0], src, dest, ref,
-                        "NVSHMEM_TEAM_WORLD, on the host", 1);
-    runs++;
-    if (strided != NVSHMEM_TEAM_INVALID && ncounts > 2) {
-        bad += check_stream(strided, hstrided, counts[2], src, dest, ref,
-                            "the strided team, on the host", 1);
-        runs++;
+        if (strided != NVSHMEM_TEAM_INVALID && ncounts > 1 + on_host) {
+            bad += check_stream(strided, hstrided, counts[1 + on_host], src, dest, ref,
+                                split[on_host], on_host);
+            runs++;
+        }
     }
     shmem_barrier_all();
     GPU_CHECK(bad == 0, "%d device collectives differ from their host twins", bad);

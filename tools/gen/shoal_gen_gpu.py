@@ -14,6 +14,7 @@ shoal_gen.py, which imports it.
 
 import copy
 import re
+import sys
 import textwrap
 
 from c_emit import BANNER, WIDTH, c_decl, subst_type, wrap, wrapper, xmacro
@@ -33,22 +34,21 @@ def device_proto(r, hd="__host__ __device__ "):
 
 def hd_wrapper(r):
     """The definition of a routine that is host and device: the device half is
-    the row's call, the host half the call its hd key says. nvcc compiles each
-    half in its own pass; the CPU engine has both and takes the host half
-    outside a kernel thread (shoal_device.cuh's SHOAL_HD_* macros)."""
+    the row's call, the host half the call its hd key says, each one return.
+    nvcc compiles each half in its own pass; the CPU engine has both and takes
+    the device half in a kernel thread (shoal_device.cuh's SHOAL_HD_* macros)."""
+    if r.row["locals"]:
+        sys.exit("api_table: %s: a host-and-device row takes no locals" % r.name)
     dev = wrapper(r, "__host__ __device__ ")
     host_r = copy.copy(r)
-    host_r.row = dict(r.row, core=r.row["hd"]["core"], args=r.row["hd"]["args"], locals=[])
+    host_r.row = dict(r.row, core=r.row["hd"]["core"], args=r.row["hd"]["args"])
     host = wrapper(host_r)
     i, j = dev.index("{"), host.index("{")
-    dev_body, host_body = dev[i + 1:-1], host[j + 1:-1]
-    # the host call once more, one level deeper (rewrapped: a return, no locals)
-    host_call = " ".join(line.strip() for line in host_body)
-    return (dev[:i + 1] + ["#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)",
-                           "    if (!SHOAL_HD_ON_DEVICE())"]
-            + wrap("        " + host_call)
-            + ["#endif", "#ifdef SHOAL_HD_DEVICE_HALF"] + dev_body + ["#else"] + host_body
-            + ["#endif", "}"])
+    # the device call one level deeper, under its test (rewrapped)
+    dev_call = " ".join(line.strip() for line in dev[i + 1:-1])
+    return (dev[:i + 1] + ["#ifdef SHOAL_HD_DEVICE_HALF", "    if (SHOAL_HD_ON_DEVICE())"]
+            + wrap("        " + dev_call) + ["#endif", "#ifdef SHOAL_HD_HOST_HALF"]
+            + host[j + 1:-1] + ["#endif", "}"])
 
 
 def gen_header(api):

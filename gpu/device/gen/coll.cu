@@ -14,15 +14,12 @@ extern "C" {
 __host__ __device__ int nvshmem_float_broadcast(nvshmem_team_t team, float *dest,
                                                 const float *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(float), PE_root, 0, 0, "nvshmem_float_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(float), PE_root, SHOAL_DEV_THREAD,
-                               "nvshmem_float_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(float), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_float_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems, sizeof(float),
                                PE_root, 0, 0, "nvshmem_float_broadcast");
 #endif
@@ -31,15 +28,12 @@ __host__ __device__ int nvshmem_float_broadcast(nvshmem_team_t team, float *dest
 __host__ __device__ int nvshmem_double_broadcast(nvshmem_team_t team, double *dest,
                                                  const double *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(double), PE_root, 0, 0, "nvshmem_double_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(double), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_double_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(double), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_double_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems, sizeof(double),
                                PE_root, 0, 0, "nvshmem_double_broadcast");
 #endif
@@ -48,15 +42,12 @@ __host__ __device__ int nvshmem_double_broadcast(nvshmem_team_t team, double *de
 __host__ __device__ int nvshmem_char_broadcast(nvshmem_team_t team, char *dest, const char *source,
                                                size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(char), PE_root, 0, 0, "nvshmem_char_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(char), PE_root, SHOAL_DEV_THREAD,
-                               "nvshmem_char_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(char), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_char_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems, sizeof(char),
                                PE_root, 0, 0, "nvshmem_char_broadcast");
 #endif
@@ -66,15 +57,12 @@ __host__ __device__ int nvshmem_schar_broadcast(nvshmem_team_t team, signed char
                                                 const signed char *source, size_t nelems,
                                                 int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(signed char), PE_root, 0, 0, "nvshmem_schar_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(signed char), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_schar_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(signed char), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_schar_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(signed char), PE_root, 0, 0, "nvshmem_schar_broadcast");
 #endif
@@ -83,15 +71,12 @@ __host__ __device__ int nvshmem_schar_broadcast(nvshmem_team_t team, signed char
 __host__ __device__ int nvshmem_short_broadcast(nvshmem_team_t team, short *dest,
                                                 const short *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(short), PE_root, 0, 0, "nvshmem_short_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(short), PE_root, SHOAL_DEV_THREAD,
-                               "nvshmem_short_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(short), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_short_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems, sizeof(short),
                                PE_root, 0, 0, "nvshmem_short_broadcast");
 #endif
@@ -100,15 +85,12 @@ __host__ __device__ int nvshmem_short_broadcast(nvshmem_team_t team, short *dest
 __host__ __device__ int nvshmem_int_broadcast(nvshmem_team_t team, int *dest, const int *source,
                                               size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(int), PE_root, 0, 0, "nvshmem_int_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(int), PE_root, SHOAL_DEV_THREAD,
-                               "nvshmem_int_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(int), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_int_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems, sizeof(int),
                                PE_root, 0, 0, "nvshmem_int_broadcast");
 #endif
@@ -117,15 +99,12 @@ __host__ __device__ int nvshmem_int_broadcast(nvshmem_team_t team, int *dest, co
 __host__ __device__ int nvshmem_long_broadcast(nvshmem_team_t team, long *dest, const long *source,
                                                size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(long), PE_root, 0, 0, "nvshmem_long_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(long), PE_root, SHOAL_DEV_THREAD,
-                               "nvshmem_long_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(long), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_long_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems, sizeof(long),
                                PE_root, 0, 0, "nvshmem_long_broadcast");
 #endif
@@ -135,15 +114,12 @@ __host__ __device__ int nvshmem_longlong_broadcast(nvshmem_team_t team, long lon
                                                    const long long *source, size_t nelems,
                                                    int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(long long), PE_root, 0, 0, "nvshmem_longlong_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(long long), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_longlong_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(long long), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_longlong_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(long long), PE_root, 0, 0, "nvshmem_longlong_broadcast");
 #endif
@@ -153,15 +129,12 @@ __host__ __device__ int nvshmem_uchar_broadcast(nvshmem_team_t team, unsigned ch
                                                 const unsigned char *source, size_t nelems,
                                                 int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(unsigned char), PE_root, 0, 0, "nvshmem_uchar_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(unsigned char), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_uchar_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(unsigned char), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_uchar_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(unsigned char), PE_root, 0, 0, "nvshmem_uchar_broadcast");
 #endif
@@ -171,16 +144,12 @@ __host__ __device__ int nvshmem_ushort_broadcast(nvshmem_team_t team, unsigned s
                                                  const unsigned short *source, size_t nelems,
                                                  int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(unsigned short), PE_root, 0, 0,
-                                   "nvshmem_ushort_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(unsigned short), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_ushort_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(unsigned short), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_ushort_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(unsigned short), PE_root, 0, 0, "nvshmem_ushort_broadcast");
 #endif
@@ -190,15 +159,12 @@ __host__ __device__ int nvshmem_uint_broadcast(nvshmem_team_t team, unsigned int
                                                const unsigned int *source, size_t nelems,
                                                int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(unsigned int), PE_root, 0, 0, "nvshmem_uint_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(unsigned int), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_uint_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(unsigned int), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_uint_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(unsigned int), PE_root, 0, 0, "nvshmem_uint_broadcast");
 #endif
@@ -208,15 +174,12 @@ __host__ __device__ int nvshmem_ulong_broadcast(nvshmem_team_t team, unsigned lo
                                                 const unsigned long *source, size_t nelems,
                                                 int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(unsigned long), PE_root, 0, 0, "nvshmem_ulong_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(unsigned long), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_ulong_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(unsigned long), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_ulong_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(unsigned long), PE_root, 0, 0, "nvshmem_ulong_broadcast");
 #endif
@@ -226,16 +189,12 @@ __host__ __device__ int nvshmem_ulonglong_broadcast(nvshmem_team_t team, unsigne
                                                     const unsigned long long *source, size_t nelems,
                                                     int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(unsigned long long), PE_root, 0, 0,
-                                   "nvshmem_ulonglong_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(unsigned long long), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_ulonglong_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(unsigned long long), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_ulonglong_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(unsigned long long), PE_root, 0, 0,
                                "nvshmem_ulonglong_broadcast");
@@ -245,15 +204,12 @@ __host__ __device__ int nvshmem_ulonglong_broadcast(nvshmem_team_t team, unsigne
 __host__ __device__ int nvshmem_int8_broadcast(nvshmem_team_t team, int8_t *dest,
                                                const int8_t *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(int8_t), PE_root, 0, 0, "nvshmem_int8_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(int8_t), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_int8_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(int8_t), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_int8_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems, sizeof(int8_t),
                                PE_root, 0, 0, "nvshmem_int8_broadcast");
 #endif
@@ -262,15 +218,12 @@ __host__ __device__ int nvshmem_int8_broadcast(nvshmem_team_t team, int8_t *dest
 __host__ __device__ int nvshmem_int16_broadcast(nvshmem_team_t team, int16_t *dest,
                                                 const int16_t *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(int16_t), PE_root, 0, 0, "nvshmem_int16_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(int16_t), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_int16_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(int16_t), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_int16_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(int16_t), PE_root, 0, 0, "nvshmem_int16_broadcast");
 #endif
@@ -279,15 +232,12 @@ __host__ __device__ int nvshmem_int16_broadcast(nvshmem_team_t team, int16_t *de
 __host__ __device__ int nvshmem_int32_broadcast(nvshmem_team_t team, int32_t *dest,
                                                 const int32_t *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(int32_t), PE_root, 0, 0, "nvshmem_int32_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(int32_t), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_int32_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(int32_t), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_int32_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(int32_t), PE_root, 0, 0, "nvshmem_int32_broadcast");
 #endif
@@ -296,15 +246,12 @@ __host__ __device__ int nvshmem_int32_broadcast(nvshmem_team_t team, int32_t *de
 __host__ __device__ int nvshmem_int64_broadcast(nvshmem_team_t team, int64_t *dest,
                                                 const int64_t *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(int64_t), PE_root, 0, 0, "nvshmem_int64_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(int64_t), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_int64_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(int64_t), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_int64_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(int64_t), PE_root, 0, 0, "nvshmem_int64_broadcast");
 #endif
@@ -313,15 +260,12 @@ __host__ __device__ int nvshmem_int64_broadcast(nvshmem_team_t team, int64_t *de
 __host__ __device__ int nvshmem_uint8_broadcast(nvshmem_team_t team, uint8_t *dest,
                                                 const uint8_t *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(uint8_t), PE_root, 0, 0, "nvshmem_uint8_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(uint8_t), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_uint8_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(uint8_t), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_uint8_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(uint8_t), PE_root, 0, 0, "nvshmem_uint8_broadcast");
 #endif
@@ -330,15 +274,12 @@ __host__ __device__ int nvshmem_uint8_broadcast(nvshmem_team_t team, uint8_t *de
 __host__ __device__ int nvshmem_uint16_broadcast(nvshmem_team_t team, uint16_t *dest,
                                                  const uint16_t *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(uint16_t), PE_root, 0, 0, "nvshmem_uint16_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(uint16_t), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_uint16_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(uint16_t), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_uint16_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(uint16_t), PE_root, 0, 0, "nvshmem_uint16_broadcast");
 #endif
@@ -347,15 +288,12 @@ __host__ __device__ int nvshmem_uint16_broadcast(nvshmem_team_t team, uint16_t *
 __host__ __device__ int nvshmem_uint32_broadcast(nvshmem_team_t team, uint32_t *dest,
                                                  const uint32_t *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(uint32_t), PE_root, 0, 0, "nvshmem_uint32_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(uint32_t), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_uint32_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(uint32_t), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_uint32_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(uint32_t), PE_root, 0, 0, "nvshmem_uint32_broadcast");
 #endif
@@ -364,15 +302,12 @@ __host__ __device__ int nvshmem_uint32_broadcast(nvshmem_team_t team, uint32_t *
 __host__ __device__ int nvshmem_uint64_broadcast(nvshmem_team_t team, uint64_t *dest,
                                                  const uint64_t *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(uint64_t), PE_root, 0, 0, "nvshmem_uint64_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(uint64_t), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_uint64_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(uint64_t), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_uint64_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(uint64_t), PE_root, 0, 0, "nvshmem_uint64_broadcast");
 #endif
@@ -381,15 +316,12 @@ __host__ __device__ int nvshmem_uint64_broadcast(nvshmem_team_t team, uint64_t *
 __host__ __device__ int nvshmem_size_broadcast(nvshmem_team_t team, size_t *dest,
                                                const size_t *source, size_t nelems, int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(size_t), PE_root, 0, 0, "nvshmem_size_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(size_t), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_size_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(size_t), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_size_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems, sizeof(size_t),
                                PE_root, 0, 0, "nvshmem_size_broadcast");
 #endif
@@ -399,15 +331,12 @@ __host__ __device__ int nvshmem_ptrdiff_broadcast(nvshmem_team_t team, ptrdiff_t
                                                   const ptrdiff_t *source, size_t nelems,
                                                   int PE_root)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
-                                   sizeof(ptrdiff_t), PE_root, 0, 0, "nvshmem_ptrdiff_broadcast");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_broadcast(team, dest, source, nelems, sizeof(ptrdiff_t), PE_root,
-                               SHOAL_DEV_THREAD, "nvshmem_ptrdiff_broadcast");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_broadcast(team, dest, source, nelems, sizeof(ptrdiff_t), PE_root,
+                                   SHOAL_DEV_THREAD, "nvshmem_ptrdiff_broadcast");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_BROADCAST, team, dest, source, nelems,
                                sizeof(ptrdiff_t), PE_root, 0, 0, "nvshmem_ptrdiff_broadcast");
 #endif
@@ -416,15 +345,12 @@ __host__ __device__ int nvshmem_ptrdiff_broadcast(nvshmem_team_t team, ptrdiff_t
 __host__ __device__ int nvshmem_float_fcollect(nvshmem_team_t team, float *dest,
                                                const float *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(float), 0, 0, 0, "nvshmem_float_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(float), SHOAL_DEV_THREAD,
-                              "nvshmem_float_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(float), SHOAL_DEV_THREAD,
+                                  "nvshmem_float_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(float),
                                0, 0, 0, "nvshmem_float_fcollect");
 #endif
@@ -433,15 +359,12 @@ __host__ __device__ int nvshmem_float_fcollect(nvshmem_team_t team, float *dest,
 __host__ __device__ int nvshmem_double_fcollect(nvshmem_team_t team, double *dest,
                                                 const double *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(double), 0, 0, 0, "nvshmem_double_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(double), SHOAL_DEV_THREAD,
-                              "nvshmem_double_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(double), SHOAL_DEV_THREAD,
+                                  "nvshmem_double_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(double),
                                0, 0, 0, "nvshmem_double_fcollect");
 #endif
@@ -450,15 +373,12 @@ __host__ __device__ int nvshmem_double_fcollect(nvshmem_team_t team, double *des
 __host__ __device__ int nvshmem_char_fcollect(nvshmem_team_t team, char *dest, const char *source,
                                               size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(char), 0, 0, 0, "nvshmem_char_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(char), SHOAL_DEV_THREAD,
-                              "nvshmem_char_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(char), SHOAL_DEV_THREAD,
+                                  "nvshmem_char_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(char), 0,
                                0, 0, "nvshmem_char_fcollect");
 #endif
@@ -467,15 +387,12 @@ __host__ __device__ int nvshmem_char_fcollect(nvshmem_team_t team, char *dest, c
 __host__ __device__ int nvshmem_schar_fcollect(nvshmem_team_t team, signed char *dest,
                                                const signed char *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(signed char), 0, 0, 0, "nvshmem_schar_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(signed char), SHOAL_DEV_THREAD,
-                              "nvshmem_schar_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(signed char), SHOAL_DEV_THREAD,
+                                  "nvshmem_schar_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(signed char), 0, 0, 0, "nvshmem_schar_fcollect");
 #endif
@@ -484,15 +401,12 @@ __host__ __device__ int nvshmem_schar_fcollect(nvshmem_team_t team, signed char 
 __host__ __device__ int nvshmem_short_fcollect(nvshmem_team_t team, short *dest,
                                                const short *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(short), 0, 0, 0, "nvshmem_short_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(short), SHOAL_DEV_THREAD,
-                              "nvshmem_short_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(short), SHOAL_DEV_THREAD,
+                                  "nvshmem_short_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(short),
                                0, 0, 0, "nvshmem_short_fcollect");
 #endif
@@ -501,15 +415,12 @@ __host__ __device__ int nvshmem_short_fcollect(nvshmem_team_t team, short *dest,
 __host__ __device__ int nvshmem_int_fcollect(nvshmem_team_t team, int *dest, const int *source,
                                              size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(int),
-                                   0, 0, 0, "nvshmem_int_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(int), SHOAL_DEV_THREAD,
-                              "nvshmem_int_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(int), SHOAL_DEV_THREAD,
+                                  "nvshmem_int_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(int), 0,
                                0, 0, "nvshmem_int_fcollect");
 #endif
@@ -518,15 +429,12 @@ __host__ __device__ int nvshmem_int_fcollect(nvshmem_team_t team, int *dest, con
 __host__ __device__ int nvshmem_long_fcollect(nvshmem_team_t team, long *dest, const long *source,
                                               size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(long), 0, 0, 0, "nvshmem_long_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(long), SHOAL_DEV_THREAD,
-                              "nvshmem_long_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(long), SHOAL_DEV_THREAD,
+                                  "nvshmem_long_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(long), 0,
                                0, 0, "nvshmem_long_fcollect");
 #endif
@@ -535,15 +443,12 @@ __host__ __device__ int nvshmem_long_fcollect(nvshmem_team_t team, long *dest, c
 __host__ __device__ int nvshmem_longlong_fcollect(nvshmem_team_t team, long long *dest,
                                                   const long long *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(long long), 0, 0, 0, "nvshmem_longlong_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(long long), SHOAL_DEV_THREAD,
-                              "nvshmem_longlong_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(long long), SHOAL_DEV_THREAD,
+                                  "nvshmem_longlong_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(long long), 0, 0, 0, "nvshmem_longlong_fcollect");
 #endif
@@ -552,15 +457,12 @@ __host__ __device__ int nvshmem_longlong_fcollect(nvshmem_team_t team, long long
 __host__ __device__ int nvshmem_uchar_fcollect(nvshmem_team_t team, unsigned char *dest,
                                                const unsigned char *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(unsigned char), 0, 0, 0, "nvshmem_uchar_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(unsigned char), SHOAL_DEV_THREAD,
-                              "nvshmem_uchar_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(unsigned char),
+                                  SHOAL_DEV_THREAD, "nvshmem_uchar_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(unsigned char), 0, 0, 0, "nvshmem_uchar_fcollect");
 #endif
@@ -569,15 +471,12 @@ __host__ __device__ int nvshmem_uchar_fcollect(nvshmem_team_t team, unsigned cha
 __host__ __device__ int nvshmem_ushort_fcollect(nvshmem_team_t team, unsigned short *dest,
                                                 const unsigned short *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(unsigned short), 0, 0, 0, "nvshmem_ushort_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(unsigned short), SHOAL_DEV_THREAD,
-                              "nvshmem_ushort_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(unsigned short),
+                                  SHOAL_DEV_THREAD, "nvshmem_ushort_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(unsigned short), 0, 0, 0, "nvshmem_ushort_fcollect");
 #endif
@@ -586,15 +485,12 @@ __host__ __device__ int nvshmem_ushort_fcollect(nvshmem_team_t team, unsigned sh
 __host__ __device__ int nvshmem_uint_fcollect(nvshmem_team_t team, unsigned int *dest,
                                               const unsigned int *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(unsigned int), 0, 0, 0, "nvshmem_uint_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(unsigned int), SHOAL_DEV_THREAD,
-                              "nvshmem_uint_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(unsigned int),
+                                  SHOAL_DEV_THREAD, "nvshmem_uint_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(unsigned int), 0, 0, 0, "nvshmem_uint_fcollect");
 #endif
@@ -603,15 +499,12 @@ __host__ __device__ int nvshmem_uint_fcollect(nvshmem_team_t team, unsigned int 
 __host__ __device__ int nvshmem_ulong_fcollect(nvshmem_team_t team, unsigned long *dest,
                                                const unsigned long *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(unsigned long), 0, 0, 0, "nvshmem_ulong_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(unsigned long), SHOAL_DEV_THREAD,
-                              "nvshmem_ulong_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(unsigned long),
+                                  SHOAL_DEV_THREAD, "nvshmem_ulong_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(unsigned long), 0, 0, 0, "nvshmem_ulong_fcollect");
 #endif
@@ -620,16 +513,12 @@ __host__ __device__ int nvshmem_ulong_fcollect(nvshmem_team_t team, unsigned lon
 __host__ __device__ int nvshmem_ulonglong_fcollect(nvshmem_team_t team, unsigned long long *dest,
                                                    const unsigned long long *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(unsigned long long), 0, 0, 0,
-                                   "nvshmem_ulonglong_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(unsigned long long),
-                              SHOAL_DEV_THREAD, "nvshmem_ulonglong_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(unsigned long long),
+                                  SHOAL_DEV_THREAD, "nvshmem_ulonglong_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(unsigned long long), 0, 0, 0, "nvshmem_ulonglong_fcollect");
 #endif
@@ -638,15 +527,12 @@ __host__ __device__ int nvshmem_ulonglong_fcollect(nvshmem_team_t team, unsigned
 __host__ __device__ int nvshmem_int8_fcollect(nvshmem_team_t team, int8_t *dest,
                                               const int8_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(int8_t), 0, 0, 0, "nvshmem_int8_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(int8_t), SHOAL_DEV_THREAD,
-                              "nvshmem_int8_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(int8_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_int8_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(int8_t),
                                0, 0, 0, "nvshmem_int8_fcollect");
 #endif
@@ -655,15 +541,12 @@ __host__ __device__ int nvshmem_int8_fcollect(nvshmem_team_t team, int8_t *dest,
 __host__ __device__ int nvshmem_int16_fcollect(nvshmem_team_t team, int16_t *dest,
                                                const int16_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(int16_t), 0, 0, 0, "nvshmem_int16_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(int16_t), SHOAL_DEV_THREAD,
-                              "nvshmem_int16_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(int16_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_int16_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(int16_t),
                                0, 0, 0, "nvshmem_int16_fcollect");
 #endif
@@ -672,15 +555,12 @@ __host__ __device__ int nvshmem_int16_fcollect(nvshmem_team_t team, int16_t *des
 __host__ __device__ int nvshmem_int32_fcollect(nvshmem_team_t team, int32_t *dest,
                                                const int32_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(int32_t), 0, 0, 0, "nvshmem_int32_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(int32_t), SHOAL_DEV_THREAD,
-                              "nvshmem_int32_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(int32_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_int32_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(int32_t),
                                0, 0, 0, "nvshmem_int32_fcollect");
 #endif
@@ -689,15 +569,12 @@ __host__ __device__ int nvshmem_int32_fcollect(nvshmem_team_t team, int32_t *des
 __host__ __device__ int nvshmem_int64_fcollect(nvshmem_team_t team, int64_t *dest,
                                                const int64_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(int64_t), 0, 0, 0, "nvshmem_int64_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(int64_t), SHOAL_DEV_THREAD,
-                              "nvshmem_int64_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(int64_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_int64_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(int64_t),
                                0, 0, 0, "nvshmem_int64_fcollect");
 #endif
@@ -706,15 +583,12 @@ __host__ __device__ int nvshmem_int64_fcollect(nvshmem_team_t team, int64_t *des
 __host__ __device__ int nvshmem_uint8_fcollect(nvshmem_team_t team, uint8_t *dest,
                                                const uint8_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(uint8_t), 0, 0, 0, "nvshmem_uint8_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(uint8_t), SHOAL_DEV_THREAD,
-                              "nvshmem_uint8_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(uint8_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_uint8_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(uint8_t),
                                0, 0, 0, "nvshmem_uint8_fcollect");
 #endif
@@ -723,15 +597,12 @@ __host__ __device__ int nvshmem_uint8_fcollect(nvshmem_team_t team, uint8_t *des
 __host__ __device__ int nvshmem_uint16_fcollect(nvshmem_team_t team, uint16_t *dest,
                                                 const uint16_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(uint16_t), 0, 0, 0, "nvshmem_uint16_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(uint16_t), SHOAL_DEV_THREAD,
-                              "nvshmem_uint16_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(uint16_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_uint16_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(uint16_t), 0, 0, 0, "nvshmem_uint16_fcollect");
 #endif
@@ -740,15 +611,12 @@ __host__ __device__ int nvshmem_uint16_fcollect(nvshmem_team_t team, uint16_t *d
 __host__ __device__ int nvshmem_uint32_fcollect(nvshmem_team_t team, uint32_t *dest,
                                                 const uint32_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(uint32_t), 0, 0, 0, "nvshmem_uint32_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(uint32_t), SHOAL_DEV_THREAD,
-                              "nvshmem_uint32_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(uint32_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_uint32_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(uint32_t), 0, 0, 0, "nvshmem_uint32_fcollect");
 #endif
@@ -757,15 +625,12 @@ __host__ __device__ int nvshmem_uint32_fcollect(nvshmem_team_t team, uint32_t *d
 __host__ __device__ int nvshmem_uint64_fcollect(nvshmem_team_t team, uint64_t *dest,
                                                 const uint64_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(uint64_t), 0, 0, 0, "nvshmem_uint64_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(uint64_t), SHOAL_DEV_THREAD,
-                              "nvshmem_uint64_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(uint64_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_uint64_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(uint64_t), 0, 0, 0, "nvshmem_uint64_fcollect");
 #endif
@@ -774,15 +639,12 @@ __host__ __device__ int nvshmem_uint64_fcollect(nvshmem_team_t team, uint64_t *d
 __host__ __device__ int nvshmem_size_fcollect(nvshmem_team_t team, size_t *dest,
                                               const size_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(size_t), 0, 0, 0, "nvshmem_size_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(size_t), SHOAL_DEV_THREAD,
-                              "nvshmem_size_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(size_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_size_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems, sizeof(size_t),
                                0, 0, 0, "nvshmem_size_fcollect");
 #endif
@@ -791,15 +653,12 @@ __host__ __device__ int nvshmem_size_fcollect(nvshmem_team_t team, size_t *dest,
 __host__ __device__ int nvshmem_ptrdiff_fcollect(nvshmem_team_t team, ptrdiff_t *dest,
                                                  const ptrdiff_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
-                                   sizeof(ptrdiff_t), 0, 0, 0, "nvshmem_ptrdiff_fcollect");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_fcollect(team, dest, source, nelems, sizeof(ptrdiff_t), SHOAL_DEV_THREAD,
-                              "nvshmem_ptrdiff_fcollect");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_fcollect(team, dest, source, nelems, sizeof(ptrdiff_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_ptrdiff_fcollect");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_FCOLLECT, team, dest, source, nelems,
                                sizeof(ptrdiff_t), 0, 0, 0, "nvshmem_ptrdiff_fcollect");
 #endif
@@ -808,15 +667,12 @@ __host__ __device__ int nvshmem_ptrdiff_fcollect(nvshmem_team_t team, ptrdiff_t 
 __host__ __device__ int nvshmem_float_alltoall(nvshmem_team_t team, float *dest,
                                                const float *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(float), 0, 0, 0, "nvshmem_float_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(float), SHOAL_DEV_THREAD,
-                              "nvshmem_float_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(float), SHOAL_DEV_THREAD,
+                                  "nvshmem_float_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(float),
                                0, 0, 0, "nvshmem_float_alltoall");
 #endif
@@ -825,15 +681,12 @@ __host__ __device__ int nvshmem_float_alltoall(nvshmem_team_t team, float *dest,
 __host__ __device__ int nvshmem_double_alltoall(nvshmem_team_t team, double *dest,
                                                 const double *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(double), 0, 0, 0, "nvshmem_double_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(double), SHOAL_DEV_THREAD,
-                              "nvshmem_double_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(double), SHOAL_DEV_THREAD,
+                                  "nvshmem_double_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(double),
                                0, 0, 0, "nvshmem_double_alltoall");
 #endif
@@ -842,15 +695,12 @@ __host__ __device__ int nvshmem_double_alltoall(nvshmem_team_t team, double *des
 __host__ __device__ int nvshmem_char_alltoall(nvshmem_team_t team, char *dest, const char *source,
                                               size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(char), 0, 0, 0, "nvshmem_char_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(char), SHOAL_DEV_THREAD,
-                              "nvshmem_char_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(char), SHOAL_DEV_THREAD,
+                                  "nvshmem_char_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(char), 0,
                                0, 0, "nvshmem_char_alltoall");
 #endif
@@ -859,15 +709,12 @@ __host__ __device__ int nvshmem_char_alltoall(nvshmem_team_t team, char *dest, c
 __host__ __device__ int nvshmem_schar_alltoall(nvshmem_team_t team, signed char *dest,
                                                const signed char *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(signed char), 0, 0, 0, "nvshmem_schar_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(signed char), SHOAL_DEV_THREAD,
-                              "nvshmem_schar_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(signed char), SHOAL_DEV_THREAD,
+                                  "nvshmem_schar_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(signed char), 0, 0, 0, "nvshmem_schar_alltoall");
 #endif
@@ -876,15 +723,12 @@ __host__ __device__ int nvshmem_schar_alltoall(nvshmem_team_t team, signed char 
 __host__ __device__ int nvshmem_short_alltoall(nvshmem_team_t team, short *dest,
                                                const short *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(short), 0, 0, 0, "nvshmem_short_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(short), SHOAL_DEV_THREAD,
-                              "nvshmem_short_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(short), SHOAL_DEV_THREAD,
+                                  "nvshmem_short_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(short),
                                0, 0, 0, "nvshmem_short_alltoall");
 #endif
@@ -893,15 +737,12 @@ __host__ __device__ int nvshmem_short_alltoall(nvshmem_team_t team, short *dest,
 __host__ __device__ int nvshmem_int_alltoall(nvshmem_team_t team, int *dest, const int *source,
                                              size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(int),
-                                   0, 0, 0, "nvshmem_int_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(int), SHOAL_DEV_THREAD,
-                              "nvshmem_int_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(int), SHOAL_DEV_THREAD,
+                                  "nvshmem_int_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(int), 0,
                                0, 0, "nvshmem_int_alltoall");
 #endif
@@ -910,15 +751,12 @@ __host__ __device__ int nvshmem_int_alltoall(nvshmem_team_t team, int *dest, con
 __host__ __device__ int nvshmem_long_alltoall(nvshmem_team_t team, long *dest, const long *source,
                                               size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(long), 0, 0, 0, "nvshmem_long_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(long), SHOAL_DEV_THREAD,
-                              "nvshmem_long_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(long), SHOAL_DEV_THREAD,
+                                  "nvshmem_long_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(long), 0,
                                0, 0, "nvshmem_long_alltoall");
 #endif
@@ -927,15 +765,12 @@ __host__ __device__ int nvshmem_long_alltoall(nvshmem_team_t team, long *dest, c
 __host__ __device__ int nvshmem_longlong_alltoall(nvshmem_team_t team, long long *dest,
                                                   const long long *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(long long), 0, 0, 0, "nvshmem_longlong_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(long long), SHOAL_DEV_THREAD,
-                              "nvshmem_longlong_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(long long), SHOAL_DEV_THREAD,
+                                  "nvshmem_longlong_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(long long), 0, 0, 0, "nvshmem_longlong_alltoall");
 #endif
@@ -944,15 +779,12 @@ __host__ __device__ int nvshmem_longlong_alltoall(nvshmem_team_t team, long long
 __host__ __device__ int nvshmem_uchar_alltoall(nvshmem_team_t team, unsigned char *dest,
                                                const unsigned char *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(unsigned char), 0, 0, 0, "nvshmem_uchar_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(unsigned char), SHOAL_DEV_THREAD,
-                              "nvshmem_uchar_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(unsigned char),
+                                  SHOAL_DEV_THREAD, "nvshmem_uchar_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(unsigned char), 0, 0, 0, "nvshmem_uchar_alltoall");
 #endif
@@ -961,15 +793,12 @@ __host__ __device__ int nvshmem_uchar_alltoall(nvshmem_team_t team, unsigned cha
 __host__ __device__ int nvshmem_ushort_alltoall(nvshmem_team_t team, unsigned short *dest,
                                                 const unsigned short *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(unsigned short), 0, 0, 0, "nvshmem_ushort_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(unsigned short), SHOAL_DEV_THREAD,
-                              "nvshmem_ushort_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(unsigned short),
+                                  SHOAL_DEV_THREAD, "nvshmem_ushort_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(unsigned short), 0, 0, 0, "nvshmem_ushort_alltoall");
 #endif
@@ -978,15 +807,12 @@ __host__ __device__ int nvshmem_ushort_alltoall(nvshmem_team_t team, unsigned sh
 __host__ __device__ int nvshmem_uint_alltoall(nvshmem_team_t team, unsigned int *dest,
                                               const unsigned int *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(unsigned int), 0, 0, 0, "nvshmem_uint_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(unsigned int), SHOAL_DEV_THREAD,
-                              "nvshmem_uint_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(unsigned int),
+                                  SHOAL_DEV_THREAD, "nvshmem_uint_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(unsigned int), 0, 0, 0, "nvshmem_uint_alltoall");
 #endif
@@ -995,15 +821,12 @@ __host__ __device__ int nvshmem_uint_alltoall(nvshmem_team_t team, unsigned int 
 __host__ __device__ int nvshmem_ulong_alltoall(nvshmem_team_t team, unsigned long *dest,
                                                const unsigned long *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(unsigned long), 0, 0, 0, "nvshmem_ulong_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(unsigned long), SHOAL_DEV_THREAD,
-                              "nvshmem_ulong_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(unsigned long),
+                                  SHOAL_DEV_THREAD, "nvshmem_ulong_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(unsigned long), 0, 0, 0, "nvshmem_ulong_alltoall");
 #endif
@@ -1012,16 +835,12 @@ __host__ __device__ int nvshmem_ulong_alltoall(nvshmem_team_t team, unsigned lon
 __host__ __device__ int nvshmem_ulonglong_alltoall(nvshmem_team_t team, unsigned long long *dest,
                                                    const unsigned long long *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(unsigned long long), 0, 0, 0,
-                                   "nvshmem_ulonglong_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(unsigned long long),
-                              SHOAL_DEV_THREAD, "nvshmem_ulonglong_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(unsigned long long),
+                                  SHOAL_DEV_THREAD, "nvshmem_ulonglong_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(unsigned long long), 0, 0, 0, "nvshmem_ulonglong_alltoall");
 #endif
@@ -1030,15 +849,12 @@ __host__ __device__ int nvshmem_ulonglong_alltoall(nvshmem_team_t team, unsigned
 __host__ __device__ int nvshmem_int8_alltoall(nvshmem_team_t team, int8_t *dest,
                                               const int8_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(int8_t), 0, 0, 0, "nvshmem_int8_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(int8_t), SHOAL_DEV_THREAD,
-                              "nvshmem_int8_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(int8_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_int8_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(int8_t),
                                0, 0, 0, "nvshmem_int8_alltoall");
 #endif
@@ -1047,15 +863,12 @@ __host__ __device__ int nvshmem_int8_alltoall(nvshmem_team_t team, int8_t *dest,
 __host__ __device__ int nvshmem_int16_alltoall(nvshmem_team_t team, int16_t *dest,
                                                const int16_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(int16_t), 0, 0, 0, "nvshmem_int16_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(int16_t), SHOAL_DEV_THREAD,
-                              "nvshmem_int16_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(int16_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_int16_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(int16_t),
                                0, 0, 0, "nvshmem_int16_alltoall");
 #endif
@@ -1064,15 +877,12 @@ __host__ __device__ int nvshmem_int16_alltoall(nvshmem_team_t team, int16_t *des
 __host__ __device__ int nvshmem_int32_alltoall(nvshmem_team_t team, int32_t *dest,
                                                const int32_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(int32_t), 0, 0, 0, "nvshmem_int32_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(int32_t), SHOAL_DEV_THREAD,
-                              "nvshmem_int32_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(int32_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_int32_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(int32_t),
                                0, 0, 0, "nvshmem_int32_alltoall");
 #endif
@@ -1081,15 +891,12 @@ __host__ __device__ int nvshmem_int32_alltoall(nvshmem_team_t team, int32_t *des
 __host__ __device__ int nvshmem_int64_alltoall(nvshmem_team_t team, int64_t *dest,
                                                const int64_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(int64_t), 0, 0, 0, "nvshmem_int64_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(int64_t), SHOAL_DEV_THREAD,
-                              "nvshmem_int64_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(int64_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_int64_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(int64_t),
                                0, 0, 0, "nvshmem_int64_alltoall");
 #endif
@@ -1098,15 +905,12 @@ __host__ __device__ int nvshmem_int64_alltoall(nvshmem_team_t team, int64_t *des
 __host__ __device__ int nvshmem_uint8_alltoall(nvshmem_team_t team, uint8_t *dest,
                                                const uint8_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(uint8_t), 0, 0, 0, "nvshmem_uint8_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(uint8_t), SHOAL_DEV_THREAD,
-                              "nvshmem_uint8_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(uint8_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_uint8_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(uint8_t),
                                0, 0, 0, "nvshmem_uint8_alltoall");
 #endif
@@ -1115,15 +919,12 @@ __host__ __device__ int nvshmem_uint8_alltoall(nvshmem_team_t team, uint8_t *des
 __host__ __device__ int nvshmem_uint16_alltoall(nvshmem_team_t team, uint16_t *dest,
                                                 const uint16_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(uint16_t), 0, 0, 0, "nvshmem_uint16_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(uint16_t), SHOAL_DEV_THREAD,
-                              "nvshmem_uint16_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(uint16_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_uint16_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(uint16_t), 0, 0, 0, "nvshmem_uint16_alltoall");
 #endif
@@ -1132,15 +933,12 @@ __host__ __device__ int nvshmem_uint16_alltoall(nvshmem_team_t team, uint16_t *d
 __host__ __device__ int nvshmem_uint32_alltoall(nvshmem_team_t team, uint32_t *dest,
                                                 const uint32_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(uint32_t), 0, 0, 0, "nvshmem_uint32_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(uint32_t), SHOAL_DEV_THREAD,
-                              "nvshmem_uint32_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(uint32_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_uint32_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(uint32_t), 0, 0, 0, "nvshmem_uint32_alltoall");
 #endif
@@ -1149,15 +947,12 @@ __host__ __device__ int nvshmem_uint32_alltoall(nvshmem_team_t team, uint32_t *d
 __host__ __device__ int nvshmem_uint64_alltoall(nvshmem_team_t team, uint64_t *dest,
                                                 const uint64_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(uint64_t), 0, 0, 0, "nvshmem_uint64_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(uint64_t), SHOAL_DEV_THREAD,
-                              "nvshmem_uint64_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(uint64_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_uint64_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(uint64_t), 0, 0, 0, "nvshmem_uint64_alltoall");
 #endif
@@ -1166,15 +961,12 @@ __host__ __device__ int nvshmem_uint64_alltoall(nvshmem_team_t team, uint64_t *d
 __host__ __device__ int nvshmem_size_alltoall(nvshmem_team_t team, size_t *dest,
                                               const size_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(size_t), 0, 0, 0, "nvshmem_size_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(size_t), SHOAL_DEV_THREAD,
-                              "nvshmem_size_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(size_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_size_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems, sizeof(size_t),
                                0, 0, 0, "nvshmem_size_alltoall");
 #endif
@@ -1183,15 +975,12 @@ __host__ __device__ int nvshmem_size_alltoall(nvshmem_team_t team, size_t *dest,
 __host__ __device__ int nvshmem_ptrdiff_alltoall(nvshmem_team_t team, ptrdiff_t *dest,
                                                  const ptrdiff_t *source, size_t nelems)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
-                                   sizeof(ptrdiff_t), 0, 0, 0, "nvshmem_ptrdiff_alltoall");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_alltoall(team, dest, source, nelems, sizeof(ptrdiff_t), SHOAL_DEV_THREAD,
-                              "nvshmem_ptrdiff_alltoall");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_alltoall(team, dest, source, nelems, sizeof(ptrdiff_t), SHOAL_DEV_THREAD,
+                                  "nvshmem_ptrdiff_alltoall");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_ALLTOALL, team, dest, source, nelems,
                                sizeof(ptrdiff_t), 0, 0, 0, "nvshmem_ptrdiff_alltoall");
 #endif
@@ -1200,16 +989,12 @@ __host__ __device__ int nvshmem_ptrdiff_alltoall(nvshmem_team_t team, ptrdiff_t 
 __host__ __device__ int nvshmem_uchar_and_reduce(nvshmem_team_t team, unsigned char *dest,
                                                  const unsigned char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned char), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
-                                   "nvshmem_uchar_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_AND,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_AND,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned char), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
                                "nvshmem_uchar_and_reduce");
@@ -1219,16 +1004,12 @@ __host__ __device__ int nvshmem_uchar_and_reduce(nvshmem_team_t team, unsigned c
 __host__ __device__ int nvshmem_ushort_and_reduce(nvshmem_team_t team, unsigned short *dest,
                                                   const unsigned short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned short), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
-                                   "nvshmem_ushort_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_AND,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_AND,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned short), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
                                "nvshmem_ushort_and_reduce");
@@ -1238,16 +1019,12 @@ __host__ __device__ int nvshmem_ushort_and_reduce(nvshmem_team_t team, unsigned 
 __host__ __device__ int nvshmem_uint_and_reduce(nvshmem_team_t team, unsigned int *dest,
                                                 const unsigned int *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned int), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
-                                   "nvshmem_uint_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_AND,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_AND,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned int), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
                                "nvshmem_uint_and_reduce");
@@ -1257,16 +1034,12 @@ __host__ __device__ int nvshmem_uint_and_reduce(nvshmem_team_t team, unsigned in
 __host__ __device__ int nvshmem_ulong_and_reduce(nvshmem_team_t team, unsigned long *dest,
                                                  const unsigned long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
-                                   "nvshmem_ulong_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_AND,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_AND,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
                                "nvshmem_ulong_and_reduce");
@@ -1277,16 +1050,13 @@ __host__ __device__ int nvshmem_ulonglong_and_reduce(nvshmem_team_t team, unsign
                                                      const unsigned long long *source,
                                                      size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long long), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
-                                   "nvshmem_ulonglong_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long), SHOAL_RED_AND,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulonglong_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long),
+                                SHOAL_RED_AND, SHOAL_DT_UINT, SHOAL_DEV_THREAD,
+                                "nvshmem_ulonglong_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long long), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
                                "nvshmem_ulonglong_and_reduce");
@@ -1296,16 +1066,12 @@ __host__ __device__ int nvshmem_ulonglong_and_reduce(nvshmem_team_t team, unsign
 __host__ __device__ int nvshmem_int8_and_reduce(nvshmem_team_t team, int8_t *dest,
                                                 const int8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int8_t), 0, SHOAL_RED_AND, SHOAL_DT_INT,
-                                   "nvshmem_int8_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_AND,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_AND,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int8_t),
                                0, SHOAL_RED_AND, SHOAL_DT_INT, "nvshmem_int8_and_reduce");
 #endif
@@ -1314,16 +1080,12 @@ __host__ __device__ int nvshmem_int8_and_reduce(nvshmem_team_t team, int8_t *des
 __host__ __device__ int nvshmem_int16_and_reduce(nvshmem_team_t team, int16_t *dest,
                                                  const int16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int16_t), 0, SHOAL_RED_AND, SHOAL_DT_INT,
-                                   "nvshmem_int16_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_AND,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_AND,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int16_t),
                                0, SHOAL_RED_AND, SHOAL_DT_INT, "nvshmem_int16_and_reduce");
 #endif
@@ -1332,16 +1094,12 @@ __host__ __device__ int nvshmem_int16_and_reduce(nvshmem_team_t team, int16_t *d
 __host__ __device__ int nvshmem_int32_and_reduce(nvshmem_team_t team, int32_t *dest,
                                                  const int32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int32_t), 0, SHOAL_RED_AND, SHOAL_DT_INT,
-                                   "nvshmem_int32_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_AND,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_AND,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int32_t),
                                0, SHOAL_RED_AND, SHOAL_DT_INT, "nvshmem_int32_and_reduce");
 #endif
@@ -1350,16 +1108,12 @@ __host__ __device__ int nvshmem_int32_and_reduce(nvshmem_team_t team, int32_t *d
 __host__ __device__ int nvshmem_int64_and_reduce(nvshmem_team_t team, int64_t *dest,
                                                  const int64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int64_t), 0, SHOAL_RED_AND, SHOAL_DT_INT,
-                                   "nvshmem_int64_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_AND,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_AND,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int64_t),
                                0, SHOAL_RED_AND, SHOAL_DT_INT, "nvshmem_int64_and_reduce");
 #endif
@@ -1368,16 +1122,12 @@ __host__ __device__ int nvshmem_int64_and_reduce(nvshmem_team_t team, int64_t *d
 __host__ __device__ int nvshmem_uint8_and_reduce(nvshmem_team_t team, uint8_t *dest,
                                                  const uint8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint8_t), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
-                                   "nvshmem_uint8_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_AND,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_AND,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint8_t),
                                0, SHOAL_RED_AND, SHOAL_DT_UINT, "nvshmem_uint8_and_reduce");
 #endif
@@ -1386,16 +1136,12 @@ __host__ __device__ int nvshmem_uint8_and_reduce(nvshmem_team_t team, uint8_t *d
 __host__ __device__ int nvshmem_uint16_and_reduce(nvshmem_team_t team, uint16_t *dest,
                                                   const uint16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint16_t), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
-                                   "nvshmem_uint16_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_AND,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_AND,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint16_t),
                                0, SHOAL_RED_AND, SHOAL_DT_UINT, "nvshmem_uint16_and_reduce");
 #endif
@@ -1404,16 +1150,12 @@ __host__ __device__ int nvshmem_uint16_and_reduce(nvshmem_team_t team, uint16_t 
 __host__ __device__ int nvshmem_uint32_and_reduce(nvshmem_team_t team, uint32_t *dest,
                                                   const uint32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint32_t), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
-                                   "nvshmem_uint32_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_AND,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_AND,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint32_t),
                                0, SHOAL_RED_AND, SHOAL_DT_UINT, "nvshmem_uint32_and_reduce");
 #endif
@@ -1422,16 +1164,12 @@ __host__ __device__ int nvshmem_uint32_and_reduce(nvshmem_team_t team, uint32_t 
 __host__ __device__ int nvshmem_uint64_and_reduce(nvshmem_team_t team, uint64_t *dest,
                                                   const uint64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint64_t), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
-                                   "nvshmem_uint64_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_AND,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_AND,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint64_t),
                                0, SHOAL_RED_AND, SHOAL_DT_UINT, "nvshmem_uint64_and_reduce");
 #endif
@@ -1440,16 +1178,12 @@ __host__ __device__ int nvshmem_uint64_and_reduce(nvshmem_team_t team, uint64_t 
 __host__ __device__ int nvshmem_size_and_reduce(nvshmem_team_t team, size_t *dest,
                                                 const size_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(size_t), 0, SHOAL_RED_AND, SHOAL_DT_UINT,
-                                   "nvshmem_size_and_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_AND,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_and_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_AND,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_and_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(size_t),
                                0, SHOAL_RED_AND, SHOAL_DT_UINT, "nvshmem_size_and_reduce");
 #endif
@@ -1458,16 +1192,12 @@ __host__ __device__ int nvshmem_size_and_reduce(nvshmem_team_t team, size_t *des
 __host__ __device__ int nvshmem_uchar_or_reduce(nvshmem_team_t team, unsigned char *dest,
                                                 const unsigned char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned char), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
-                                   "nvshmem_uchar_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_OR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_OR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned char), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
                                "nvshmem_uchar_or_reduce");
@@ -1477,16 +1207,12 @@ __host__ __device__ int nvshmem_uchar_or_reduce(nvshmem_team_t team, unsigned ch
 __host__ __device__ int nvshmem_ushort_or_reduce(nvshmem_team_t team, unsigned short *dest,
                                                  const unsigned short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned short), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
-                                   "nvshmem_ushort_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_OR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_OR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned short), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
                                "nvshmem_ushort_or_reduce");
@@ -1496,16 +1222,12 @@ __host__ __device__ int nvshmem_ushort_or_reduce(nvshmem_team_t team, unsigned s
 __host__ __device__ int nvshmem_uint_or_reduce(nvshmem_team_t team, unsigned int *dest,
                                                const unsigned int *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned int), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
-                                   "nvshmem_uint_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_OR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_OR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned int), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
                                "nvshmem_uint_or_reduce");
@@ -1515,16 +1237,12 @@ __host__ __device__ int nvshmem_uint_or_reduce(nvshmem_team_t team, unsigned int
 __host__ __device__ int nvshmem_ulong_or_reduce(nvshmem_team_t team, unsigned long *dest,
                                                 const unsigned long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
-                                   "nvshmem_ulong_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_OR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_OR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
                                "nvshmem_ulong_or_reduce");
@@ -1535,16 +1253,13 @@ __host__ __device__ int nvshmem_ulonglong_or_reduce(nvshmem_team_t team, unsigne
                                                     const unsigned long long *source,
                                                     size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long long), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
-                                   "nvshmem_ulonglong_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long), SHOAL_RED_OR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulonglong_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long),
+                                SHOAL_RED_OR, SHOAL_DT_UINT, SHOAL_DEV_THREAD,
+                                "nvshmem_ulonglong_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long long), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
                                "nvshmem_ulonglong_or_reduce");
@@ -1554,16 +1269,12 @@ __host__ __device__ int nvshmem_ulonglong_or_reduce(nvshmem_team_t team, unsigne
 __host__ __device__ int nvshmem_int8_or_reduce(nvshmem_team_t team, int8_t *dest,
                                                const int8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int8_t), 0, SHOAL_RED_OR, SHOAL_DT_INT,
-                                   "nvshmem_int8_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_OR, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_int8_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_OR,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int8_t),
                                0, SHOAL_RED_OR, SHOAL_DT_INT, "nvshmem_int8_or_reduce");
 #endif
@@ -1572,16 +1283,12 @@ __host__ __device__ int nvshmem_int8_or_reduce(nvshmem_team_t team, int8_t *dest
 __host__ __device__ int nvshmem_int16_or_reduce(nvshmem_team_t team, int16_t *dest,
                                                 const int16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int16_t), 0, SHOAL_RED_OR, SHOAL_DT_INT,
-                                   "nvshmem_int16_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_OR,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_OR,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int16_t),
                                0, SHOAL_RED_OR, SHOAL_DT_INT, "nvshmem_int16_or_reduce");
 #endif
@@ -1590,16 +1297,12 @@ __host__ __device__ int nvshmem_int16_or_reduce(nvshmem_team_t team, int16_t *de
 __host__ __device__ int nvshmem_int32_or_reduce(nvshmem_team_t team, int32_t *dest,
                                                 const int32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int32_t), 0, SHOAL_RED_OR, SHOAL_DT_INT,
-                                   "nvshmem_int32_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_OR,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_OR,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int32_t),
                                0, SHOAL_RED_OR, SHOAL_DT_INT, "nvshmem_int32_or_reduce");
 #endif
@@ -1608,16 +1311,12 @@ __host__ __device__ int nvshmem_int32_or_reduce(nvshmem_team_t team, int32_t *de
 __host__ __device__ int nvshmem_int64_or_reduce(nvshmem_team_t team, int64_t *dest,
                                                 const int64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int64_t), 0, SHOAL_RED_OR, SHOAL_DT_INT,
-                                   "nvshmem_int64_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_OR,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_OR,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int64_t),
                                0, SHOAL_RED_OR, SHOAL_DT_INT, "nvshmem_int64_or_reduce");
 #endif
@@ -1626,16 +1325,12 @@ __host__ __device__ int nvshmem_int64_or_reduce(nvshmem_team_t team, int64_t *de
 __host__ __device__ int nvshmem_uint8_or_reduce(nvshmem_team_t team, uint8_t *dest,
                                                 const uint8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint8_t), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
-                                   "nvshmem_uint8_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_OR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_OR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint8_t),
                                0, SHOAL_RED_OR, SHOAL_DT_UINT, "nvshmem_uint8_or_reduce");
 #endif
@@ -1644,16 +1339,12 @@ __host__ __device__ int nvshmem_uint8_or_reduce(nvshmem_team_t team, uint8_t *de
 __host__ __device__ int nvshmem_uint16_or_reduce(nvshmem_team_t team, uint16_t *dest,
                                                  const uint16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint16_t), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
-                                   "nvshmem_uint16_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_OR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_OR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint16_t),
                                0, SHOAL_RED_OR, SHOAL_DT_UINT, "nvshmem_uint16_or_reduce");
 #endif
@@ -1662,16 +1353,12 @@ __host__ __device__ int nvshmem_uint16_or_reduce(nvshmem_team_t team, uint16_t *
 __host__ __device__ int nvshmem_uint32_or_reduce(nvshmem_team_t team, uint32_t *dest,
                                                  const uint32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint32_t), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
-                                   "nvshmem_uint32_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_OR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_OR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint32_t),
                                0, SHOAL_RED_OR, SHOAL_DT_UINT, "nvshmem_uint32_or_reduce");
 #endif
@@ -1680,16 +1367,12 @@ __host__ __device__ int nvshmem_uint32_or_reduce(nvshmem_team_t team, uint32_t *
 __host__ __device__ int nvshmem_uint64_or_reduce(nvshmem_team_t team, uint64_t *dest,
                                                  const uint64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint64_t), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
-                                   "nvshmem_uint64_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_OR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_OR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint64_t),
                                0, SHOAL_RED_OR, SHOAL_DT_UINT, "nvshmem_uint64_or_reduce");
 #endif
@@ -1698,16 +1381,12 @@ __host__ __device__ int nvshmem_uint64_or_reduce(nvshmem_team_t team, uint64_t *
 __host__ __device__ int nvshmem_size_or_reduce(nvshmem_team_t team, size_t *dest,
                                                const size_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(size_t), 0, SHOAL_RED_OR, SHOAL_DT_UINT,
-                                   "nvshmem_size_or_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_OR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_or_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_OR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_or_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(size_t),
                                0, SHOAL_RED_OR, SHOAL_DT_UINT, "nvshmem_size_or_reduce");
 #endif
@@ -1716,16 +1395,12 @@ __host__ __device__ int nvshmem_size_or_reduce(nvshmem_team_t team, size_t *dest
 __host__ __device__ int nvshmem_uchar_xor_reduce(nvshmem_team_t team, unsigned char *dest,
                                                  const unsigned char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned char), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
-                                   "nvshmem_uchar_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_XOR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_XOR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned char), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
                                "nvshmem_uchar_xor_reduce");
@@ -1735,16 +1410,12 @@ __host__ __device__ int nvshmem_uchar_xor_reduce(nvshmem_team_t team, unsigned c
 __host__ __device__ int nvshmem_ushort_xor_reduce(nvshmem_team_t team, unsigned short *dest,
                                                   const unsigned short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned short), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
-                                   "nvshmem_ushort_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_XOR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_XOR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned short), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
                                "nvshmem_ushort_xor_reduce");
@@ -1754,16 +1425,12 @@ __host__ __device__ int nvshmem_ushort_xor_reduce(nvshmem_team_t team, unsigned 
 __host__ __device__ int nvshmem_uint_xor_reduce(nvshmem_team_t team, unsigned int *dest,
                                                 const unsigned int *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned int), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
-                                   "nvshmem_uint_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_XOR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_XOR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned int), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
                                "nvshmem_uint_xor_reduce");
@@ -1773,16 +1440,12 @@ __host__ __device__ int nvshmem_uint_xor_reduce(nvshmem_team_t team, unsigned in
 __host__ __device__ int nvshmem_ulong_xor_reduce(nvshmem_team_t team, unsigned long *dest,
                                                  const unsigned long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
-                                   "nvshmem_ulong_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_XOR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_XOR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
                                "nvshmem_ulong_xor_reduce");
@@ -1793,16 +1456,13 @@ __host__ __device__ int nvshmem_ulonglong_xor_reduce(nvshmem_team_t team, unsign
                                                      const unsigned long long *source,
                                                      size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long long), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
-                                   "nvshmem_ulonglong_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long), SHOAL_RED_XOR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulonglong_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long),
+                                SHOAL_RED_XOR, SHOAL_DT_UINT, SHOAL_DEV_THREAD,
+                                "nvshmem_ulonglong_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long long), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
                                "nvshmem_ulonglong_xor_reduce");
@@ -1812,16 +1472,12 @@ __host__ __device__ int nvshmem_ulonglong_xor_reduce(nvshmem_team_t team, unsign
 __host__ __device__ int nvshmem_int8_xor_reduce(nvshmem_team_t team, int8_t *dest,
                                                 const int8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int8_t), 0, SHOAL_RED_XOR, SHOAL_DT_INT,
-                                   "nvshmem_int8_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_XOR,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_XOR,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int8_t),
                                0, SHOAL_RED_XOR, SHOAL_DT_INT, "nvshmem_int8_xor_reduce");
 #endif
@@ -1830,16 +1486,12 @@ __host__ __device__ int nvshmem_int8_xor_reduce(nvshmem_team_t team, int8_t *des
 __host__ __device__ int nvshmem_int16_xor_reduce(nvshmem_team_t team, int16_t *dest,
                                                  const int16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int16_t), 0, SHOAL_RED_XOR, SHOAL_DT_INT,
-                                   "nvshmem_int16_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_XOR,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_XOR,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int16_t),
                                0, SHOAL_RED_XOR, SHOAL_DT_INT, "nvshmem_int16_xor_reduce");
 #endif
@@ -1848,16 +1500,12 @@ __host__ __device__ int nvshmem_int16_xor_reduce(nvshmem_team_t team, int16_t *d
 __host__ __device__ int nvshmem_int32_xor_reduce(nvshmem_team_t team, int32_t *dest,
                                                  const int32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int32_t), 0, SHOAL_RED_XOR, SHOAL_DT_INT,
-                                   "nvshmem_int32_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_XOR,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_XOR,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int32_t),
                                0, SHOAL_RED_XOR, SHOAL_DT_INT, "nvshmem_int32_xor_reduce");
 #endif
@@ -1866,16 +1514,12 @@ __host__ __device__ int nvshmem_int32_xor_reduce(nvshmem_team_t team, int32_t *d
 __host__ __device__ int nvshmem_int64_xor_reduce(nvshmem_team_t team, int64_t *dest,
                                                  const int64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int64_t), 0, SHOAL_RED_XOR, SHOAL_DT_INT,
-                                   "nvshmem_int64_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_XOR,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_XOR,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int64_t),
                                0, SHOAL_RED_XOR, SHOAL_DT_INT, "nvshmem_int64_xor_reduce");
 #endif
@@ -1884,16 +1528,12 @@ __host__ __device__ int nvshmem_int64_xor_reduce(nvshmem_team_t team, int64_t *d
 __host__ __device__ int nvshmem_uint8_xor_reduce(nvshmem_team_t team, uint8_t *dest,
                                                  const uint8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint8_t), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
-                                   "nvshmem_uint8_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_XOR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_XOR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint8_t),
                                0, SHOAL_RED_XOR, SHOAL_DT_UINT, "nvshmem_uint8_xor_reduce");
 #endif
@@ -1902,16 +1542,12 @@ __host__ __device__ int nvshmem_uint8_xor_reduce(nvshmem_team_t team, uint8_t *d
 __host__ __device__ int nvshmem_uint16_xor_reduce(nvshmem_team_t team, uint16_t *dest,
                                                   const uint16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint16_t), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
-                                   "nvshmem_uint16_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_XOR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_XOR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint16_t),
                                0, SHOAL_RED_XOR, SHOAL_DT_UINT, "nvshmem_uint16_xor_reduce");
 #endif
@@ -1920,16 +1556,12 @@ __host__ __device__ int nvshmem_uint16_xor_reduce(nvshmem_team_t team, uint16_t 
 __host__ __device__ int nvshmem_uint32_xor_reduce(nvshmem_team_t team, uint32_t *dest,
                                                   const uint32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint32_t), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
-                                   "nvshmem_uint32_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_XOR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_XOR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint32_t),
                                0, SHOAL_RED_XOR, SHOAL_DT_UINT, "nvshmem_uint32_xor_reduce");
 #endif
@@ -1938,16 +1570,12 @@ __host__ __device__ int nvshmem_uint32_xor_reduce(nvshmem_team_t team, uint32_t 
 __host__ __device__ int nvshmem_uint64_xor_reduce(nvshmem_team_t team, uint64_t *dest,
                                                   const uint64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint64_t), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
-                                   "nvshmem_uint64_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_XOR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_XOR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint64_t),
                                0, SHOAL_RED_XOR, SHOAL_DT_UINT, "nvshmem_uint64_xor_reduce");
 #endif
@@ -1956,16 +1584,12 @@ __host__ __device__ int nvshmem_uint64_xor_reduce(nvshmem_team_t team, uint64_t 
 __host__ __device__ int nvshmem_size_xor_reduce(nvshmem_team_t team, size_t *dest,
                                                 const size_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(size_t), 0, SHOAL_RED_XOR, SHOAL_DT_UINT,
-                                   "nvshmem_size_xor_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_XOR,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_xor_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_XOR,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_xor_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(size_t),
                                0, SHOAL_RED_XOR, SHOAL_DT_UINT, "nvshmem_size_xor_reduce");
 #endif
@@ -1974,16 +1598,12 @@ __host__ __device__ int nvshmem_size_xor_reduce(nvshmem_team_t team, size_t *des
 __host__ __device__ int nvshmem_float_max_reduce(nvshmem_team_t team, float *dest,
                                                  const float *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(float), 0, SHOAL_RED_MAX, SHOAL_DT_FLOAT,
-                                   "nvshmem_float_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(float), SHOAL_RED_MAX,
-                            SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_float_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(float), SHOAL_RED_MAX,
+                                SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_float_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(float), 0,
                                SHOAL_RED_MAX, SHOAL_DT_FLOAT, "nvshmem_float_max_reduce");
 #endif
@@ -1992,16 +1612,12 @@ __host__ __device__ int nvshmem_float_max_reduce(nvshmem_team_t team, float *des
 __host__ __device__ int nvshmem_double_max_reduce(nvshmem_team_t team, double *dest,
                                                   const double *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(double), 0, SHOAL_RED_MAX, SHOAL_DT_FLOAT,
-                                   "nvshmem_double_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(double), SHOAL_RED_MAX,
-                            SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_double_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(double), SHOAL_RED_MAX,
+                                SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_double_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(double),
                                0, SHOAL_RED_MAX, SHOAL_DT_FLOAT, "nvshmem_double_max_reduce");
 #endif
@@ -2010,15 +1626,12 @@ __host__ __device__ int nvshmem_double_max_reduce(nvshmem_team_t team, double *d
 __host__ __device__ int nvshmem_char_max_reduce(nvshmem_team_t team, char *dest, const char *source,
                                                 size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(char),
-                                   0, SHOAL_RED_MAX, SHOAL_DT_CHAR, "nvshmem_char_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(char), SHOAL_RED_MAX, SHOAL_DT_CHAR,
-                            SHOAL_DEV_THREAD, "nvshmem_char_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(char), SHOAL_RED_MAX,
+                                SHOAL_DT_CHAR, SHOAL_DEV_THREAD, "nvshmem_char_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(char), 0,
                                SHOAL_RED_MAX, SHOAL_DT_CHAR, "nvshmem_char_max_reduce");
 #endif
@@ -2027,16 +1640,12 @@ __host__ __device__ int nvshmem_char_max_reduce(nvshmem_team_t team, char *dest,
 __host__ __device__ int nvshmem_schar_max_reduce(nvshmem_team_t team, signed char *dest,
                                                  const signed char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(signed char), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
-                                   "nvshmem_schar_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(signed char), SHOAL_RED_MAX,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_schar_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(signed char), SHOAL_RED_MAX,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_schar_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(signed char), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
                                "nvshmem_schar_max_reduce");
@@ -2046,16 +1655,12 @@ __host__ __device__ int nvshmem_schar_max_reduce(nvshmem_team_t team, signed cha
 __host__ __device__ int nvshmem_short_max_reduce(nvshmem_team_t team, short *dest,
                                                  const short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(short), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
-                                   "nvshmem_short_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(short), SHOAL_RED_MAX, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_short_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(short), SHOAL_RED_MAX,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_short_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(short), 0,
                                SHOAL_RED_MAX, SHOAL_DT_INT, "nvshmem_short_max_reduce");
 #endif
@@ -2064,15 +1669,12 @@ __host__ __device__ int nvshmem_short_max_reduce(nvshmem_team_t team, short *des
 __host__ __device__ int nvshmem_int_max_reduce(nvshmem_team_t team, int *dest, const int *source,
                                                size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int),
-                                   0, SHOAL_RED_MAX, SHOAL_DT_INT, "nvshmem_int_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int), SHOAL_RED_MAX, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_int_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int), SHOAL_RED_MAX,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int), 0,
                                SHOAL_RED_MAX, SHOAL_DT_INT, "nvshmem_int_max_reduce");
 #endif
@@ -2081,15 +1683,12 @@ __host__ __device__ int nvshmem_int_max_reduce(nvshmem_team_t team, int *dest, c
 __host__ __device__ int nvshmem_long_max_reduce(nvshmem_team_t team, long *dest, const long *source,
                                                 size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(long),
-                                   0, SHOAL_RED_MAX, SHOAL_DT_INT, "nvshmem_long_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long), SHOAL_RED_MAX, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_long_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long), SHOAL_RED_MAX,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_long_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(long), 0,
                                SHOAL_RED_MAX, SHOAL_DT_INT, "nvshmem_long_max_reduce");
 #endif
@@ -2098,16 +1697,12 @@ __host__ __device__ int nvshmem_long_max_reduce(nvshmem_team_t team, long *dest,
 __host__ __device__ int nvshmem_longlong_max_reduce(nvshmem_team_t team, long long *dest,
                                                     const long long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(long long), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
-                                   "nvshmem_longlong_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long long), SHOAL_RED_MAX,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_longlong_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long long), SHOAL_RED_MAX,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_longlong_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(long long), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
                                "nvshmem_longlong_max_reduce");
@@ -2117,16 +1712,12 @@ __host__ __device__ int nvshmem_longlong_max_reduce(nvshmem_team_t team, long lo
 __host__ __device__ int nvshmem_uchar_max_reduce(nvshmem_team_t team, unsigned char *dest,
                                                  const unsigned char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned char), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
-                                   "nvshmem_uchar_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_MAX,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_MAX,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned char), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
                                "nvshmem_uchar_max_reduce");
@@ -2136,16 +1727,12 @@ __host__ __device__ int nvshmem_uchar_max_reduce(nvshmem_team_t team, unsigned c
 __host__ __device__ int nvshmem_ushort_max_reduce(nvshmem_team_t team, unsigned short *dest,
                                                   const unsigned short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned short), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
-                                   "nvshmem_ushort_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_MAX,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_MAX,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned short), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
                                "nvshmem_ushort_max_reduce");
@@ -2155,16 +1742,12 @@ __host__ __device__ int nvshmem_ushort_max_reduce(nvshmem_team_t team, unsigned 
 __host__ __device__ int nvshmem_uint_max_reduce(nvshmem_team_t team, unsigned int *dest,
                                                 const unsigned int *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned int), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
-                                   "nvshmem_uint_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_MAX,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_MAX,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned int), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
                                "nvshmem_uint_max_reduce");
@@ -2174,16 +1757,12 @@ __host__ __device__ int nvshmem_uint_max_reduce(nvshmem_team_t team, unsigned in
 __host__ __device__ int nvshmem_ulong_max_reduce(nvshmem_team_t team, unsigned long *dest,
                                                  const unsigned long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
-                                   "nvshmem_ulong_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_MAX,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_MAX,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
                                "nvshmem_ulong_max_reduce");
@@ -2194,16 +1773,13 @@ __host__ __device__ int nvshmem_ulonglong_max_reduce(nvshmem_team_t team, unsign
                                                      const unsigned long long *source,
                                                      size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long long), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
-                                   "nvshmem_ulonglong_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long), SHOAL_RED_MAX,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulonglong_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long),
+                                SHOAL_RED_MAX, SHOAL_DT_UINT, SHOAL_DEV_THREAD,
+                                "nvshmem_ulonglong_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long long), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
                                "nvshmem_ulonglong_max_reduce");
@@ -2213,16 +1789,12 @@ __host__ __device__ int nvshmem_ulonglong_max_reduce(nvshmem_team_t team, unsign
 __host__ __device__ int nvshmem_int8_max_reduce(nvshmem_team_t team, int8_t *dest,
                                                 const int8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int8_t), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
-                                   "nvshmem_int8_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_MAX,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_MAX,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int8_t),
                                0, SHOAL_RED_MAX, SHOAL_DT_INT, "nvshmem_int8_max_reduce");
 #endif
@@ -2231,16 +1803,12 @@ __host__ __device__ int nvshmem_int8_max_reduce(nvshmem_team_t team, int8_t *des
 __host__ __device__ int nvshmem_int16_max_reduce(nvshmem_team_t team, int16_t *dest,
                                                  const int16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int16_t), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
-                                   "nvshmem_int16_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_MAX,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_MAX,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int16_t),
                                0, SHOAL_RED_MAX, SHOAL_DT_INT, "nvshmem_int16_max_reduce");
 #endif
@@ -2249,16 +1817,12 @@ __host__ __device__ int nvshmem_int16_max_reduce(nvshmem_team_t team, int16_t *d
 __host__ __device__ int nvshmem_int32_max_reduce(nvshmem_team_t team, int32_t *dest,
                                                  const int32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int32_t), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
-                                   "nvshmem_int32_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_MAX,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_MAX,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int32_t),
                                0, SHOAL_RED_MAX, SHOAL_DT_INT, "nvshmem_int32_max_reduce");
 #endif
@@ -2267,16 +1831,12 @@ __host__ __device__ int nvshmem_int32_max_reduce(nvshmem_team_t team, int32_t *d
 __host__ __device__ int nvshmem_int64_max_reduce(nvshmem_team_t team, int64_t *dest,
                                                  const int64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int64_t), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
-                                   "nvshmem_int64_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_MAX,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_MAX,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int64_t),
                                0, SHOAL_RED_MAX, SHOAL_DT_INT, "nvshmem_int64_max_reduce");
 #endif
@@ -2285,16 +1845,12 @@ __host__ __device__ int nvshmem_int64_max_reduce(nvshmem_team_t team, int64_t *d
 __host__ __device__ int nvshmem_uint8_max_reduce(nvshmem_team_t team, uint8_t *dest,
                                                  const uint8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint8_t), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
-                                   "nvshmem_uint8_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_MAX,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_MAX,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint8_t),
                                0, SHOAL_RED_MAX, SHOAL_DT_UINT, "nvshmem_uint8_max_reduce");
 #endif
@@ -2303,16 +1859,12 @@ __host__ __device__ int nvshmem_uint8_max_reduce(nvshmem_team_t team, uint8_t *d
 __host__ __device__ int nvshmem_uint16_max_reduce(nvshmem_team_t team, uint16_t *dest,
                                                   const uint16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint16_t), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
-                                   "nvshmem_uint16_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_MAX,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_MAX,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint16_t),
                                0, SHOAL_RED_MAX, SHOAL_DT_UINT, "nvshmem_uint16_max_reduce");
 #endif
@@ -2321,16 +1873,12 @@ __host__ __device__ int nvshmem_uint16_max_reduce(nvshmem_team_t team, uint16_t 
 __host__ __device__ int nvshmem_uint32_max_reduce(nvshmem_team_t team, uint32_t *dest,
                                                   const uint32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint32_t), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
-                                   "nvshmem_uint32_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_MAX,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_MAX,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint32_t),
                                0, SHOAL_RED_MAX, SHOAL_DT_UINT, "nvshmem_uint32_max_reduce");
 #endif
@@ -2339,16 +1887,12 @@ __host__ __device__ int nvshmem_uint32_max_reduce(nvshmem_team_t team, uint32_t 
 __host__ __device__ int nvshmem_uint64_max_reduce(nvshmem_team_t team, uint64_t *dest,
                                                   const uint64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint64_t), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
-                                   "nvshmem_uint64_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_MAX,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_MAX,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint64_t),
                                0, SHOAL_RED_MAX, SHOAL_DT_UINT, "nvshmem_uint64_max_reduce");
 #endif
@@ -2357,16 +1901,12 @@ __host__ __device__ int nvshmem_uint64_max_reduce(nvshmem_team_t team, uint64_t 
 __host__ __device__ int nvshmem_size_max_reduce(nvshmem_team_t team, size_t *dest,
                                                 const size_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(size_t), 0, SHOAL_RED_MAX, SHOAL_DT_UINT,
-                                   "nvshmem_size_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_MAX,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_MAX,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(size_t),
                                0, SHOAL_RED_MAX, SHOAL_DT_UINT, "nvshmem_size_max_reduce");
 #endif
@@ -2375,16 +1915,12 @@ __host__ __device__ int nvshmem_size_max_reduce(nvshmem_team_t team, size_t *des
 __host__ __device__ int nvshmem_ptrdiff_max_reduce(nvshmem_team_t team, ptrdiff_t *dest,
                                                    const ptrdiff_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(ptrdiff_t), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
-                                   "nvshmem_ptrdiff_max_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(ptrdiff_t), SHOAL_RED_MAX,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_ptrdiff_max_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(ptrdiff_t), SHOAL_RED_MAX,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_ptrdiff_max_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(ptrdiff_t), 0, SHOAL_RED_MAX, SHOAL_DT_INT,
                                "nvshmem_ptrdiff_max_reduce");
@@ -2394,16 +1930,12 @@ __host__ __device__ int nvshmem_ptrdiff_max_reduce(nvshmem_team_t team, ptrdiff_
 __host__ __device__ int nvshmem_float_min_reduce(nvshmem_team_t team, float *dest,
                                                  const float *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(float), 0, SHOAL_RED_MIN, SHOAL_DT_FLOAT,
-                                   "nvshmem_float_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(float), SHOAL_RED_MIN,
-                            SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_float_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(float), SHOAL_RED_MIN,
+                                SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_float_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(float), 0,
                                SHOAL_RED_MIN, SHOAL_DT_FLOAT, "nvshmem_float_min_reduce");
 #endif
@@ -2412,16 +1944,12 @@ __host__ __device__ int nvshmem_float_min_reduce(nvshmem_team_t team, float *des
 __host__ __device__ int nvshmem_double_min_reduce(nvshmem_team_t team, double *dest,
                                                   const double *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(double), 0, SHOAL_RED_MIN, SHOAL_DT_FLOAT,
-                                   "nvshmem_double_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(double), SHOAL_RED_MIN,
-                            SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_double_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(double), SHOAL_RED_MIN,
+                                SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_double_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(double),
                                0, SHOAL_RED_MIN, SHOAL_DT_FLOAT, "nvshmem_double_min_reduce");
 #endif
@@ -2430,15 +1958,12 @@ __host__ __device__ int nvshmem_double_min_reduce(nvshmem_team_t team, double *d
 __host__ __device__ int nvshmem_char_min_reduce(nvshmem_team_t team, char *dest, const char *source,
                                                 size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(char),
-                                   0, SHOAL_RED_MIN, SHOAL_DT_CHAR, "nvshmem_char_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(char), SHOAL_RED_MIN, SHOAL_DT_CHAR,
-                            SHOAL_DEV_THREAD, "nvshmem_char_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(char), SHOAL_RED_MIN,
+                                SHOAL_DT_CHAR, SHOAL_DEV_THREAD, "nvshmem_char_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(char), 0,
                                SHOAL_RED_MIN, SHOAL_DT_CHAR, "nvshmem_char_min_reduce");
 #endif
@@ -2447,16 +1972,12 @@ __host__ __device__ int nvshmem_char_min_reduce(nvshmem_team_t team, char *dest,
 __host__ __device__ int nvshmem_schar_min_reduce(nvshmem_team_t team, signed char *dest,
                                                  const signed char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(signed char), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
-                                   "nvshmem_schar_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(signed char), SHOAL_RED_MIN,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_schar_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(signed char), SHOAL_RED_MIN,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_schar_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(signed char), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
                                "nvshmem_schar_min_reduce");
@@ -2466,16 +1987,12 @@ __host__ __device__ int nvshmem_schar_min_reduce(nvshmem_team_t team, signed cha
 __host__ __device__ int nvshmem_short_min_reduce(nvshmem_team_t team, short *dest,
                                                  const short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(short), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
-                                   "nvshmem_short_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(short), SHOAL_RED_MIN, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_short_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(short), SHOAL_RED_MIN,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_short_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(short), 0,
                                SHOAL_RED_MIN, SHOAL_DT_INT, "nvshmem_short_min_reduce");
 #endif
@@ -2484,15 +2001,12 @@ __host__ __device__ int nvshmem_short_min_reduce(nvshmem_team_t team, short *des
 __host__ __device__ int nvshmem_int_min_reduce(nvshmem_team_t team, int *dest, const int *source,
                                                size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int),
-                                   0, SHOAL_RED_MIN, SHOAL_DT_INT, "nvshmem_int_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int), SHOAL_RED_MIN, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_int_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int), SHOAL_RED_MIN,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int), 0,
                                SHOAL_RED_MIN, SHOAL_DT_INT, "nvshmem_int_min_reduce");
 #endif
@@ -2501,15 +2015,12 @@ __host__ __device__ int nvshmem_int_min_reduce(nvshmem_team_t team, int *dest, c
 __host__ __device__ int nvshmem_long_min_reduce(nvshmem_team_t team, long *dest, const long *source,
                                                 size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(long),
-                                   0, SHOAL_RED_MIN, SHOAL_DT_INT, "nvshmem_long_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long), SHOAL_RED_MIN, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_long_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long), SHOAL_RED_MIN,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_long_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(long), 0,
                                SHOAL_RED_MIN, SHOAL_DT_INT, "nvshmem_long_min_reduce");
 #endif
@@ -2518,16 +2029,12 @@ __host__ __device__ int nvshmem_long_min_reduce(nvshmem_team_t team, long *dest,
 __host__ __device__ int nvshmem_longlong_min_reduce(nvshmem_team_t team, long long *dest,
                                                     const long long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(long long), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
-                                   "nvshmem_longlong_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long long), SHOAL_RED_MIN,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_longlong_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long long), SHOAL_RED_MIN,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_longlong_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(long long), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
                                "nvshmem_longlong_min_reduce");
@@ -2537,16 +2044,12 @@ __host__ __device__ int nvshmem_longlong_min_reduce(nvshmem_team_t team, long lo
 __host__ __device__ int nvshmem_uchar_min_reduce(nvshmem_team_t team, unsigned char *dest,
                                                  const unsigned char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned char), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
-                                   "nvshmem_uchar_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_MIN,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_MIN,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned char), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
                                "nvshmem_uchar_min_reduce");
@@ -2556,16 +2059,12 @@ __host__ __device__ int nvshmem_uchar_min_reduce(nvshmem_team_t team, unsigned c
 __host__ __device__ int nvshmem_ushort_min_reduce(nvshmem_team_t team, unsigned short *dest,
                                                   const unsigned short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned short), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
-                                   "nvshmem_ushort_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_MIN,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_MIN,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned short), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
                                "nvshmem_ushort_min_reduce");
@@ -2575,16 +2074,12 @@ __host__ __device__ int nvshmem_ushort_min_reduce(nvshmem_team_t team, unsigned 
 __host__ __device__ int nvshmem_uint_min_reduce(nvshmem_team_t team, unsigned int *dest,
                                                 const unsigned int *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned int), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
-                                   "nvshmem_uint_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_MIN,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_MIN,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned int), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
                                "nvshmem_uint_min_reduce");
@@ -2594,16 +2089,12 @@ __host__ __device__ int nvshmem_uint_min_reduce(nvshmem_team_t team, unsigned in
 __host__ __device__ int nvshmem_ulong_min_reduce(nvshmem_team_t team, unsigned long *dest,
                                                  const unsigned long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
-                                   "nvshmem_ulong_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_MIN,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_MIN,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
                                "nvshmem_ulong_min_reduce");
@@ -2614,16 +2105,13 @@ __host__ __device__ int nvshmem_ulonglong_min_reduce(nvshmem_team_t team, unsign
                                                      const unsigned long long *source,
                                                      size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long long), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
-                                   "nvshmem_ulonglong_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long), SHOAL_RED_MIN,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulonglong_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long),
+                                SHOAL_RED_MIN, SHOAL_DT_UINT, SHOAL_DEV_THREAD,
+                                "nvshmem_ulonglong_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long long), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
                                "nvshmem_ulonglong_min_reduce");
@@ -2633,16 +2121,12 @@ __host__ __device__ int nvshmem_ulonglong_min_reduce(nvshmem_team_t team, unsign
 __host__ __device__ int nvshmem_int8_min_reduce(nvshmem_team_t team, int8_t *dest,
                                                 const int8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int8_t), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
-                                   "nvshmem_int8_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_MIN,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_MIN,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int8_t),
                                0, SHOAL_RED_MIN, SHOAL_DT_INT, "nvshmem_int8_min_reduce");
 #endif
@@ -2651,16 +2135,12 @@ __host__ __device__ int nvshmem_int8_min_reduce(nvshmem_team_t team, int8_t *des
 __host__ __device__ int nvshmem_int16_min_reduce(nvshmem_team_t team, int16_t *dest,
                                                  const int16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int16_t), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
-                                   "nvshmem_int16_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_MIN,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_MIN,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int16_t),
                                0, SHOAL_RED_MIN, SHOAL_DT_INT, "nvshmem_int16_min_reduce");
 #endif
@@ -2669,16 +2149,12 @@ __host__ __device__ int nvshmem_int16_min_reduce(nvshmem_team_t team, int16_t *d
 __host__ __device__ int nvshmem_int32_min_reduce(nvshmem_team_t team, int32_t *dest,
                                                  const int32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int32_t), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
-                                   "nvshmem_int32_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_MIN,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_MIN,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int32_t),
                                0, SHOAL_RED_MIN, SHOAL_DT_INT, "nvshmem_int32_min_reduce");
 #endif
@@ -2687,16 +2163,12 @@ __host__ __device__ int nvshmem_int32_min_reduce(nvshmem_team_t team, int32_t *d
 __host__ __device__ int nvshmem_int64_min_reduce(nvshmem_team_t team, int64_t *dest,
                                                  const int64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int64_t), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
-                                   "nvshmem_int64_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_MIN,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_MIN,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int64_t),
                                0, SHOAL_RED_MIN, SHOAL_DT_INT, "nvshmem_int64_min_reduce");
 #endif
@@ -2705,16 +2177,12 @@ __host__ __device__ int nvshmem_int64_min_reduce(nvshmem_team_t team, int64_t *d
 __host__ __device__ int nvshmem_uint8_min_reduce(nvshmem_team_t team, uint8_t *dest,
                                                  const uint8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint8_t), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
-                                   "nvshmem_uint8_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_MIN,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_MIN,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint8_t),
                                0, SHOAL_RED_MIN, SHOAL_DT_UINT, "nvshmem_uint8_min_reduce");
 #endif
@@ -2723,16 +2191,12 @@ __host__ __device__ int nvshmem_uint8_min_reduce(nvshmem_team_t team, uint8_t *d
 __host__ __device__ int nvshmem_uint16_min_reduce(nvshmem_team_t team, uint16_t *dest,
                                                   const uint16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint16_t), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
-                                   "nvshmem_uint16_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_MIN,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_MIN,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint16_t),
                                0, SHOAL_RED_MIN, SHOAL_DT_UINT, "nvshmem_uint16_min_reduce");
 #endif
@@ -2741,16 +2205,12 @@ __host__ __device__ int nvshmem_uint16_min_reduce(nvshmem_team_t team, uint16_t 
 __host__ __device__ int nvshmem_uint32_min_reduce(nvshmem_team_t team, uint32_t *dest,
                                                   const uint32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint32_t), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
-                                   "nvshmem_uint32_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_MIN,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_MIN,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint32_t),
                                0, SHOAL_RED_MIN, SHOAL_DT_UINT, "nvshmem_uint32_min_reduce");
 #endif
@@ -2759,16 +2219,12 @@ __host__ __device__ int nvshmem_uint32_min_reduce(nvshmem_team_t team, uint32_t 
 __host__ __device__ int nvshmem_uint64_min_reduce(nvshmem_team_t team, uint64_t *dest,
                                                   const uint64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint64_t), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
-                                   "nvshmem_uint64_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_MIN,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_MIN,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint64_t),
                                0, SHOAL_RED_MIN, SHOAL_DT_UINT, "nvshmem_uint64_min_reduce");
 #endif
@@ -2777,16 +2233,12 @@ __host__ __device__ int nvshmem_uint64_min_reduce(nvshmem_team_t team, uint64_t 
 __host__ __device__ int nvshmem_size_min_reduce(nvshmem_team_t team, size_t *dest,
                                                 const size_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(size_t), 0, SHOAL_RED_MIN, SHOAL_DT_UINT,
-                                   "nvshmem_size_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_MIN,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_MIN,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(size_t),
                                0, SHOAL_RED_MIN, SHOAL_DT_UINT, "nvshmem_size_min_reduce");
 #endif
@@ -2795,16 +2247,12 @@ __host__ __device__ int nvshmem_size_min_reduce(nvshmem_team_t team, size_t *des
 __host__ __device__ int nvshmem_ptrdiff_min_reduce(nvshmem_team_t team, ptrdiff_t *dest,
                                                    const ptrdiff_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(ptrdiff_t), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
-                                   "nvshmem_ptrdiff_min_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(ptrdiff_t), SHOAL_RED_MIN,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_ptrdiff_min_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(ptrdiff_t), SHOAL_RED_MIN,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_ptrdiff_min_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(ptrdiff_t), 0, SHOAL_RED_MIN, SHOAL_DT_INT,
                                "nvshmem_ptrdiff_min_reduce");
@@ -2814,16 +2262,12 @@ __host__ __device__ int nvshmem_ptrdiff_min_reduce(nvshmem_team_t team, ptrdiff_
 __host__ __device__ int nvshmem_float_sum_reduce(nvshmem_team_t team, float *dest,
                                                  const float *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(float), 0, SHOAL_RED_SUM, SHOAL_DT_FLOAT,
-                                   "nvshmem_float_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(float), SHOAL_RED_SUM,
-                            SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_float_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(float), SHOAL_RED_SUM,
+                                SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_float_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(float), 0,
                                SHOAL_RED_SUM, SHOAL_DT_FLOAT, "nvshmem_float_sum_reduce");
 #endif
@@ -2832,16 +2276,12 @@ __host__ __device__ int nvshmem_float_sum_reduce(nvshmem_team_t team, float *des
 __host__ __device__ int nvshmem_double_sum_reduce(nvshmem_team_t team, double *dest,
                                                   const double *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(double), 0, SHOAL_RED_SUM, SHOAL_DT_FLOAT,
-                                   "nvshmem_double_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(double), SHOAL_RED_SUM,
-                            SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_double_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(double), SHOAL_RED_SUM,
+                                SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_double_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(double),
                                0, SHOAL_RED_SUM, SHOAL_DT_FLOAT, "nvshmem_double_sum_reduce");
 #endif
@@ -2850,15 +2290,12 @@ __host__ __device__ int nvshmem_double_sum_reduce(nvshmem_team_t team, double *d
 __host__ __device__ int nvshmem_char_sum_reduce(nvshmem_team_t team, char *dest, const char *source,
                                                 size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(char),
-                                   0, SHOAL_RED_SUM, SHOAL_DT_CHAR, "nvshmem_char_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(char), SHOAL_RED_SUM, SHOAL_DT_CHAR,
-                            SHOAL_DEV_THREAD, "nvshmem_char_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(char), SHOAL_RED_SUM,
+                                SHOAL_DT_CHAR, SHOAL_DEV_THREAD, "nvshmem_char_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(char), 0,
                                SHOAL_RED_SUM, SHOAL_DT_CHAR, "nvshmem_char_sum_reduce");
 #endif
@@ -2867,16 +2304,12 @@ __host__ __device__ int nvshmem_char_sum_reduce(nvshmem_team_t team, char *dest,
 __host__ __device__ int nvshmem_schar_sum_reduce(nvshmem_team_t team, signed char *dest,
                                                  const signed char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(signed char), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
-                                   "nvshmem_schar_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(signed char), SHOAL_RED_SUM,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_schar_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(signed char), SHOAL_RED_SUM,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_schar_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(signed char), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
                                "nvshmem_schar_sum_reduce");
@@ -2886,16 +2319,12 @@ __host__ __device__ int nvshmem_schar_sum_reduce(nvshmem_team_t team, signed cha
 __host__ __device__ int nvshmem_short_sum_reduce(nvshmem_team_t team, short *dest,
                                                  const short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(short), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
-                                   "nvshmem_short_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(short), SHOAL_RED_SUM, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_short_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(short), SHOAL_RED_SUM,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_short_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(short), 0,
                                SHOAL_RED_SUM, SHOAL_DT_INT, "nvshmem_short_sum_reduce");
 #endif
@@ -2904,15 +2333,12 @@ __host__ __device__ int nvshmem_short_sum_reduce(nvshmem_team_t team, short *des
 __host__ __device__ int nvshmem_int_sum_reduce(nvshmem_team_t team, int *dest, const int *source,
                                                size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int),
-                                   0, SHOAL_RED_SUM, SHOAL_DT_INT, "nvshmem_int_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int), SHOAL_RED_SUM, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_int_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int), SHOAL_RED_SUM,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int), 0,
                                SHOAL_RED_SUM, SHOAL_DT_INT, "nvshmem_int_sum_reduce");
 #endif
@@ -2921,15 +2347,12 @@ __host__ __device__ int nvshmem_int_sum_reduce(nvshmem_team_t team, int *dest, c
 __host__ __device__ int nvshmem_long_sum_reduce(nvshmem_team_t team, long *dest, const long *source,
                                                 size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(long),
-                                   0, SHOAL_RED_SUM, SHOAL_DT_INT, "nvshmem_long_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long), SHOAL_RED_SUM, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_long_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long), SHOAL_RED_SUM,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_long_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(long), 0,
                                SHOAL_RED_SUM, SHOAL_DT_INT, "nvshmem_long_sum_reduce");
 #endif
@@ -2938,16 +2361,12 @@ __host__ __device__ int nvshmem_long_sum_reduce(nvshmem_team_t team, long *dest,
 __host__ __device__ int nvshmem_longlong_sum_reduce(nvshmem_team_t team, long long *dest,
                                                     const long long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(long long), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
-                                   "nvshmem_longlong_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long long), SHOAL_RED_SUM,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_longlong_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long long), SHOAL_RED_SUM,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_longlong_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(long long), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
                                "nvshmem_longlong_sum_reduce");
@@ -2957,16 +2376,12 @@ __host__ __device__ int nvshmem_longlong_sum_reduce(nvshmem_team_t team, long lo
 __host__ __device__ int nvshmem_uchar_sum_reduce(nvshmem_team_t team, unsigned char *dest,
                                                  const unsigned char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned char), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
-                                   "nvshmem_uchar_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_SUM,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_SUM,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned char), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
                                "nvshmem_uchar_sum_reduce");
@@ -2976,16 +2391,12 @@ __host__ __device__ int nvshmem_uchar_sum_reduce(nvshmem_team_t team, unsigned c
 __host__ __device__ int nvshmem_ushort_sum_reduce(nvshmem_team_t team, unsigned short *dest,
                                                   const unsigned short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned short), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
-                                   "nvshmem_ushort_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_SUM,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_SUM,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned short), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
                                "nvshmem_ushort_sum_reduce");
@@ -2995,16 +2406,12 @@ __host__ __device__ int nvshmem_ushort_sum_reduce(nvshmem_team_t team, unsigned 
 __host__ __device__ int nvshmem_uint_sum_reduce(nvshmem_team_t team, unsigned int *dest,
                                                 const unsigned int *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned int), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
-                                   "nvshmem_uint_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_SUM,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_SUM,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned int), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
                                "nvshmem_uint_sum_reduce");
@@ -3014,16 +2421,12 @@ __host__ __device__ int nvshmem_uint_sum_reduce(nvshmem_team_t team, unsigned in
 __host__ __device__ int nvshmem_ulong_sum_reduce(nvshmem_team_t team, unsigned long *dest,
                                                  const unsigned long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
-                                   "nvshmem_ulong_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_SUM,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_SUM,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
                                "nvshmem_ulong_sum_reduce");
@@ -3034,16 +2437,13 @@ __host__ __device__ int nvshmem_ulonglong_sum_reduce(nvshmem_team_t team, unsign
                                                      const unsigned long long *source,
                                                      size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long long), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
-                                   "nvshmem_ulonglong_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long), SHOAL_RED_SUM,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulonglong_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long),
+                                SHOAL_RED_SUM, SHOAL_DT_UINT, SHOAL_DEV_THREAD,
+                                "nvshmem_ulonglong_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long long), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
                                "nvshmem_ulonglong_sum_reduce");
@@ -3053,16 +2453,12 @@ __host__ __device__ int nvshmem_ulonglong_sum_reduce(nvshmem_team_t team, unsign
 __host__ __device__ int nvshmem_int8_sum_reduce(nvshmem_team_t team, int8_t *dest,
                                                 const int8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int8_t), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
-                                   "nvshmem_int8_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_SUM,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_SUM,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int8_t),
                                0, SHOAL_RED_SUM, SHOAL_DT_INT, "nvshmem_int8_sum_reduce");
 #endif
@@ -3071,16 +2467,12 @@ __host__ __device__ int nvshmem_int8_sum_reduce(nvshmem_team_t team, int8_t *des
 __host__ __device__ int nvshmem_int16_sum_reduce(nvshmem_team_t team, int16_t *dest,
                                                  const int16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int16_t), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
-                                   "nvshmem_int16_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_SUM,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_SUM,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int16_t),
                                0, SHOAL_RED_SUM, SHOAL_DT_INT, "nvshmem_int16_sum_reduce");
 #endif
@@ -3089,16 +2481,12 @@ __host__ __device__ int nvshmem_int16_sum_reduce(nvshmem_team_t team, int16_t *d
 __host__ __device__ int nvshmem_int32_sum_reduce(nvshmem_team_t team, int32_t *dest,
                                                  const int32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int32_t), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
-                                   "nvshmem_int32_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_SUM,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_SUM,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int32_t),
                                0, SHOAL_RED_SUM, SHOAL_DT_INT, "nvshmem_int32_sum_reduce");
 #endif
@@ -3107,16 +2495,12 @@ __host__ __device__ int nvshmem_int32_sum_reduce(nvshmem_team_t team, int32_t *d
 __host__ __device__ int nvshmem_int64_sum_reduce(nvshmem_team_t team, int64_t *dest,
                                                  const int64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int64_t), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
-                                   "nvshmem_int64_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_SUM,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_SUM,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int64_t),
                                0, SHOAL_RED_SUM, SHOAL_DT_INT, "nvshmem_int64_sum_reduce");
 #endif
@@ -3125,16 +2509,12 @@ __host__ __device__ int nvshmem_int64_sum_reduce(nvshmem_team_t team, int64_t *d
 __host__ __device__ int nvshmem_uint8_sum_reduce(nvshmem_team_t team, uint8_t *dest,
                                                  const uint8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint8_t), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
-                                   "nvshmem_uint8_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_SUM,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_SUM,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint8_t),
                                0, SHOAL_RED_SUM, SHOAL_DT_UINT, "nvshmem_uint8_sum_reduce");
 #endif
@@ -3143,16 +2523,12 @@ __host__ __device__ int nvshmem_uint8_sum_reduce(nvshmem_team_t team, uint8_t *d
 __host__ __device__ int nvshmem_uint16_sum_reduce(nvshmem_team_t team, uint16_t *dest,
                                                   const uint16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint16_t), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
-                                   "nvshmem_uint16_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_SUM,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_SUM,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint16_t),
                                0, SHOAL_RED_SUM, SHOAL_DT_UINT, "nvshmem_uint16_sum_reduce");
 #endif
@@ -3161,16 +2537,12 @@ __host__ __device__ int nvshmem_uint16_sum_reduce(nvshmem_team_t team, uint16_t 
 __host__ __device__ int nvshmem_uint32_sum_reduce(nvshmem_team_t team, uint32_t *dest,
                                                   const uint32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint32_t), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
-                                   "nvshmem_uint32_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_SUM,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_SUM,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint32_t),
                                0, SHOAL_RED_SUM, SHOAL_DT_UINT, "nvshmem_uint32_sum_reduce");
 #endif
@@ -3179,16 +2551,12 @@ __host__ __device__ int nvshmem_uint32_sum_reduce(nvshmem_team_t team, uint32_t 
 __host__ __device__ int nvshmem_uint64_sum_reduce(nvshmem_team_t team, uint64_t *dest,
                                                   const uint64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint64_t), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
-                                   "nvshmem_uint64_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_SUM,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_SUM,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint64_t),
                                0, SHOAL_RED_SUM, SHOAL_DT_UINT, "nvshmem_uint64_sum_reduce");
 #endif
@@ -3197,16 +2565,12 @@ __host__ __device__ int nvshmem_uint64_sum_reduce(nvshmem_team_t team, uint64_t 
 __host__ __device__ int nvshmem_size_sum_reduce(nvshmem_team_t team, size_t *dest,
                                                 const size_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(size_t), 0, SHOAL_RED_SUM, SHOAL_DT_UINT,
-                                   "nvshmem_size_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_SUM,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_SUM,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(size_t),
                                0, SHOAL_RED_SUM, SHOAL_DT_UINT, "nvshmem_size_sum_reduce");
 #endif
@@ -3215,16 +2579,12 @@ __host__ __device__ int nvshmem_size_sum_reduce(nvshmem_team_t team, size_t *des
 __host__ __device__ int nvshmem_ptrdiff_sum_reduce(nvshmem_team_t team, ptrdiff_t *dest,
                                                    const ptrdiff_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(ptrdiff_t), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
-                                   "nvshmem_ptrdiff_sum_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(ptrdiff_t), SHOAL_RED_SUM,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_ptrdiff_sum_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(ptrdiff_t), SHOAL_RED_SUM,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_ptrdiff_sum_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(ptrdiff_t), 0, SHOAL_RED_SUM, SHOAL_DT_INT,
                                "nvshmem_ptrdiff_sum_reduce");
@@ -3234,16 +2594,12 @@ __host__ __device__ int nvshmem_ptrdiff_sum_reduce(nvshmem_team_t team, ptrdiff_
 __host__ __device__ int nvshmem_float_prod_reduce(nvshmem_team_t team, float *dest,
                                                   const float *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(float), 0, SHOAL_RED_PROD, SHOAL_DT_FLOAT,
-                                   "nvshmem_float_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(float), SHOAL_RED_PROD,
-                            SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_float_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(float), SHOAL_RED_PROD,
+                                SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_float_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(float), 0,
                                SHOAL_RED_PROD, SHOAL_DT_FLOAT, "nvshmem_float_prod_reduce");
 #endif
@@ -3252,16 +2608,12 @@ __host__ __device__ int nvshmem_float_prod_reduce(nvshmem_team_t team, float *de
 __host__ __device__ int nvshmem_double_prod_reduce(nvshmem_team_t team, double *dest,
                                                    const double *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(double), 0, SHOAL_RED_PROD, SHOAL_DT_FLOAT,
-                                   "nvshmem_double_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(double), SHOAL_RED_PROD,
-                            SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_double_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(double), SHOAL_RED_PROD,
+                                SHOAL_DT_FLOAT, SHOAL_DEV_THREAD, "nvshmem_double_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(double),
                                0, SHOAL_RED_PROD, SHOAL_DT_FLOAT, "nvshmem_double_prod_reduce");
 #endif
@@ -3270,15 +2622,12 @@ __host__ __device__ int nvshmem_double_prod_reduce(nvshmem_team_t team, double *
 __host__ __device__ int nvshmem_char_prod_reduce(nvshmem_team_t team, char *dest,
                                                  const char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(char),
-                                   0, SHOAL_RED_PROD, SHOAL_DT_CHAR, "nvshmem_char_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(char), SHOAL_RED_PROD,
-                            SHOAL_DT_CHAR, SHOAL_DEV_THREAD, "nvshmem_char_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(char), SHOAL_RED_PROD,
+                                SHOAL_DT_CHAR, SHOAL_DEV_THREAD, "nvshmem_char_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(char), 0,
                                SHOAL_RED_PROD, SHOAL_DT_CHAR, "nvshmem_char_prod_reduce");
 #endif
@@ -3287,16 +2636,12 @@ __host__ __device__ int nvshmem_char_prod_reduce(nvshmem_team_t team, char *dest
 __host__ __device__ int nvshmem_schar_prod_reduce(nvshmem_team_t team, signed char *dest,
                                                   const signed char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(signed char), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
-                                   "nvshmem_schar_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(signed char), SHOAL_RED_PROD,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_schar_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(signed char), SHOAL_RED_PROD,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_schar_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(signed char), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
                                "nvshmem_schar_prod_reduce");
@@ -3306,16 +2651,12 @@ __host__ __device__ int nvshmem_schar_prod_reduce(nvshmem_team_t team, signed ch
 __host__ __device__ int nvshmem_short_prod_reduce(nvshmem_team_t team, short *dest,
                                                   const short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(short), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
-                                   "nvshmem_short_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(short), SHOAL_RED_PROD,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_short_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(short), SHOAL_RED_PROD,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_short_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(short), 0,
                                SHOAL_RED_PROD, SHOAL_DT_INT, "nvshmem_short_prod_reduce");
 #endif
@@ -3324,15 +2665,12 @@ __host__ __device__ int nvshmem_short_prod_reduce(nvshmem_team_t team, short *de
 __host__ __device__ int nvshmem_int_prod_reduce(nvshmem_team_t team, int *dest, const int *source,
                                                 size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int),
-                                   0, SHOAL_RED_PROD, SHOAL_DT_INT, "nvshmem_int_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int), SHOAL_RED_PROD, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_int_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int), SHOAL_RED_PROD,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int), 0,
                                SHOAL_RED_PROD, SHOAL_DT_INT, "nvshmem_int_prod_reduce");
 #endif
@@ -3341,15 +2679,12 @@ __host__ __device__ int nvshmem_int_prod_reduce(nvshmem_team_t team, int *dest, 
 __host__ __device__ int nvshmem_long_prod_reduce(nvshmem_team_t team, long *dest,
                                                  const long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(long),
-                                   0, SHOAL_RED_PROD, SHOAL_DT_INT, "nvshmem_long_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long), SHOAL_RED_PROD, SHOAL_DT_INT,
-                            SHOAL_DEV_THREAD, "nvshmem_long_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long), SHOAL_RED_PROD,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_long_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(long), 0,
                                SHOAL_RED_PROD, SHOAL_DT_INT, "nvshmem_long_prod_reduce");
 #endif
@@ -3358,16 +2693,12 @@ __host__ __device__ int nvshmem_long_prod_reduce(nvshmem_team_t team, long *dest
 __host__ __device__ int nvshmem_longlong_prod_reduce(nvshmem_team_t team, long long *dest,
                                                      const long long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(long long), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
-                                   "nvshmem_longlong_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long long), SHOAL_RED_PROD,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_longlong_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(long long), SHOAL_RED_PROD,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_longlong_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(long long), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
                                "nvshmem_longlong_prod_reduce");
@@ -3377,16 +2708,12 @@ __host__ __device__ int nvshmem_longlong_prod_reduce(nvshmem_team_t team, long l
 __host__ __device__ int nvshmem_uchar_prod_reduce(nvshmem_team_t team, unsigned char *dest,
                                                   const unsigned char *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned char), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
-                                   "nvshmem_uchar_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_PROD,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned char), SHOAL_RED_PROD,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uchar_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned char), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
                                "nvshmem_uchar_prod_reduce");
@@ -3396,16 +2723,12 @@ __host__ __device__ int nvshmem_uchar_prod_reduce(nvshmem_team_t team, unsigned 
 __host__ __device__ int nvshmem_ushort_prod_reduce(nvshmem_team_t team, unsigned short *dest,
                                                    const unsigned short *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned short), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
-                                   "nvshmem_ushort_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_PROD,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned short), SHOAL_RED_PROD,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ushort_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned short), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
                                "nvshmem_ushort_prod_reduce");
@@ -3415,16 +2738,12 @@ __host__ __device__ int nvshmem_ushort_prod_reduce(nvshmem_team_t team, unsigned
 __host__ __device__ int nvshmem_uint_prod_reduce(nvshmem_team_t team, unsigned int *dest,
                                                  const unsigned int *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned int), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
-                                   "nvshmem_uint_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_PROD,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned int), SHOAL_RED_PROD,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned int), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
                                "nvshmem_uint_prod_reduce");
@@ -3434,16 +2753,12 @@ __host__ __device__ int nvshmem_uint_prod_reduce(nvshmem_team_t team, unsigned i
 __host__ __device__ int nvshmem_ulong_prod_reduce(nvshmem_team_t team, unsigned long *dest,
                                                   const unsigned long *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
-                                   "nvshmem_ulong_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_PROD,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long), SHOAL_RED_PROD,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulong_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
                                "nvshmem_ulong_prod_reduce");
@@ -3454,16 +2769,13 @@ __host__ __device__ int nvshmem_ulonglong_prod_reduce(nvshmem_team_t team, unsig
                                                       const unsigned long long *source,
                                                       size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(unsigned long long), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
-                                   "nvshmem_ulonglong_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long), SHOAL_RED_PROD,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_ulonglong_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(unsigned long long),
+                                SHOAL_RED_PROD, SHOAL_DT_UINT, SHOAL_DEV_THREAD,
+                                "nvshmem_ulonglong_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(unsigned long long), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
                                "nvshmem_ulonglong_prod_reduce");
@@ -3473,16 +2785,12 @@ __host__ __device__ int nvshmem_ulonglong_prod_reduce(nvshmem_team_t team, unsig
 __host__ __device__ int nvshmem_int8_prod_reduce(nvshmem_team_t team, int8_t *dest,
                                                  const int8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int8_t), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
-                                   "nvshmem_int8_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_PROD,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int8_t), SHOAL_RED_PROD,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int8_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int8_t),
                                0, SHOAL_RED_PROD, SHOAL_DT_INT, "nvshmem_int8_prod_reduce");
 #endif
@@ -3491,16 +2799,12 @@ __host__ __device__ int nvshmem_int8_prod_reduce(nvshmem_team_t team, int8_t *de
 __host__ __device__ int nvshmem_int16_prod_reduce(nvshmem_team_t team, int16_t *dest,
                                                   const int16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int16_t), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
-                                   "nvshmem_int16_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_PROD,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int16_t), SHOAL_RED_PROD,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int16_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int16_t),
                                0, SHOAL_RED_PROD, SHOAL_DT_INT, "nvshmem_int16_prod_reduce");
 #endif
@@ -3509,16 +2813,12 @@ __host__ __device__ int nvshmem_int16_prod_reduce(nvshmem_team_t team, int16_t *
 __host__ __device__ int nvshmem_int32_prod_reduce(nvshmem_team_t team, int32_t *dest,
                                                   const int32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int32_t), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
-                                   "nvshmem_int32_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_PROD,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int32_t), SHOAL_RED_PROD,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int32_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int32_t),
                                0, SHOAL_RED_PROD, SHOAL_DT_INT, "nvshmem_int32_prod_reduce");
 #endif
@@ -3527,16 +2827,12 @@ __host__ __device__ int nvshmem_int32_prod_reduce(nvshmem_team_t team, int32_t *
 __host__ __device__ int nvshmem_int64_prod_reduce(nvshmem_team_t team, int64_t *dest,
                                                   const int64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(int64_t), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
-                                   "nvshmem_int64_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_PROD,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(int64_t), SHOAL_RED_PROD,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_int64_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(int64_t),
                                0, SHOAL_RED_PROD, SHOAL_DT_INT, "nvshmem_int64_prod_reduce");
 #endif
@@ -3545,16 +2841,12 @@ __host__ __device__ int nvshmem_int64_prod_reduce(nvshmem_team_t team, int64_t *
 __host__ __device__ int nvshmem_uint8_prod_reduce(nvshmem_team_t team, uint8_t *dest,
                                                   const uint8_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint8_t), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
-                                   "nvshmem_uint8_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_PROD,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint8_t), SHOAL_RED_PROD,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint8_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint8_t),
                                0, SHOAL_RED_PROD, SHOAL_DT_UINT, "nvshmem_uint8_prod_reduce");
 #endif
@@ -3563,16 +2855,12 @@ __host__ __device__ int nvshmem_uint8_prod_reduce(nvshmem_team_t team, uint8_t *
 __host__ __device__ int nvshmem_uint16_prod_reduce(nvshmem_team_t team, uint16_t *dest,
                                                    const uint16_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint16_t), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
-                                   "nvshmem_uint16_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_PROD,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint16_t), SHOAL_RED_PROD,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint16_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint16_t),
                                0, SHOAL_RED_PROD, SHOAL_DT_UINT, "nvshmem_uint16_prod_reduce");
 #endif
@@ -3581,16 +2869,12 @@ __host__ __device__ int nvshmem_uint16_prod_reduce(nvshmem_team_t team, uint16_t
 __host__ __device__ int nvshmem_uint32_prod_reduce(nvshmem_team_t team, uint32_t *dest,
                                                    const uint32_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint32_t), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
-                                   "nvshmem_uint32_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_PROD,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint32_t), SHOAL_RED_PROD,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint32_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint32_t),
                                0, SHOAL_RED_PROD, SHOAL_DT_UINT, "nvshmem_uint32_prod_reduce");
 #endif
@@ -3599,16 +2883,12 @@ __host__ __device__ int nvshmem_uint32_prod_reduce(nvshmem_team_t team, uint32_t
 __host__ __device__ int nvshmem_uint64_prod_reduce(nvshmem_team_t team, uint64_t *dest,
                                                    const uint64_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(uint64_t), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
-                                   "nvshmem_uint64_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_PROD,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(uint64_t), SHOAL_RED_PROD,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_uint64_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(uint64_t),
                                0, SHOAL_RED_PROD, SHOAL_DT_UINT, "nvshmem_uint64_prod_reduce");
 #endif
@@ -3617,16 +2897,12 @@ __host__ __device__ int nvshmem_uint64_prod_reduce(nvshmem_team_t team, uint64_t
 __host__ __device__ int nvshmem_size_prod_reduce(nvshmem_team_t team, size_t *dest,
                                                  const size_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(size_t), 0, SHOAL_RED_PROD, SHOAL_DT_UINT,
-                                   "nvshmem_size_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_PROD,
-                            SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(size_t), SHOAL_RED_PROD,
+                                SHOAL_DT_UINT, SHOAL_DEV_THREAD, "nvshmem_size_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce, sizeof(size_t),
                                0, SHOAL_RED_PROD, SHOAL_DT_UINT, "nvshmem_size_prod_reduce");
 #endif
@@ -3635,16 +2911,12 @@ __host__ __device__ int nvshmem_size_prod_reduce(nvshmem_team_t team, size_t *de
 __host__ __device__ int nvshmem_ptrdiff_prod_reduce(nvshmem_team_t team, ptrdiff_t *dest,
                                                     const ptrdiff_t *source, size_t nreduce)
 {
-#if defined(SHOAL_HD_DEVICE_HALF) && defined(SHOAL_HD_HOST_HALF)
-    if (!SHOAL_HD_ON_DEVICE())
-        return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
-                                   sizeof(ptrdiff_t), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
-                                   "nvshmem_ptrdiff_prod_reduce");
-#endif
 #ifdef SHOAL_HD_DEVICE_HALF
-    return shoal_dev_reduce(team, dest, source, nreduce, sizeof(ptrdiff_t), SHOAL_RED_PROD,
-                            SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_ptrdiff_prod_reduce");
-#else
+    if (SHOAL_HD_ON_DEVICE())
+        return shoal_dev_reduce(team, dest, source, nreduce, sizeof(ptrdiff_t), SHOAL_RED_PROD,
+                                SHOAL_DT_INT, SHOAL_DEV_THREAD, "nvshmem_ptrdiff_prod_reduce");
+#endif
+#ifdef SHOAL_HD_HOST_HALF
     return shoal_gpu_coll_host(SHOAL_GPU_COLL_REDUCE, team, dest, source, nreduce,
                                sizeof(ptrdiff_t), 0, SHOAL_RED_PROD, SHOAL_DT_INT,
                                "nvshmem_ptrdiff_prod_reduce");
