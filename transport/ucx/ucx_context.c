@@ -186,11 +186,18 @@ int shoal_ucx_cpu_atomics(shoal_ucx_t *ucx)
     return ucx->cpu_atomics;
 }
 
+/* The context is shared: each shmem context has a worker of its own, and the
+ * progress thread, a GPU's host proxy and the program's threads call UCX on
+ * different workers at the same time. UCX keeps state for all workers in the
+ * context (the pool remote keys are unpacked into, the registration cache):
+ * without mt_workers_shared it takes no lock there (each worker's own lock,
+ * ours, covers only that worker). */
 ucs_status_t shoal_ucx_context_open(ucp_config_t **config_out, ucp_context_h *context_out)
 {
     ucp_params_t params = {
-        .field_mask = UCP_PARAM_FIELD_FEATURES,
+        .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
         .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
+        .mt_workers_shared = 1,
     };
     ucp_config_t *config;
     ucs_status_t st;
