@@ -21,7 +21,8 @@
 # from the erring PE, a prompt non-zero exit), then the scenarios of scenarios.sh
 # (the AMO path rule; kernels of the CPU engine through the host proxy). A job
 # fails on a non-zero status and on any "UCX: ..." line of Shoal's or ERROR or
-# WARN line of UCX's own. To run only part:
+# WARN line of UCX's own (but a GPU scenario that ends in the open UCX stall
+# runs once more, and the end says so: scenarios.sh). To run only part:
 # MN_LAYOUTS (" ": none), MN_COLL_LAYOUTS (" ": none), MN_ERR_TESTS=no,
 # MN_SCENARIOS=no, MN_GPU_TESTS (names).
 # Exit 0 when all passed, 77 (skip, with the reason) where this machine cannot
@@ -132,7 +133,7 @@ mn_run() {
 
 MN_ENV_SET=$MN_TEST_ENV
 MN_ENV_NAMES=$(for kv in $MN_TEST_ENV; do printf '%s ' "${kv%%=*}"; done)
-pass=0 fail=0 failed=""
+pass=0 fail=0 failed="" stalls=""
 record() { # record NAME STATUS SECONDS
     if [ "$2" -eq 0 ] || [ "$2" -eq 77 ]; then
         echo "== ok ($2) in ${3}s"
@@ -147,6 +148,17 @@ record() { # record NAME STATUS SECONDS
         failed="$failed $1"
         sweep
     fi
+}
+
+# stall NAME: the job ended with the open UCX stall (scenarios.sh); its lines
+# about it go to the summary, and NAME is listed at the end, pass or fail.
+stall() {
+    {
+        echo "---- $1 stalled, run again (load average then: $(cut -d' ' -f1-3 /proc/loadavg)):"
+        grep 'has not answered\|UCX' "$out" | head -n 10
+    } >> "$summary"
+    stalls="$stalls $1"
+    sweep
 }
 
 # run_layouts "LAYOUTS" "TESTS": each test at each layout
@@ -197,10 +209,11 @@ if [ "$MN_SCENARIOS" = yes ]; then
     . "$here/scenarios.sh"
 fi
 
-if [ $fail -gt 0 ]; then
+if [ $fail -gt 0 ] || [ -n "$stalls" ]; then
     echo "== the failed jobs' last lines (a scenario's: its last job's output)"
     cat "$summary"
 fi
 echo "multinode: $pass passed, $fail failed"
+[ -n "$stalls" ] && echo "multinode: stalled once (the open UCX stall) and run again:$stalls"
 [ -n "$failed" ] && echo "multinode: failed:$failed"
 [ $fail -eq 0 ]

@@ -46,16 +46,28 @@ record "scenario:amo-paths" $rc $(( $(date +%s) - start ))
 saved_set=$MN_ENV_SET saved_names=$MN_ENV_NAMES
 MN_ENV_SET="$MN_ENV_SET GPU_PROXY_ITERS=20 GPU_PROXY_ROUNDS=50 GPU_BARRIER_ITERS=20 GPU_TEAM_ITERS=10"
 MN_ENV_NAMES="$MN_ENV_NAMES GPU_PROXY_ITERS GPU_PROXY_ROUNDS GPU_BARRIER_ITERS GPU_TEAM_ITERS"
-# gpu_gheap_host is left out of the default list: about one run in eight here
-# ends in a UCX "Endpoint timeout" (a PE on the other node does not answer an
-# atomic for 30 s while the host waits on a proxied GPU-heap operation), an open
-# bug; MN_GPU_TESTS=gpu_gheap_host runs it.
+# An open bug: now and then, on a loaded machine, a PE stops answering the
+# other node over UCX's TCP transport (UCX 1.13; one run of gpu_gheap_host in
+# eight; gpu_proxy once in CI, 0 of 40 runs here): every PE of one node leaves the
+# other's requests unanswered, though its progress thread runs, until
+# SHOAL_PEER_TIMEOUT ends the job, sometimes after UCX's "Endpoint timeout"
+# on a connection the peer closed. Not reproduced at will (docs/design.md,
+# section 5). gpu_gheap_host is left out of the default list for it
+# (MN_GPU_TESTS=gpu_gheap_host runs it); a GPU scenario that ends with that
+# timeout runs once more, the stall counted and shown in the summary, so that
+# the bug stays in sight without failing the run.
 for t in ${MN_GPU_TESTS:-gpu_proxy gpu_barrier gpu_team gpu_stream dev_routines gpu_gheap gpu_launch gpu_gheap_coll}; do
     echo "== scenario: $t on the CPU engine, 4 PEs on 2 nodes"
     start=$(date +%s)
     if [ -x "$build/tests/gpu-cpu/$t" ]; then
         mn_run 2 4 node mpirun "../gpu-cpu/$t"
         rc=$?
+        if [ $rc -ne 0 ] && grep -q 'has not answered .* in [0-9]* s' "$out"; then
+            echo "== $t: a PE stopped answering the other node (the open UCX stall): once more"
+            stall "scenario:$t"
+            mn_run 2 4 node mpirun "../gpu-cpu/$t"
+            rc=$?
+        fi
     else
         echo "multinode: $build/tests/gpu-cpu/$t not built (make check builds it): skipped"
         rc=77
