@@ -114,8 +114,8 @@ static dim3 coop_grid(const shoal_gpu_env_t *env, const void *func, dim3 grid, d
 
     check_func(env, func, LAUNCH);
     if (args == NULL && nparams > 0)
-        env->fatal("%s: argument args is NULL, expected the addresses of the kernel's %zu "
-                   "parameters",
+        env->fatal("%s: argument args is NULL, expected the addresses of the kernel's "
+                   "parameters (it takes %zu)",
                    LAUNCH, nparams);
     threads = block_threads(env, block, LAUNCH);
     most = coop_blocks(env, func, threads, smem, LAUNCH);

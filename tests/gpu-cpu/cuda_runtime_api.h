@@ -155,7 +155,8 @@ struct dim3 {
  * SHOAL_DEV_CPU_SMS multiprocessors, each holding up to
  * SHOAL_DEV_CPU_SM_THREADS kernel threads in at most SHOAL_DEV_CPU_SM_BLOCKS
  * blocks, and SHOAL_DEV_CPU_SM_SHARED bytes of dynamic shared memory (which the
- * engine never gives a kernel: a launch only sizes against it). */
+ * engine never gives a kernel: a launch only sizes against it). It makes
+ * cooperative launches, unless SHOAL_DEV_CPU_COOP is 0. */
 #define SHOAL_DEV_CPU_SMS 2
 #define SHOAL_DEV_CPU_SM_THREADS 256
 #define SHOAL_DEV_CPU_SM_BLOCKS 8

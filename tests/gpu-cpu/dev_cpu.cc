@@ -237,9 +237,14 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrMultiProcessorCount:
         *value = SHOAL_DEV_CPU_SMS;
         return cudaSuccess;
-    case cudaDevAttrCooperativeLaunch:
-        *value = 1; /* every launch's threads run at once here */
+    case cudaDevAttrCooperativeLaunch: {
+        /* Every launch's threads run at once here; SHOAL_DEV_CPU_COOP=0 plays a
+         * GPU without cooperative launches (err_gpu_launch_coop). */
+        const char *coop = getenv("SHOAL_DEV_CPU_COOP");
+
+        *value = coop == NULL || strcmp(coop, "0") != 0;
         return cudaSuccess;
+    }
     }
     return cudaErrorInvalidValue;
 }

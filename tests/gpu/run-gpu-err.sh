@@ -71,6 +71,22 @@ err_gpu_gheap_coll_team)
 err_gpu_launch_grid)
     pattern="nvshmemx_collective_launch: argument gridDims is \([0-9]*\)x1x1 (\1 blocks), more than the [0-9]* blocks of 64 threads that run at once on this PE's GPU; all of them must, in a cooperative launch (nvshmemx_collective_launch_query_gridsize tells the most, and a gridDims of 0 takes it)"
     who=$last ;;
+err_gpu_launch_func)
+    pattern="nvshmemx_collective_launch: argument func is NULL, expected the kernel to launch"
+    who=$last ;;
+err_gpu_launch_block)
+    pattern="nvshmemx_collective_launch: argument blockDims is 0x1x1 (0 threads), expected 1 to [0-9]* threads per block"
+    who=$last ;;
+err_gpu_launch_params)
+    pattern="nvshmemx_collective_launch: argument args is NULL, expected the addresses of the kernel's parameters (it takes 1)"
+    who=$last ;;
+err_gpu_launch_gridsize)
+    pattern="nvshmemx_collective_launch_query_gridsize: argument gridsize is NULL, expected where to write the number of blocks"
+    who=$last ;;
+err_gpu_launch_coop)
+    envs="SHOAL_DEV_CPU_COOP=0"
+    pattern="nvshmemx_collective_launch_query_gridsize: this PE's GPU cannot make cooperative launches (CUDA's cudaDevAttrCooperativeLaunch is 0), which the routine needs"
+    who=$last ;;
 err_gpu_nogpu_stream)
     pattern="nvshmemx_int_wait_until_on_stream: no GPU is set up on this PE (cudaGetDeviceCount: [^)]*)"
     who=$last ;;
