@@ -1,7 +1,9 @@
 /* Small collectives back to back, with nothing between them: sum and max
  * reductions of 1 to 8 elements, broadcasts from a root that moves, fcollects
- * and alltoalls of 1 to 8 elements a PE, runs of 2 to 5 broadcasts from one root (which may then
- * be two broadcasts ahead of a reader that is held back), and barriers now and then, on WORLD and
+ * and alltoalls of 1 to 8 elements a PE, runs of 2 to 13 broadcasts from one root (which may then
+ * be two broadcasts ahead of a reader that is held back across nodes, and up to 8 on one node,
+ * where a root stages in 8 slots used in turn), in half the runs one in five of 1600 bytes, more
+ * than a slot (it takes the whole staging area), and barriers now and then, on WORLD and
  * on the halves at the same time, with the inputs changed before every call and some PEs held back
  * a few microseconds at random (the same sequence on every PE, so every PE makes the same calls). A
  * PE that runs one or two collectives ahead of the others must not overwrite what they have not
@@ -20,10 +22,12 @@
 
 #define ROUNDS 1500
 #define MAXN 8
+#define BIGN 200 /* longs: 1600 bytes, more than a staging slot (SHOAL_STAGE_SLOT_BYTES) */
 
 static int me, npes;
 static pe_team_t T;
 static long *src, *dst, *cdst[2]; /* cdst: fcollect's and alltoall's, in turn */
+static long *bsrc, *bdst;         /* the runs' large broadcasts */
 
 /* xorshift: the same sequence on every PE */
 static uint64_t next(uint64_t *s)
@@ -83,20 +87,26 @@ static void rounds(const char *layout)
                          "found %ld",
                          layout, round, n, root, i, input(root, round, i), dst[i]);
         } else if (what == 6) {
-            int runs = 2 + (int)((r >> 44) % 4), j;
+            int runs = 2 + (int)((r >> 44) % 12), j;
 
             for (j = 0; j < runs; j++) {
-                for (i = 0; i < n; i++)
-                    src[i] = input(T.me, round * 8 + j, i);
+                int big = (r >> 56) % 2 == 0 && ((r >> 50) + (uint64_t)j) % 5 == 0;
+                int m = big ? BIGN : n;
+                long *from = big ? bsrc : src, *to = big ? bdst : dst;
+
+                for (i = 0; i < m; i++)
+                    from[i] = input(T.me, round * 16 + j, i);
                 if (T.me == late && j % 2 == 1)
                     usleep((useconds_t)((r >> 40) % 50));
-                shmem_broadcastmem(T.team, dst, src, (size_t)n * sizeof(long), root);
-                for (i = 0; i < n && pe_test_failures == 0; i++)
-                    PE_CHECK(dst[i] == input(root, round * 8 + j, i),
-                             "%s, round %d: broadcast %d of a run of %d from %d, element %d: "
-                             "expected %ld, found %ld",
-                             layout, round, j, runs, root, i, input(root, round * 8 + j, i),
-                             dst[i]);
+                if (T.me == late && j == 0 && (r >> 60) % 2 == 0)
+                    usleep(300); /* the root runs as far ahead as it may */
+                shmem_broadcastmem(T.team, to, from, (size_t)m * sizeof(long), root);
+                for (i = 0; i < m && pe_test_failures == 0; i++)
+                    PE_CHECK(to[i] == input(root, round * 16 + j, i),
+                             "%s, round %d: broadcast %d (%d elements) of a run of %d from %d, "
+                             "element %d: expected %ld, found %ld",
+                             layout, round, j, m, runs, root, i, input(root, round * 16 + j, i),
+                             to[i]);
             }
         } else if (what == 4 || what == 5) {
             if (what == 4)
@@ -137,9 +147,13 @@ int main(void)
     dst = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
     cdst[0] = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
     cdst[1] = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
-    PE_CHECK(src != NULL && dst != NULL && cdst[0] != NULL && cdst[1] != NULL,
+    bsrc = shmem_malloc(BIGN * sizeof(long));
+    bdst = shmem_malloc(BIGN * sizeof(long));
+    PE_CHECK(src != NULL && dst != NULL && cdst[0] != NULL && cdst[1] != NULL && bsrc != NULL &&
+                 bdst != NULL,
              "allocations %p %p %p %p", (void *)src, (void *)dst, (void *)cdst[0], (void *)cdst[1]);
-    if (src == NULL || dst == NULL || cdst[0] == NULL || cdst[1] == NULL)
+    if (src == NULL || dst == NULL || cdst[0] == NULL || cdst[1] == NULL || bsrc == NULL ||
+        bdst == NULL)
         return pe_test_finish("pe_coll_burst");
     for (pass = 0; pass < 2; pass++) {
         pe_team_layout(pass ? PE_LAYOUT_HALVES : PE_LAYOUT_WORLD, &T);
@@ -148,6 +162,8 @@ int main(void)
         shmem_barrier_all();
         pe_team_free(&T);
     }
+    shmem_free(bdst);
+    shmem_free(bsrc);
     shmem_free(cdst[1]);
     shmem_free(cdst[0]);
     shmem_free(dst);

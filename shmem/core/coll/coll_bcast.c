@@ -21,12 +21,20 @@ static int bcast_algo(size_t bytes, int n)
 
 /* Staged broadcast (a team on one node, small data): the root copies its source
  * into its staging area, gives each reader a token on the staged counter of its
- * index, and returns; each reader takes it, copies the staging area into its own
- * dest, and gives the root a token back on STAGE_DONE. The root takes those
- * only before it stages again (or when the team goes), so it never waits for
+ * index, and returns; each reader takes it, copies the staged data into its own
+ * dest, and gives the root a token back on STAGE_DONE. The root never waits for
  * readers to arrive, and nothing is written into a dest outside its PE's own
  * call. A staged counter has one sender, the root of its index, so a reader
- * takes the tokens of one root in the order that root sent them. */
+ * takes the tokens of one root in the order that root sent them, and counts
+ * them (stage_got) as the root counts what it staged (stage_sent[0]).
+ * Up to SHOAL_STAGE_SLOT_BYTES, call number c stages in slot c mod
+ * SHOAL_STAGE_SLOTS, so a root that broadcasts back to back runs ahead of its
+ * readers instead of waiting for each call's answers. Before it stages call c
+ * the root takes answers until fewer than SHOAL_STAGE_SLOTS are outstanding:
+ * as each reader answers its calls in order, none of them then still reads
+ * call c - SHOAL_STAGE_SLOTS or before, the last to use that slot. A larger
+ * call takes the whole area, so it waits for every answer, and so does a small
+ * one that follows it by fewer than SHOAL_STAGE_SLOTS calls. */
 #define STAGE_DONE (SHOAL_SYNC_ALGO + ALGO_STAGE_DONE)
 
 /* Flat broadcast on an active set: the spec has the program make every dest
@@ -57,31 +65,56 @@ static void bcast_pushed(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
             shoal_coll_token_send(ps, i, root, routine);
 }
 
+/* Takes readers' answers until at most keep are outstanding. */
+static void stage_drain_to(const shoal_pset_t *ps, int keep, const char *routine)
+{
+    for (; *ps->stage_pending > keep; --*ps->stage_pending)
+        shoal_coll_token_take(ps, -1, STAGE_DONE, routine);
+}
+
 void shoal_coll_stage_drain(const shoal_pset_t *ps, const char *routine)
 {
-    for (; *ps->stage_pending > 0; --*ps->stage_pending)
-        shoal_coll_token_take(ps, -1, STAGE_DONE, routine);
+    stage_drain_to(ps, 0, routine);
+}
+
+/* Where call number c of bytes stages, past the staged counters. */
+static size_t stage_at(const shoal_pset_t *ps, unsigned c, size_t bytes)
+{
+    size_t slot = bytes <= SHOAL_STAGE_SLOT_BYTES ? c % SHOAL_STAGE_SLOTS : 0;
+
+    return ps->stage_off + SHOAL_STAGE_ROOTS * ps->sync_stride + slot * SHOAL_STAGE_SLOT_BYTES;
 }
 
 static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, size_t soff,
                          size_t bytes, int root, const char *routine)
 {
-    size_t stage = ps->stage_off + SHOAL_STAGE_ROOTS * ps->sync_stride;
     int n = ps->size, i;
+    unsigned c;
 
     if (ps->me == root && n == 1)
         return; /* root_too has done it all */
     if (ps->me == root) {
-        shoal_coll_stage_drain(ps, routine);
-        memcpy(shoal_coll_local(ps->sync_seg, stage), shoal_coll_local(sseg, soff), bytes);
+        c = ps->stage_sent[0]++;
+        if (bytes > SHOAL_STAGE_SLOT_BYTES) {
+            ps->stage_sent[1] = c + 1;
+            shoal_coll_stage_drain(ps, routine);
+        } else if (ps->stage_sent[1] != 0 && c - (ps->stage_sent[1] - 1) < SHOAL_STAGE_SLOTS) {
+            shoal_coll_stage_drain(ps, routine);
+        } else {
+            stage_drain_to(ps, SHOAL_STAGE_SLOTS - 1, routine);
+        }
+        memcpy(shoal_coll_local(ps->sync_seg, stage_at(ps, c, bytes)), shoal_coll_local(sseg, soff),
+               bytes);
         for (i = 0; i < n; i++)
             if (i != root)
                 shoal_coll_counter_send(ps, i, shoal_coll_stage_counter(ps, root), routine);
-        *ps->stage_pending = n - 1;
+        *ps->stage_pending += n - 1;
         return;
     }
+    c = ps->stage_got[root]++;
     shoal_coll_counter_take(ps, root, shoal_coll_stage_counter(ps, root), routine);
-    shoal_coll_get(ps, root, ps->sync_seg, stage, shoal_coll_local(dseg, doff), bytes, routine);
+    shoal_coll_get(ps, root, ps->sync_seg, stage_at(ps, c, bytes), shoal_coll_local(dseg, doff),
+                   bytes, routine);
     shoal_coll_token_send(ps, root, STAGE_DONE, routine);
 }
 

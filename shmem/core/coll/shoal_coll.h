@@ -21,6 +21,11 @@
  * on one node and one "staged" counter per possible root (see coll_bcast.c). */
 #define SHOAL_STAGE_ROOTS 32
 #define SHOAL_STAGE_BYTES 4096
+/* A broadcast of up to SHOAL_STAGE_SLOT_BYTES stages in one of SHOAL_STAGE_SLOTS
+ * slots of the area, used in turn, so that its root may run that many calls
+ * ahead of its slowest reader (coll_bcast.c). */
+#define SHOAL_STAGE_SLOTS 8
+#define SHOAL_STAGE_SLOT_BYTES (SHOAL_STAGE_BYTES / SHOAL_STAGE_SLOTS)
 /* The staging area's size: a team on one node stages up to SHOAL_STAGE_BYTES at
  * its start; a team that spans nodes divides all of it into regions (coll_bcast.c),
  * 4 KiB a member at 4 PEs, each two slots used in turn, so that 1 KiB and its
@@ -58,6 +63,10 @@ typedef struct shoal_pset {
      * broadcast have not yet said they are done (see coll_bcast.c). */
     size_t stage_off;
     int *stage_pending;
+    /* teams only: this PE's staged broadcasts as root (stage_sent[0]) and the
+     * number of the last one too large for a slot, plus one (stage_sent[1], 0:
+     * none); and how many it took from each root (stage_got) */
+    unsigned *stage_sent, *stage_got;
     unsigned *exchanges; /* teams only: exchanges this PE has made (coll_xchg.c) */
     /* teams only: region pushes to each member, and taken from each (coll_bcast.c) */
     unsigned *region_sent, *region_got;
@@ -89,8 +98,9 @@ typedef struct shoal_team {
     int num_contexts; /* contexts it may have at once, from its configuration;
                        * SHOAL_TEAM_CTX_ANY when none was asked (no mask bit) */
     int predefined;
-    int stage_pending;  /* pset.stage_pending points here */
-    unsigned exchanges; /* pset.exchanges points here */
+    int stage_pending;                                    /* pset.stage_pending points here */
+    unsigned stage_sent[2], stage_got[SHOAL_STAGE_ROOTS]; /* and these */
+    unsigned exchanges;                                   /* pset.exchanges points here */
     unsigned region_sent[SHOAL_STAGE_ROOTS], region_got[SHOAL_STAGE_ROOTS]; /* and these */
     shoal_hier_t hier; /* pset.hier points here */
     uintptr_t handle;  /* what the program holds: see shoal_handle.h */

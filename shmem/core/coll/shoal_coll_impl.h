@@ -101,13 +101,14 @@ static inline int shoal_coll_flat_fits(int n)
 /* The most tokens a counter can hold while a collective waits on it. A member
  * sends a given counter at most one token per synchronising step, and is at most
  * one step ahead of the PE that takes them: it cannot leave a barrier, or a flat
- * gather and release, before every member has entered it (the staged broadcast
- * does not wait, but its counters are its own, drained before its root stages
- * again). So one per member for two steps in a row; more means something else
- * wrote the counter (shoal_coll_counter_bad). */
+ * gather and release, before every member has entered it. So one per member
+ * for two steps in a row. The staged broadcast does not wait, but its counters
+ * are its own: a root runs at most SHOAL_STAGE_SLOTS calls ahead of a reader,
+ * and keeps fewer than that many answers outstanding before it stages again.
+ * More means something else wrote the counter (shoal_coll_counter_bad). */
 static inline uint64_t shoal_coll_tokens_max(const shoal_pset_t *ps)
 {
-    return 2 * (uint64_t)ps->size;
+    return 2 * (uint64_t)ps->size + SHOAL_STAGE_SLOTS;
 }
 
 /* coll_token.c: a token to set index to, or taken from set index from (-1: any
