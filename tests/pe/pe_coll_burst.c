@@ -151,7 +151,8 @@ int main(void)
     bdst = shmem_malloc(BIGN * sizeof(long));
     PE_CHECK(src != NULL && dst != NULL && cdst[0] != NULL && cdst[1] != NULL && bsrc != NULL &&
                  bdst != NULL,
-             "allocations %p %p %p %p", (void *)src, (void *)dst, (void *)cdst[0], (void *)cdst[1]);
+             "allocations %p %p %p %p %p %p", (void *)src, (void *)dst, (void *)cdst[0],
+             (void *)cdst[1], (void *)bsrc, (void *)bdst);
     if (src == NULL || dst == NULL || cdst[0] == NULL || cdst[1] == NULL || bsrc == NULL ||
         bdst == NULL)
         return pe_test_finish("pe_coll_burst");
