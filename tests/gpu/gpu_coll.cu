@@ -325,16 +325,10 @@ int main(void)
     char *src, *dest, *ref;
 
     shmem_init();
-    gpu_test_start("gpu_coll", 0);
+    gpu_test_start_upto("gpu_coll", MAX_PES);
     me = shmem_my_pe();
     n_pes = shmem_n_pes();
     ncounts = gpu_test_count("GPU_COLL_COUNTS", 3);
-    if (n_pes > MAX_PES) {
-        if (me == 0)
-            printf("gpu_coll: more than %d PEs: skipped\n", MAX_PES);
-        shmem_finalize();
-        return 77;
-    }
     src = (char *)shmem_malloc((size_t)N_ROUTINES * AREA);
     dest = (char *)shmem_malloc((size_t)N_ROUTINES * AREA);
     ref = (char *)shmem_malloc((size_t)N_ROUTINES * AREA);

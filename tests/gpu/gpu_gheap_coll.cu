@@ -38,15 +38,9 @@ int main(void)
     long *gsrc, *gdst, *hdst;
 
     shmem_init();
-    gpu_test_start("gpu_gheap_coll", 0);
+    gpu_test_start_upto("gpu_gheap_coll", MAX_PES);
     me = shmem_my_pe();
     n_pes = shmem_n_pes();
-    if (n_pes > MAX_PES) {
-        if (me == 0)
-            printf("gpu_gheap_coll: more than %d PEs: skipped\n", MAX_PES);
-        shmem_finalize();
-        return 77;
-    }
     gsrc = (long *)nvshmem_malloc(MAX_PES * N * sizeof(long));
     gdst = (long *)nvshmem_malloc(MAX_PES * N * sizeof(long));
     hdst = (long *)shmem_malloc(MAX_PES * N * sizeof(long));

@@ -1,3 +1,3 @@
 #!/bin/sh
 # gpu_proxy on a GPU: the same runs as on the CPU engine (tests/gpu-cpu/gpu_proxy.sh).
-exec "$SHELL" "${top_srcdir:-../..}/tests/gpu-cpu/gpu_proxy.sh"
+exec sh "${top_srcdir:-../..}/tests/gpu-cpu/gpu_proxy.sh"

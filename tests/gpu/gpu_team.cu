@@ -190,16 +190,10 @@ int main(void)
     expect_t e[MAX_TEAMS];
 
     shmem_init();
-    gpu_test_start("gpu_team", 0);
+    gpu_test_start_upto("gpu_team", MAX_PES);
     me = shmem_my_pe();
     n_pes = shmem_n_pes();
     iters = gpu_test_count("GPU_TEAM_ITERS", ITERS);
-    if (n_pes > MAX_PES) {
-        if (me == 0)
-            printf("gpu_team: more than %d PEs: skipped\n", MAX_PES);
-        shmem_finalize();
-        return 77;
-    }
     box = (int *)shmem_calloc(2 * 32, sizeof(int)); /* two per team handle (0..31) */
     GPU_CHECK_EQ(
         "nvshmem_team_split_strided's return", 0,

@@ -7,6 +7,7 @@
 #define GPU_TEST_H
 
 #include <cuda_runtime_api.h>
+#include <limits.h>
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,38 +24,38 @@
 
 static int gpu_test_failures;
 
-#define GPU_CHECK(cond, fmt, ...)                                                          \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s: " fmt "\n", shmem_my_pe(), __FILE__,    \
-                    __LINE__, #cond, __VA_ARGS__);                                         \
-            gpu_test_failures++;                                                           \
-        }                                                                                  \
+#define GPU_CHECK(cond, fmt, ...)                                                                  \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s: " fmt "\n", shmem_my_pe(), __FILE__, __LINE__,  \
+                    #cond, __VA_ARGS__);                                                           \
+            gpu_test_failures++;                                                                   \
+        }                                                                                          \
     } while (0)
 
-#define GPU_CHECK_EQ(what, expected, found)                                                \
-    GPU_CHECK((long long)(expected) == (long long)(found), "%s: expected %lld, found %lld", \
+#define GPU_CHECK_EQ(what, expected, found)                                                        \
+    GPU_CHECK((long long)(expected) == (long long)(found), "%s: expected %lld, found %lld",        \
               (what), (long long)(expected), (long long)(found))
 
 /* kernel<<<grid, block>>>(...), in a form g++ reads too: for the CPU engine
  * (SHOAL_DEV_ON_CPU) a launch starts grid x block threads of this PE, with the
  * arguments evaluated at the launch, as CUDA does. */
 #ifdef SHOAL_DEV_ON_CPU
-#define GPU_LAUNCH(kernel, grid, block, ...)                                               \
+#define GPU_LAUNCH(kernel, grid, block, ...)                                                       \
     shoal_dev_cpu_launch((grid), (block), std::bind((kernel), __VA_ARGS__))
 #else
 #define GPU_LAUNCH(kernel, grid, block, ...) (kernel)<<<(grid), (block)>>>(__VA_ARGS__)
 #endif
 
 /* A CUDA call that must succeed: a failure ends the test with its reason. */
-#define GPU_CUDA(call)                                                                     \
-    do {                                                                                   \
-        cudaError_t rc_ = (call);                                                          \
-        if (rc_ != cudaSuccess) {                                                          \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s: %s\n", shmem_my_pe(), __FILE__,         \
-                    __LINE__, #call, cudaGetErrorString(rc_));                             \
-            exit(99);                                                                      \
-        }                                                                                  \
+#define GPU_CUDA(call)                                                                             \
+    do {                                                                                           \
+        cudaError_t rc_ = (call);                                                                  \
+        if (rc_ != cudaSuccess) {                                                                  \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s: %s\n", shmem_my_pe(), __FILE__, __LINE__,       \
+                    #call, cudaGetErrorString(rc_));                                               \
+            exit(99);                                                                              \
+        }                                                                                          \
     } while (0)
 
 /* Whether this PE has a GPU to test (every PE of a one-node job answers alike). */
@@ -66,16 +67,35 @@ static inline int gpu_test_have_gpu(void)
 }
 
 /* After shmem_init: arms the watchdog, and ends the test with 77 (every PE) when
- * there is no GPU or the job does not have npes PEs (0: any count). */
+ * there is no GPU or the job's PE count is not one the test models: exactly npes
+ * (gpu_test_start; 0: any count) or at most max_pes (gpu_test_start_upto). */
+static inline void gpu_test_start_within(const char *name, int min_pes, int max_pes)
+{
+    int n = shmem_n_pes();
+
+    alarm(GPU_TEST_TIMEOUT);
+    if (gpu_test_have_gpu() && n >= min_pes && n <= max_pes)
+        return;
+    if (shmem_my_pe() == 0) {
+        if (!gpu_test_have_gpu())
+            printf("%s: no GPU: skipped\n", name);
+        else if (n > max_pes && min_pes <= 1)
+            printf("%s: more than %d PEs: skipped\n", name, max_pes);
+        else
+            printf("%s: not the PE count (%d, not %d): skipped\n", name, n, min_pes);
+    }
+    shmem_finalize();
+    exit(77);
+}
+
 static inline void gpu_test_start(const char *name, int npes)
 {
-    alarm(GPU_TEST_TIMEOUT);
-    if (!gpu_test_have_gpu() || (npes > 0 && shmem_n_pes() != npes)) {
-        if (shmem_my_pe() == 0)
-            printf("%s: %s: skipped\n", name, gpu_test_have_gpu() ? "not the PE count" : "no GPU");
-        shmem_finalize();
-        exit(77);
-    }
+    gpu_test_start_within(name, npes > 0 ? npes : 1, npes > 0 ? npes : INT_MAX);
+}
+
+static inline void gpu_test_start_upto(const char *name, int max_pes)
+{
+    gpu_test_start_within(name, 1, max_pes);
 }
 
 /* Host memory that kernels write results to (mapped, so no copy is needed). */
@@ -126,8 +146,7 @@ static inline int gpu_test_finish(const char *name)
     for (pe = 0; me == 0 && pe < npes; pe++)
         total += failures[pe];
     if (me == 0)
-        printf(total == 0 ? "%s: %d PEs passed\n" : "%s: failed checks over %d PEs\n", name,
-               npes);
+        printf(total == 0 ? "%s: %d PEs passed\n" : "%s: failed checks over %d PEs\n", name, npes);
     shmem_free(failures);
     shmem_finalize();
     return gpu_test_failures == 0 ? 0 : 99;

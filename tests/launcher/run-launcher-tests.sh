@@ -179,6 +179,8 @@ fi
 
 # oshrun's directory (under TMPDIR) outlives an oshrun killed by SIGKILL, and the next oshrun
 # removes it; a live oshrun's directory, one from another host and one without an owner stay.
+# These jobs ask for PMIx's shared-memory datastore (oshrun picks the hash one unless
+# PMIX_MCA_gds is set), which fills the directory with segments and a subdirectory.
 tdir=$TMP/td
 mkdir "$tdir" "$tdir/oshrun.noownr" "$tdir/oshrun.elsewh" || exit 1
 echo "1 1 no-such-host.invalid pid:[1]" >"$tdir/oshrun.elsewh/pid"
@@ -198,7 +200,8 @@ new_dir() {
         sleep 0.1
     done
 }
-TMPDIR=$tdir "$OSHRUN" --timeout 30 -np 1 "$CLIENT" --hang all >/dev/null 2>&1 </dev/null &
+TMPDIR=$tdir PMIX_MCA_gds=ds21,ds12,hash "$OSHRUN" --timeout 30 -np 1 "$CLIENT" --hang all \
+    >/dev/null 2>&1 </dev/null &
 killed=$!
 killed_dir=$(new_dir)
 kill -KILL $killed
@@ -206,7 +209,8 @@ wait $killed 2>/dev/null
 if [ -z "$killed_dir" ] || [ ! -d "$killed_dir" ]; then
     fail "tmpdir-stale" "the oshrun killed by SIGKILL left no directory in $tdir to find"
 fi
-TMPDIR=$tdir "$OSHRUN" --timeout 30 -np 1 "$CLIENT" --hang all >/dev/null 2>&1 </dev/null &
+TMPDIR=$tdir PMIX_MCA_gds=ds21,ds12,hash "$OSHRUN" --timeout 30 -np 1 "$CLIENT" --hang all \
+    >/dev/null 2>&1 </dev/null &
 live=$!
 live_dir=$(new_dir)
 TMPDIR=$tdir "$OSHRUN" --timeout 10 -np 1 true

@@ -495,12 +495,7 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (npes > MAXPE) {
-        if (me == 0)
-            printf("pe_active_set: more than %d PEs: skipped\n", MAXPE);
-        shmem_finalize();
-        return 77;
-    }
+    pe_test_upto("pe_active_set", MAXPE);
     for (i = 0; i < SHMEM_SYNC_SIZE; i++)
         psync[i] = SHMEM_SYNC_VALUE;
     for (i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)

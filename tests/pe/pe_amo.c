@@ -406,12 +406,7 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (npes > MAXPE) {
-        if (me == 0)
-            printf("pe_amo: more than %d PEs: skipped\n", MAXPE);
-        shmem_finalize();
-        return 77;
-    }
+    pe_test_upto("pe_amo", MAXPE);
 
 #define CALL_ext(T, NAME) run_ext_##NAME();
 #define CALL_gext(T, NAME) run_gext_##NAME();

@@ -574,8 +574,7 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (pe_team_too_many("pe_coll"))
-        return 77;
+    pe_test_upto("pe_coll", PE_TEAM_MAXPE);
     ELEMS = (size_t)npes * NS * MAXSTRIDE * MAXSTRIDE + 3 * (NB + 1) + 64;
     src_sym = shmem_malloc(ELEMS * 16);
     dst_sym = shmem_malloc(ELEMS * 16);

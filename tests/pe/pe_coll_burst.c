@@ -141,8 +141,7 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (pe_team_too_many("pe_coll_burst"))
-        return 77;
+    pe_test_upto("pe_coll_burst", PE_TEAM_MAXPE);
     src = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
     dst = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));
     cdst[0] = shmem_malloc(((size_t)MAXN * (size_t)npes + 1) * sizeof(long));

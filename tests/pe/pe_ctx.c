@@ -703,12 +703,7 @@ int main(void)
     npes = shmem_n_pes();
     left = (me + npes - 1) % npes;
     right = (me + 1) % npes;
-    if (npes > MAXPE) {
-        if (me == 0)
-            printf("pe_ctx: more than %d PEs: skipped\n", MAXPE);
-        shmem_finalize();
-        return 77;
-    }
+    pe_test_upto("pe_ctx", MAXPE);
 
     heap_bw64 = shmem_calloc(2, sizeof(uint64_t));
     PE_CHECK(heap_bw64 != NULL, "shmem_calloc(2, %zu) is NULL", sizeof(uint64_t));

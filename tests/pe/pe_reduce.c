@@ -161,8 +161,7 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (pe_team_too_many("pe_reduce"))
-        return 77;
+    pe_test_upto("pe_reduce", PE_TEAM_MAXPE);
     src_sym = shmem_malloc((LARGE + GUARD) * 16);
     dst_sym = shmem_malloc((LARGE + GUARD) * 16);
     PE_CHECK(src_sym != NULL && dst_sym != NULL, "allocations %p %p", src_sym, dst_sym);

@@ -402,8 +402,7 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (pe_team_too_many("pe_team"))
-        return 77;
+    pe_test_upto("pe_team", PE_TEAM_MAXPE);
     marks = shmem_calloc((size_t)64 * PE_TEAM_MAXPE, sizeof(long));
     cell = shmem_malloc(sizeof(long));
     PE_CHECK(marks != NULL && cell != NULL, "allocations %p %p", (void *)marks, (void *)cell);

@@ -18,18 +18,6 @@ typedef struct pe_team {
     int world[PE_TEAM_MAXPE]; /* world PE of each member */
 } pe_team_t;
 
-/* After shmem_init: whether the job has more PEs than these tests model, in which
- * case it has said so (PE 0), finalized, and the program returns 77 (skipped). */
-static inline int pe_team_too_many(const char *prog)
-{
-    if (shmem_n_pes() <= PE_TEAM_MAXPE)
-        return 0;
-    if (shmem_my_pe() == 0)
-        printf("%s: more than %d PEs: skipped\n", prog, PE_TEAM_MAXPE);
-    shmem_finalize();
-    return 1;
-}
-
 /* The index of world PE pe in t, or -1. */
 static inline int pe_team_index(const pe_team_t *t, int pe)
 {

@@ -59,21 +59,20 @@ static inline void pe_test_watchdog(void)
     alarm(PE_TEST_TIMEOUT - PE_TEST_REPORT_S);
 }
 
-#define PE_CHECK(cond, fmt, ...)                                                       \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s: " fmt "\n", shmem_my_pe(), __FILE__, \
-                    __LINE__, #cond, __VA_ARGS__);                                     \
-            pe_test_failures++;                                                        \
-        }                                                                              \
+#define PE_CHECK(cond, fmt, ...)                                                                   \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "FAIL PE %d %s:%d: %s: " fmt "\n", shmem_my_pe(), __FILE__, __LINE__,  \
+                    #cond, __VA_ARGS__);                                                           \
+            pe_test_failures++;                                                                    \
+        }                                                                                          \
     } while (0)
 
 /* Equality of two values converted to long double: fine for every RMA type's
  * small test values. */
-#define PE_CHECK_EQ(what, expected, found)                                            \
-    PE_CHECK((long double)(expected) == (long double)(found),                        \
-             "%s: expected %Lg, found %Lg", (what), (long double)(expected),          \
-             (long double)(found))
+#define PE_CHECK_EQ(what, expected, found)                                                         \
+    PE_CHECK((long double)(expected) == (long double)(found), "%s: expected %Lg, found %Lg",       \
+             (what), (long double)(expected), (long double)(found))
 
 /* Whether peers on this node are reached by load/store (SHOAL_TRANSPORT unset
  * or "auto"), so that shmem_ptr must return real pointers for them. */
@@ -158,6 +157,18 @@ static inline int pe_test_wait_long_ge_for(const long *flag, long value, int sec
         }
     }
     return 1;
+}
+
+/* After shmem_init, in a test that models at most max_pes PEs: with more, PE 0
+ * says so, every PE finalizes and the program ends with 77 (skipped). */
+static inline void pe_test_upto(const char *name, int max_pes)
+{
+    if (shmem_n_pes() <= max_pes)
+        return;
+    if (shmem_my_pe() == 0)
+        printf("%s: more than %d PEs: skipped\n", name, max_pes);
+    shmem_finalize();
+    exit(77);
 }
 
 /* Every PE reports; the job fails when any PE failed. */

@@ -745,12 +745,7 @@ int main(void)
     pe_test_watchdog();
     me = shmem_my_pe();
     npes = shmem_n_pes();
-    if (npes > MAXPE) {
-        if (me == 0)
-            printf("pe_wait: more than %d PEs: skipped\n", MAXPE);
-        shmem_finalize();
-        return 77;
-    }
+    pe_test_upto("pe_wait", MAXPE);
     heap_buf = shmem_calloc(2 * MAXPE + 8, sizeof(uint64_t));
     PE_CHECK(heap_buf != NULL, "shmem_calloc is %p", heap_buf);
     if (heap_buf == NULL)

@@ -11,6 +11,7 @@
 # 0.15 s of system time per PE at the default 256 MiB. Those jobs get a heap of
 # PE_UCX_HEAP (32M) unless SHMEM_SYMMETRIC_SIZE is set; the scripted tests
 # (pe_ctx-tcp.sh, mpirun-rma.sh, ...) keep the default size under UCX.
+# Each job's wall time follows it in the log (== took N ms).
 # Exit: 0 all passed, 77 when the program skips, else the failing status.
 prog="$1"; shift
 : "${OSHRUN:=../../tools/oshrun/oshrun}"
@@ -23,6 +24,7 @@ status=0
 for transport in $PE_TRANSPORTS; do
     for np in $PE_COUNTS; do
         echo "== $prog at $np PEs, SHOAL_TRANSPORT=$transport"
+        t0=$(date +%s%N)
         if [ "$transport" = tcp ]; then
             SHOAL_TRANSPORT=ucx UCX_TLS=tcp,self SHMEM_SYMMETRIC_SIZE=$ucx_heap \
                 "$OSHRUN" --bind-to none --timeout "$PE_TIMEOUT" -np "$np" "$prog" "$@"
@@ -34,6 +36,7 @@ for transport in $PE_TRANSPORTS; do
                 "$prog" "$@"
         fi
         rc=$?
+        echo "== took $((($(date +%s%N) - t0) / 1000000)) ms"
         if [ $rc -eq 77 ]; then
             echo "== skipped"
             return 77 2>/dev/null || exit 77

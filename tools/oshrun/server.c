@@ -289,6 +289,11 @@ int shoal_oshrun_server_init(shoal_job_t *job)
     pmix_status_t rc;
 
     the_job = job;
+    /* PMIx's shared-memory datastore (gds ds12/ds21) zeroes megabytes of
+     * segments for every job, a third of a small job's start-up CPU time, for a
+     * few keys per PE; the hash one serves a one-node job as well, and the
+     * server tells the PEs which it uses. A user's PMIX_MCA_gds still wins. */
+    setenv("PMIX_MCA_gds", "hash", 0);
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, job->tmpdir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, job->tmpdir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[2], PMIX_SERVER_TOOL_SUPPORT, &no, PMIX_BOOL);

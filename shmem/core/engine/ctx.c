@@ -1,7 +1,10 @@
 /* Communication contexts. Where UCX carries traffic each context gets a worker
  * of its own and its own endpoints, made on first use, so that a quiet on one
  * context flushes only that worker. Same-node load/store needs nothing: those
- * operations are complete when issued. A context never outlives shmem_finalize. */
+ * operations are complete when issued. A context never outlives shmem_finalize.
+ * A destroyed context's worker and endpoints, quiet, are parked for the next
+ * create (up to CTX_PARKED_MAX): making a UCX worker costs milliseconds and
+ * thousands of system calls, and each endpoint a connection. */
 #include "shoal_core.h"
 #include "shoal_session.h"
 #include "shoal_status.h"
@@ -14,6 +17,62 @@ static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 static shoal_handles_t handles = SHOAL_HANDLES_INIT(SHOAL_HANDLE_CTX_TAG);
 static shoal_ctx_t **live; /* every context but the default */
 static int nlive, maxlive;
+
+/* Quiet workers of destroyed contexts, each with its endpoints, to be reused. */
+#define CTX_PARKED_MAX 8
+typedef struct parked {
+    shoal_transport_worker_t *worker;
+    void **net_peers;
+} parked_t;
+static parked_t parked[CTX_PARKED_MAX];
+static int nparked;
+
+/* A worker and endpoint table for a new context: a parked pair, else new ones.
+ * Called with ctx_lock held. */
+static shoal_status_t net_take(shoal_ctx_t *ctx)
+{
+    shoal_status_t status;
+
+    if (nparked > 0) {
+        nparked--;
+        ctx->worker = parked[nparked].worker;
+        ctx->net_peers = parked[nparked].net_peers;
+        return SHOAL_OK;
+    }
+    ctx->net_peers = calloc((size_t)shoal_core_state.n_pes, sizeof(void *));
+    if (ctx->net_peers == NULL)
+        return SHOAL_ERR_NO_MEMORY;
+    status = shoal_core_net->worker_create(shoal_core_state.net, &ctx->worker);
+    if (status != SHOAL_OK) {
+        free(ctx->net_peers);
+        ctx->net_peers = NULL;
+    }
+    return status;
+}
+
+static void net_destroy(shoal_transport_worker_t *worker, void **net_peers)
+{
+    int i;
+
+    for (i = 0; net_peers != NULL && i < shoal_core_state.n_pes; i++)
+        if (net_peers[i] != NULL)
+            shoal_core_net->ops->destroy(net_peers[i]);
+    if (worker != NULL)
+        shoal_core_net->worker_destroy(worker);
+    free(net_peers);
+}
+
+/* Parks a quiet context's worker and endpoints while there is room (ctx_lock
+ * held). Returns whether it did; if not, the caller destroys them. */
+static int net_park(shoal_ctx_t *ctx)
+{
+    if (ctx->worker == NULL || nparked == CTX_PARKED_MAX)
+        return 0;
+    parked[nparked].worker = ctx->worker;
+    parked[nparked].net_peers = ctx->net_peers;
+    nparked++;
+    return 1;
+}
 
 static int count_locked(const struct shoal_team *team)
 {
@@ -56,10 +115,7 @@ shoal_status_t shoal_ctx_create(struct shoal_team *team, int team_max, long opti
     ctx->options = options;
     ctx->team = team;
     if (shoal_core_state.net != NULL) {
-        ctx->net_peers = calloc((size_t)shoal_core_state.n_pes, sizeof(void *));
-        if (ctx->net_peers == NULL)
-            goto err_free;
-        status = shoal_core_net->worker_create(shoal_core_state.net, &ctx->worker);
+        status = net_take(ctx);
         if (status != SHOAL_OK)
             goto err_free;
     }
@@ -76,9 +132,9 @@ shoal_status_t shoal_ctx_create(struct shoal_team *team, int team_max, long opti
 err_handle:
     shoal_handle_remove(&handles, ctx->handle);
 err_worker:
-    shoal_core_net->worker_destroy(ctx->worker);
+    if (!net_park(ctx))
+        net_destroy(ctx->worker, ctx->net_peers);
 err_free:
-    free(ctx->net_peers);
     free(ctx);
 err_unlock:
     pthread_mutex_unlock(&ctx_lock);
@@ -87,7 +143,7 @@ err_unlock:
 
 void shoal_ctx_destroy(shoal_ctx_t *ctx)
 {
-    int i;
+    int i, kept;
 
     shoal_session_stop(ctx, "shmem_ctx_destroy");
     shoal_core_quiet(ctx);
@@ -99,12 +155,10 @@ void shoal_ctx_destroy(shoal_ctx_t *ctx)
             break;
         }
     }
+    kept = net_park(ctx);
     pthread_mutex_unlock(&ctx_lock);
-    for (i = 0; ctx->net_peers != NULL && i < shoal_core_state.n_pes; i++)
-        if (ctx->net_peers[i] != NULL)
-            shoal_core_net->ops->destroy(ctx->net_peers[i]);
-    shoal_core_net->worker_destroy(ctx->worker);
-    free(ctx->net_peers);
+    if (!kept)
+        net_destroy(ctx->worker, ctx->net_peers);
     free(ctx);
 }
 
@@ -132,6 +186,10 @@ void shoal_ctx_cleanup(void)
 {
     while (nlive > 0)
         shoal_ctx_destroy(live[nlive - 1]);
+    while (nparked > 0) {
+        nparked--;
+        net_destroy(parked[nparked].worker, parked[nparked].net_peers);
+    }
     shoal_session_stop(&shoal_ctx_default, "shmem_finalize");
     free(live);
     live = NULL;
