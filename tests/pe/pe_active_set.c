@@ -344,7 +344,7 @@ static void test_back_to_back(void)
 #define TOALL_CASE(T_, NAME, OPN, OPNAME, inplace, nred)                                           \
     do {                                                                                           \
         T_ *s_ = (T_ *)rsrc, *d_ = (T_ *)rdst, *in_ = (inplace) ? d_ : s_, want_;                  \
-        int i_, k_, bad_ = 0;                                                                      \
+        int i_, bad_ = 0;                                                                          \
                                                                                                    \
         for (i_ = 0; i_ < (nred); i_++) {                                                          \
             in_[i_] = INPUT_##OPN(T_, A.k, (size_t)i_);                                            \
@@ -358,9 +358,7 @@ static void test_back_to_back(void)
         shmem_##NAME##_##OPNAME##_to_all(d_, in_, (nred), AS, (T_ *)pwrk, psync_red);              \
         check_psync(psync_red, SHMEM_REDUCE_SYNC_SIZE, what);                                      \
         for (i_ = 0; i_ < (nred); i_++) {                                                          \
-            want_ = INPUT_##OPN(T_, 0, (size_t)i_);                                                \
-            for (k_ = 1; k_ < A.size; k_++)                                                        \
-                want_ = COMBINE_##OPN(T_, want_, INPUT_##OPN(T_, k_, (size_t)i_));                 \
+            PE_REDUCE_WANT(T_, OPN, A.size, i_, want_);                                            \
             if (!(d_[i_] == want_) && bad_++ == 0)                                                 \
                 PE_CHECK(d_[i_] == want_, "%s, %s: [%d]: expected %Lg%+Lgi, found %Lg%+Lgi", what, \
                          A.name, i_, creall((long double _Complex)want_),                          \

@@ -27,7 +27,7 @@ static char what[160];
     do {                                                                                           \
         T_ *s_ = (T_ *)src_sym, *d_ = (T_ *)dst_sym, *in_ = (inplace) ? d_ : s_;                   \
         size_t i_, bad_ = 0, first_ = 0, n_ = (nred); /* a variable: no -Wtype-limits */           \
-        int k_, rc_;                                                                               \
+        int rc_;                                                                                   \
         T_ want_ = 0, wbad_ = 0, gbad_ = 0;                                                        \
                                                                                                    \
         for (i_ = 0; i_ < n_; i_++) {                                                              \
@@ -42,9 +42,7 @@ static char what[160];
         rc_ = CALL(T.team, d_, in_, (nred));                                                       \
         PE_CHECK(rc_ == 0, "%s: returned %d", what, rc_);                                          \
         for (i_ = 0; i_ < n_; i_++) {                                                              \
-            want_ = INPUT_##OPN(T_, 0, i_);                                                        \
-            for (k_ = 1; k_ < T.size; k_++)                                                        \
-                want_ = COMBINE_##OPN(T_, want_, INPUT_##OPN(T_, k_, i_));                         \
+            PE_REDUCE_WANT(T_, OPN, T.size, i_, want_);                                            \
             if (!(d_[i_] == want_) && bad_++ == 0) {                                               \
                 first_ = i_;                                                                       \
                 wbad_ = want_;                                                                     \
