@@ -27,10 +27,8 @@ man3=$root/man/man3
 mandoc=${MANDOC:-mandoc}
 if command -v "$mandoc" >/dev/null 2>&1; then
     lint() { (cd "$root/man" && "$mandoc" -T lint -W warning "$@" 2>&1); }
-    lint_all=yes
 elif command -v groff >/dev/null 2>&1; then
-    lint() { (cd "$root/man" && groff -man -ww -z -t "$1" 2>&1); }
-    lint_all=no
+    lint() { for p in "$@"; do (cd "$root/man" && groff -man -ww -z -t "$p" 2>&1); done; }
 else
     echo "check-man: neither mandoc nor groff is installed, skipping"
     exit 77
@@ -90,44 +88,30 @@ fi
 
 # 2. real pages lint clean; 3. link pages point at an existing page (installed
 # pages all land in man3: a GPU page's man3/X.3 is man/man3/X.3 or man/gpu/X.3).
-# One awk over every page sorts them (a link page is one .so line); mandoc lints
-# all real pages in one run (its lines name the page), groff one page at a time.
+# A link page is one .so line. mandoc lints all real pages in one run (its lines
+# name the page), groff one page at a time.
 pages=$(cd "$root/man" && for f in man3/*.3 gpu/*.3; do [ -f "$f" ] && echo "$f"; done)
-sorted=$(cd "$root/man" && echo "$pages" | xargs awk '
-    FNR == 1 { if (prev != "" && !islink) print "real " prev; prev = FILENAME; islink = 0 }
-    /^\.so[ \t]/ { sub(/^\.so[ \t]*/, ""); print "link " FILENAME " " $0; islink = 1 }
-    END { if (prev != "" && !islink) print "real " prev }')
-nreal=0
+# shellcheck disable=SC2086 # lists of page names, without blanks
+real=$(cd "$root/man" && grep -L '^\.so' $pages)
+# shellcheck disable=SC2086
+links=$(cd "$root/man" && grep -H '^\.so' $pages | sed 's/:\.so[ 	]*/ /')
+nreal=$(echo "$real" | grep -c .)
 nlink=0
-real=
-while read -r kind page target; do
-    if [ "$kind" = link ]; then
-        nlink=$((nlink + 1))
-        if [ ! -f "$root/man/$target" ] && [ ! -f "$root/man/gpu/${target#man3/}" ]; then
-            echo "check-man: $page links to missing $target"
-            fail=1
-        fi
-    elif [ "$kind" = real ]; then
-        nreal=$((nreal + 1))
-        real="$real $page"
-    fi
-done <<EOF_PAGES
-$sorted
-EOF_PAGES
-if [ "$lint_all" = yes ]; then
-    out=$(lint $real)
-    if [ -n "$out" ]; then
-        echo "$out"
+while read -r page target; do
+    [ -n "$page" ] || continue
+    nlink=$((nlink + 1))
+    if [ ! -f "$root/man/$target" ] && [ ! -f "$root/man/gpu/${target#man3/}" ]; then
+        echo "check-man: $page links to missing $target"
         fail=1
     fi
-else
-    for page in $real; do
-        out=$(lint "$page")
-        if [ -n "$out" ]; then
-            echo "$out"
-            fail=1
-        fi
-    done
+done <<EOF_LINKS
+$links
+EOF_LINKS
+# shellcheck disable=SC2086
+out=$(lint $real)
+if [ -n "$out" ]; then
+    echo "$out"
+    fail=1
 fi
 
 echo "check-man: $nsyms exported routines, $nreal pages, $nlink link pages"
