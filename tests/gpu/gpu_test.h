@@ -79,7 +79,7 @@ static inline void gpu_test_start_within(const char *name, int min_pes, int max_
     if (shmem_my_pe() == 0) {
         if (!gpu_test_have_gpu())
             printf("%s: no GPU: skipped\n", name);
-        else if (n > max_pes && min_pes <= 1)
+        else if (n > max_pes && min_pes < max_pes)
             printf("%s: more than %d PEs: skipped\n", name, max_pes);
         else
             printf("%s: not the PE count (%d, not %d): skipped\n", name, n, min_pes);
