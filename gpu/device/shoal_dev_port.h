@@ -16,7 +16,6 @@
  * nvshmem.h, nvshmem_typed.h and shoal_dev_state.h. */
 #define SHOAL_DEV_ON_CPU 1
 
-#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -87,19 +86,18 @@ static inline void __threadfence_system(void)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-/* Sleeps at least ns, where that is long enough to mean it (tests make late
- * arrivers with 20 us); the back-off's short sleeps (32 to 1024 ns) yield the
- * CPU instead: a nanosleep lasts the timer slack (some 50 us), and each turn of
- * a device thread's wait for the host proxy then cost a round of it. The CPU
- * engine checks behaviour, never timing. */
+/* Sleeps at least ns. Cost: a system call, and in practice the timer slack
+ * (about 50 us), not ns: the CPU engine checks behaviour, never timing. Not a
+ * sched_yield for the back-off's short sleeps: alone that was no faster
+ * (gpu_coll, 2 PEs over UCX, 5 s either way), and beside busy processes each
+ * yield handed them a whole time slice, so a wait's turns took milliseconds
+ * (gpu_team, 4 PEs on 2 simulated nodes beside 3 busy loops: 3 s with
+ * nanosleep, killed at 120 s with yields, as in CI). */
 static inline void __nanosleep(unsigned ns)
 {
     struct timespec ts = {0, (long)ns};
 
-    if (ns < 10000)
-        sched_yield();
-    else
-        nanosleep(&ts, NULL);
+    nanosleep(&ts, NULL);
 }
 
 /* A block is blockDim threads of the PE and a warp each 32 of them in rank order
