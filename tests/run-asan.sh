@@ -44,6 +44,11 @@ ASAN_OPTIONS="exitcode=66 ${ASAN_OPTIONS:-}"
 LSAN_OPTIONS="suppressions=$top/tests/asan.supp print_suppressions=0 ${LSAN_OPTIONS:-}"
 UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1 ${UBSAN_OPTIONS:-}"
 export UCX_MEM_MMAP_HOOK_MODE UCX_MEM_MALLOC_HOOKS ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS
+# Fewer rounds of the longest loops (the multi-node run's counts, and 2,000 of
+# pe_signal's 10,000 messages): every path still runs, and a sanitizer checks a
+# path, not how often it is taken. pe_signal at 4 PEs took 18-24 s here.
+: "${SIGNAL_MSGS:=2000}" "${AMO_ITERS:=4000}" "${MIXED_ITERS:=5000}" "${LOCK_ITERS:=500}"
+export SIGNAL_MSGS AMO_ITERS MIXED_ITERS LOCK_ITERS
 
 rc=0
 make -C tests/unit -j"$(nproc)" check > unit.out 2>&1 || rc=1
