@@ -6,7 +6,7 @@
  * used here must have its host mapping in shoal_dev_port.h. */
 #include "shoal_device.cuh"
 #include "shoal_dev_state.h"
-#include "shoal_gpu.h"
+#include "shoal_dev_host.h"
 #include "nvshmem.h"
 #include "shmem.h"
 

@@ -5,7 +5,7 @@
  * code, the CPU engine (tests/gpu-cpu). */
 #include "shoal_device.cuh"
 #include "shoal_dev_state.h"
-#include "shoal_gpu.h"
+#include "shoal_dev_host.h"
 #include "nvshmem.h"
 
 #if defined(__CUDA_ARCH__) || defined(SHOAL_DEV_ON_CPU)

@@ -197,21 +197,6 @@ static void gpu_finalize(void)
     memset(&shoal_gpu, 0, sizeof(shoal_gpu));
 }
 
-static const shoal_gpu_hooks_t hooks = {
-    gpu_init,
-    shoal_gpu_check_and_drain,
-    gpu_finalize,
-    shoal_gpu_gheap_owns,
-    shoal_gpu_gheap_rma,
-    shoal_gpu_gheap_amo,
-    shoal_gpu_gheap_sync,
-    shoal_gpu_gheap_coll,
-    &shoal_gpu_gheap_range,
-};
-
 /* Every program that links libshoal_gpu joins in: nvlink takes every object of
  * the archive, so this runs whether or not the program calls nvshmem_init. */
-__attribute__((constructor)) static void register_hooks(void)
-{
-    shoal_gpu_hooks_set(&hooks);
-}
+SHOAL_GPU_REGISTER_HOOKS(gpu_init, gpu_finalize, shoal_gpu_gheap_coll)

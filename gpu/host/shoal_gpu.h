@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shoal_dev_host.h" /* the host halves of the device files' routines */
 #include "shoal_dev_state.h"
 #include "shoal_proxy.h"
 #include "shoal_gpu_hook.h"
@@ -59,6 +60,28 @@ void shoal_gpu_proxy_start(shoal_proxy_ring_t *ring);
 void shoal_gpu_proxy_drain(void);
 void shoal_gpu_proxy_stop(void);
 void shoal_gpu_check_and_drain(void);
+
+/* Registers the hooks libshoal calls (shoal_gpu_hook.h) from a constructor:
+ * init and finalize are the backend's own (init.cu for a GPU, the CPU engine's
+ * dev_cpu.cc), the check and the GPU heap's entries are the same for both; coll
+ * is shoal_gpu_gheap_coll (a weak reference in the CPU engine, NULL where the
+ * program does not link the host routines' library). Once per program. */
+#define SHOAL_GPU_REGISTER_HOOKS(init, finalize, coll)                                            \
+    static const shoal_gpu_hooks_t shoal_gpu_hooks_table = {                                       \
+        init,                                                                                      \
+        shoal_gpu_check_and_drain,                                                                 \
+        finalize,                                                                                  \
+        shoal_gpu_gheap_owns,                                                                      \
+        shoal_gpu_gheap_rma,                                                                       \
+        shoal_gpu_gheap_amo,                                                                       \
+        shoal_gpu_gheap_sync,                                                                      \
+        coll,                                                                                      \
+        &shoal_gpu_gheap_range,                                                                    \
+    };                                                                                             \
+    __attribute__((constructor)) static void shoal_gpu_register_hooks(void)                        \
+    {                                                                                              \
+        shoal_gpu_hooks_set(&shoal_gpu_hooks_table);                                               \
+    }
 
 /* stream.cu: the checks of the routines that enqueue on a stream, each one line
  * and the end of the job. stream_env: shmem_init done, no device error pending,
@@ -129,19 +152,6 @@ uint64_t shoal_gpu_gheap_remote_amo(int op, size_t off, uint64_t operand, uint64
 
 /* api.cu: ends the program with one line when routine runs before shmem_init. */
 void shoal_gpu_need_init(const char *routine);
-/* The host halves of the routines that are both host and device (device.cu). */
-int shoal_gpu_my_pe(void);
-int shoal_gpu_n_pes(void);
-void *shoal_gpu_ptr(const void *ptr, int pe);
-void shoal_gpu_fence(void);
-void shoal_gpu_quiet(void);
-void shoal_gpu_barrier_all(void);
-void shoal_gpu_sync_all(void);
-/* The state the team queries read on the host (after shoal_gpu_check and the
- * check that shmem_init ran), and the line and exit for a team they do not know. */
-const shoal_dev_state_t *shoal_gpu_team_state(const char *routine);
-[[noreturn]] void shoal_gpu_bad_team(const char *routine, int team);
-
 /* team_table.cu. setup is collective (every PE's init, GPU or not, before
  * anything else can fail): it reserves the team slots' symmetric words
  * (state.psync) and fills the predefined teams' entries, the shared team as this
@@ -157,9 +167,5 @@ void shoal_gpu_team_forget(int slot);
 /* The device slot whose host team is h (NVSHMEM_TEAM_WORLD for
  * SHMEM_TEAM_WORLD), -1 where h has no device twin. */
 int shoal_gpu_team_slot_of(shmem_team_t h);
-/* team_api.cu: the host halves of nvshmem_team_translate_pe and of nvshmem_barrier
- * (fence) and nvshmem_team_sync. */
-int shoal_gpu_team_translate(nvshmem_team_t src_team, int src_pe, nvshmem_team_t dest_team);
-void shoal_gpu_team_barrier(nvshmem_team_t team, int fence, const char *routine);
 
 #endif

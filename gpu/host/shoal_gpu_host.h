@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <cuda_runtime_api.h>
 
+#include "shoal_dev_host.h" /* shoal_gpu_coll_host */
 #include "shoal_gpu_hook.h" /* SHOAL_GPU_COLL_* */
 
 #ifdef __cplusplus
@@ -32,14 +33,7 @@ int shoal_gpu_coll_on_stream(int kind, int team, void *dest, const void *source,
                              size_t elem, int root, int op, int dt, cudaStream_t stream,
                              const char *routine);
 
-/* The host half of the typed collectives (nvshmem_int_sum_reduce and the rest
- * called on the host): the same collective on a stream of its own
- * (shoal_gpu_coll_on_stream's checks, lines naming routine), waited for;
- * returns 0 once it is done on this PE. On the CPU engine the device engine
- * (libshoal_devcpu) refers to it weakly (#pragma weak in engine_coll_gen.cc):
- * it is in the host routines' library. */
-int shoal_gpu_coll_host(int kind, int team, void *dest, const void *source, size_t nelems,
-                        size_t elem, int root, int op, int dt, const char *routine);
+/* shoal_gpu_coll_host, the host half of the typed collectives: shoal_dev_host.h. */
 
 /* shoal_gpu_hook.h's gheap_coll: the shmem_ team collectives on GPU-heap
  * buffers, through shoal_gpu_coll_host on the device twin of team (a

@@ -94,22 +94,7 @@ static void cpu_finalize(void)
     memset(&shoal_gpu, 0, sizeof(shoal_gpu));
 }
 
-static const shoal_gpu_hooks_t hooks = {
-    cpu_init,
-    shoal_gpu_check_and_drain,
-    cpu_finalize,
-    shoal_gpu_gheap_owns,
-    shoal_gpu_gheap_rma,
-    shoal_gpu_gheap_amo,
-    shoal_gpu_gheap_sync,
-    shoal_gpu_gheap_coll,
-    &shoal_gpu_gheap_range,
-};
-
-__attribute__((constructor)) static void register_hooks(void)
-{
-    shoal_gpu_hooks_set(&hooks);
-}
+SHOAL_GPU_REGISTER_HOOKS(cpu_init, cpu_finalize, shoal_gpu_gheap_coll)
 
 void shoal_dev_cpu_trap(void)
 {

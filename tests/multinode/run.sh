@@ -43,8 +43,9 @@ tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//' |
 : "${MN_COLL_LAYOUTS:=2:2:node:mpirun 2:6:node:mpirun}"
 : "${MN_COLL_TESTS:=pe_coll pe_reduce pe_team pe_active_set pe_coll_burst}"
 : "${MN_SCENARIOS:=yes}"
-# Contention tests: fewer rounds, each one a TCP round trip here.
-: "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500}"
+# Contention and ring tests: fewer rounds, each one a TCP round trip here
+# (pe_signal's 10,000 messages took 12-14 s a layout).
+: "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500 SIGNAL_MSGS=2000}"
 prefix=shmn
 . "$here/env.sh"
 

@@ -922,7 +922,7 @@ GPU_SOURCES = {
         "what": "Device point-to-point synchronization: wait_until, test and their forms.",
     },
     "gpu/device/gen/coll.cu": {
-        "includes": ["shoal_device.cuh", "shoal_gpu_host.h", "shoal_red.h", "nvshmem.h"],
+        "includes": ["shoal_device.cuh", "shoal_dev_host.h", "shoal_red.h", "nvshmem.h"],
         "what": "Typed team collectives, in kernels and on the host.",
     },
     "gpu/device/gen/coll_group.cu": {

@@ -4,7 +4,7 @@
  * nothing may be added here. */
 
 #include "shoal_device.cuh"
-#include "shoal_gpu_host.h"
+#include "shoal_dev_host.h"
 #include "shoal_red.h"
 #include "nvshmem.h"
 
