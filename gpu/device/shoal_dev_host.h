@@ -10,7 +10,7 @@
 
 #include "shoal_dev_state.h"
 #include "shoal_gpu_hook.h" /* SHOAL_GPU_COLL_*: shoal_gpu_coll_host's kinds */
-#include "nvshmem.h" /* nvshmem_team_t */
+#include "nvshmem.h"        /* nvshmem_team_t */
 
 /* api.cu: the host halves of the routines that are both host and device
  * (device.cu). */

@@ -18,10 +18,10 @@ typedef struct shoal_gpu {
     const shoal_gpu_env_t *env; /* NULL before shmem_init and after finalize */
     int active;                 /* a GPU is set up: the heaps are registered with it */
     int device;
-    shoal_dev_state_t state; /* what the __device__ copy holds */
-    char **peer_heap;        /* the device table, as the host keeps it (n_pes) */
-    void **registered;       /* the host mappings registered with the GPU (n_pes) */
-    char **table_dev;        /* the device table's device memory */
+    shoal_dev_state_t state;    /* what the __device__ copy holds */
+    char **peer_heap;           /* the device table, as the host keeps it (n_pes) */
+    void **registered;          /* the host mappings registered with the GPU (n_pes) */
+    char **table_dev;           /* the device table's device memory */
     shoal_dev_status_t *status; /* the status block, at its host address */
     char why[160];              /* why there is no GPU, when active is 0 */
     shoal_proxy_ring_t *ring;   /* the host proxy's ring at its host address, or NULL */
@@ -36,8 +36,8 @@ extern shoal_gpu_t shoal_gpu;
 /* status.cu: the device error record turned into the user's line. Writes the
  * line (without the [host:pid:pe] prefix) into buf; returns its length. Pure:
  * it reads only its arguments. */
-size_t shoal_gpu_status_format(const shoal_dev_status_t *st, uintptr_t heap_base,
-                               size_t heap_size, int n_pes, char *buf, size_t len);
+size_t shoal_gpu_status_format(const shoal_dev_status_t *st, uintptr_t heap_base, size_t heap_size,
+                               int n_pes, char *buf, size_t len);
 /* Ends the job with that line when this GPU recorded an error; else returns. */
 void shoal_gpu_check(void);
 /* A thread that runs shoal_gpu_check every few milliseconds, so an error is
@@ -66,7 +66,7 @@ void shoal_gpu_check_and_drain(void);
  * dev_cpu.cc), the check and the GPU heap's entries are the same for both; coll
  * is shoal_gpu_gheap_coll (a weak reference in the CPU engine, NULL where the
  * program does not link the host routines' library). Once per program. */
-#define SHOAL_GPU_REGISTER_HOOKS(init, finalize, coll)                                            \
+#define SHOAL_GPU_REGISTER_HOOKS(init, finalize, coll)                                             \
     static const shoal_gpu_hooks_t shoal_gpu_hooks_table = {                                       \
         init,                                                                                      \
         shoal_gpu_check_and_drain,                                                                 \

@@ -19,8 +19,8 @@ extern "C" {
  * caller's variable may go away); work enqueued on stream later starts only after
  * the condition holds. Checks its arguments like the host wait (one line and exit
  * on a bad cmp or an ivar outside symmetric memory). */
-void shoal_gpu_wait_on_stream(void *ivar, int cmp, const void *value, size_t size,
-                              int is_signed, cudaStream_t stream, const char *routine);
+void shoal_gpu_wait_on_stream(void *ivar, int cmp, const void *value, size_t size, int is_signed,
+                              cudaStream_t stream, const char *routine);
 
 /* The team collectives on a stream (gpu/host/coll_stream.cu, for the generated
  * wrappers of gpu/host/gen/coll_stream.cu and the byte forms): kind one of
