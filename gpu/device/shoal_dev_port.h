@@ -88,11 +88,13 @@ static inline void __threadfence_system(void)
 
 /* Sleeps at least ns. Cost: a system call, and in practice the timer slack
  * (about 50 us), not ns: the CPU engine checks behaviour, never timing. Not a
- * sched_yield for the back-off's short sleeps: alone that was no faster
- * (gpu_coll, 2 PEs over UCX, 5 s either way), and beside busy processes each
- * yield handed them a whole time slice, so a wait's turns took milliseconds
- * (gpu_team, 4 PEs on 2 simulated nodes beside 3 busy loops: 3 s with
- * nanosleep, killed at 120 s with yields, as in CI). */
+ * sched_yield for the back-off's short sleeps, though yields are cheaper where
+ * the other runnable threads are PEs that wait too (tools/run-tests.sh: 267 s
+ * and 527 s of CPU against 362 s and 714): beside busy processes each yield
+ * handed them a whole time slice, so a wait's turns took milliseconds (gpu_team,
+ * 4 PEs on 2 simulated nodes beside 3 busy loops: 3 s with nanosleep, killed at
+ * 120 s with yields, as in CI). Yielding until one yield outlasts a sleep was
+ * slower than either (gpu_coll, 2 PEs over UCX, alone: 24 s against 5). */
 static inline void __nanosleep(unsigned ns)
 {
     struct timespec ts = {0, (long)ns};
