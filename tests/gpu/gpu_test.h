@@ -17,6 +17,7 @@
 
 #include "nvshmem.h"
 #include "nvshmemx.h"
+#include "../test_check.h" /* TEST_CHECK */
 
 #ifndef GPU_TEST_TIMEOUT
 #define GPU_TEST_TIMEOUT 120
@@ -24,14 +25,7 @@
 
 static int gpu_test_failures;
 
-#define GPU_CHECK(cond, fmt, ...)                                                                  \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s: " fmt "\n", shmem_my_pe(), __FILE__, __LINE__,  \
-                    #cond, __VA_ARGS__);                                                           \
-            gpu_test_failures++;                                                                   \
-        }                                                                                          \
-    } while (0)
+#define GPU_CHECK(cond, fmt, ...) TEST_CHECK(gpu_test_failures, cond, #cond, fmt, __VA_ARGS__)
 
 #define GPU_CHECK_EQ(what, expected, found)                                                        \
     GPU_CHECK((long long)(expected) == (long long)(found), "%s: expected %lld, found %lld",        \

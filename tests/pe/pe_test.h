@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../test_check.h" /* TEST_CHECK */
+
 #ifndef PE_TEST_TIMEOUT
 #define PE_TEST_TIMEOUT 120
 #endif
@@ -59,14 +61,7 @@ static inline void pe_test_watchdog(void)
     alarm(PE_TEST_TIMEOUT - PE_TEST_REPORT_S);
 }
 
-#define PE_CHECK(cond, fmt, ...)                                                                   \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAIL PE %d %s:%d: %s: " fmt "\n", shmem_my_pe(), __FILE__, __LINE__,  \
-                    #cond, __VA_ARGS__);                                                           \
-            pe_test_failures++;                                                                    \
-        }                                                                                          \
-    } while (0)
+#define PE_CHECK(cond, fmt, ...) TEST_CHECK(pe_test_failures, cond, #cond, fmt, __VA_ARGS__)
 
 /* Equality of two values converted to long double: fine for every RMA type's
  * small test values. */
