@@ -30,15 +30,17 @@ static __device__ void post(shoal_proxy_req_t *r, uint64_t t)
 {
     __threadfence_system();
     r->posted = t + 1;
+    shoal_dev_ring_host(&r->posted);
 }
 
 /* Waits for the host's reply to ticket t; the caller reads it, then frees. */
 static __device__ void await(shoal_proxy_req_t *r, uint64_t t)
 {
     unsigned ns = 0;
+    uint64_t seen;
 
-    while (shoal_wait_load_ivar((const void *)&r->done, 8, 0) != t + 1)
-        shoal_dev_backoff(&ns);
+    while ((seen = shoal_wait_load_ivar((const void *)&r->done, 8, 0)) != t + 1)
+        shoal_dev_backoff_reply(&r->done, seen, &ns);
 }
 
 /* The reply read: the slot goes to the ticket one lap on. */

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "shoal_futex.h" /* shmem/util: shoal_dev_cpu_park and _wake */
+
 /* Every function is a host function. __noinline__ is empty, not
  * __attribute__((noinline)): glibc and libstdc++ spell that attribute
  * __attribute__((__noinline__)), which must still parse. */
@@ -100,6 +102,32 @@ static inline void __nanosleep(unsigned ns)
     struct timespec ts = {0, (long)ns};
 
     nanosleep(&ts, NULL);
+}
+
+/* A wait for a word of the host proxy's ring that the other side writes and
+ * then wakes (shoal_dev_cpu_wake): a kernel thread's for the reply to its
+ * request, the proxy's thread's, while idle, for the next request. The thread
+ * sleeps in the kernel while the word's low half (the half a futex reads on a
+ * little-endian CPU) still holds seen's, for ns (below 1 s) at most, so a wake
+ * missed (the value's low half wrapped round) costs only that. Polled with
+ * __nanosleep, tens of kernel threads waiting for their gets took the CPUs
+ * from the one thread that answers them, each nap a context switch (gpu_coll,
+ * 2 PEs over UCX: 27 s, 41 s of it system time, alone). */
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "a futex on a word's low half");
+static inline void shoal_dev_cpu_park(const volatile uint64_t *word, uint64_t seen, long ns)
+{
+    struct timespec ts = {0, ns};
+
+    shoal_futex_wait((const void *)word, (uint32_t)seen, &ts, 0);
+}
+
+/* Wakes every thread parked on the word: the proxy's thread after each reply
+ * it writes, a kernel thread after each request it posts. A system call even
+ * when none waits (about 1 us, against the get or atomic over UCX that the
+ * request makes). */
+static inline void shoal_dev_cpu_wake(const volatile uint64_t *word)
+{
+    shoal_futex_wake_all((const void *)word, 0);
 }
 
 /* A block is blockDim threads of the PE and a warp each 32 of them in rank order

@@ -59,4 +59,12 @@ typedef struct shoal_proxy_ring {
     shoal_proxy_req_t req[SHOAL_PROXY_SLOTS];
 } shoal_proxy_ring_t;
 
+/* After the host writes a reply (done): on the CPU engine, wakes the kernel
+ * thread parked on it (shoal_dev_port.h); a GPU's kernel polls. */
+#ifdef SHOAL_DEV_ON_CPU
+#define shoal_proxy_wake(word) shoal_dev_cpu_wake(word)
+#else
+#define shoal_proxy_wake(word) ((void)(word))
+#endif
+
 #endif

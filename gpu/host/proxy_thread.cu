@@ -44,16 +44,34 @@ typedef struct proxy {
 
 static proxy_t proxy;
 
+/* A nap of ns at most. The proxy's thread passes its head slot's posted word,
+ * last read as seen: on the CPU engine it sleeps on that word, which a kernel
+ * thread's post wakes (shoal_dev_ring_host), so a request after a pause is
+ * taken at once; a GPU's kernel cannot wake a host thread, so there (and for
+ * the main thread's drain, posted NULL) it is a plain sleep. */
+static void nap(const volatile uint64_t *posted, uint64_t seen, long ns)
+{
+    struct timespec ts = {0, ns};
+
+#ifdef SHOAL_DEV_ON_CPU
+    if (posted != NULL) {
+        shoal_dev_cpu_park(posted, seen, ns);
+        return;
+    }
+#endif
+    (void)posted;
+    (void)seen;
+    nanosleep(&ts, NULL);
+}
+
 /* Between looks at the ring: a spin or a sleep, and now and then a pass of UCX
  * progress for the peers (this PE's main thread may sit in
  * cudaDeviceSynchronize, and without it only the progress thread would serve
  * them, every SHOAL_PROGRESS_US). A pass is a system call on TCP: one every
  * PROGRESS_EVERY spins, and one per sleep, keeps the spinning cheap for PEs that
  * share the CPUs. */
-static void idle(unsigned *spins, long *ns)
+static void idle(unsigned *spins, long *ns, const volatile uint64_t *posted, uint64_t seen)
 {
-    struct timespec ts;
-
     /* Peers' requests on this PE's GPU heap (gheap_remote.cu): one load per PE. */
     if (shoal_gpu_gheap_serve() > 0) {
         *spins = 0;
@@ -65,9 +83,7 @@ static void idle(unsigned *spins, long *ns)
     if (++*spins < SPINS)
         return;
     *ns = *ns == 0 ? SLEEP_MIN_NS : (*ns * 2 < SLEEP_MAX_NS ? *ns * 2 : SLEEP_MAX_NS);
-    ts.tv_sec = 0;
-    ts.tv_nsec = *ns;
-    nanosleep(&ts, NULL);
+    nap(posted, seen, *ns);
     (void)shoal_gpu.env->progress();
 }
 
@@ -150,12 +166,15 @@ static void *proxy_main(void *arg)
         shoal_proxy_req_t *r = &proxy.ring->req[head % SHOAL_PROXY_SLOTS];
         unsigned long want;
 
-        if (__atomic_load_n(&r->posted, __ATOMIC_ACQUIRE) == head + 1) {
+        uint64_t posted = __atomic_load_n(&r->posted, __ATOMIC_ACQUIRE);
+
+        if (posted == head + 1) {
             int quiet = r->op == SHOAL_PROXY_QUIET;
 
-            if (carry(r))
+            if (carry(r)) {
                 __atomic_store_n(&r->done, head + 1, __ATOMIC_RELEASE);
-            else
+                shoal_proxy_wake(&r->done);
+            } else
                 __atomic_store_n(&r->turn, head + SHOAL_PROXY_SLOTS, __ATOMIC_RELEASE);
             if (quiet) /* the ring's order: every ticket before this one is covered */
                 __atomic_store_n(&proxy.ring->quieted, head + 1, __ATOMIC_RELEASE);
@@ -175,7 +194,7 @@ static void *proxy_main(void *arg)
         }
         if (__atomic_load_n(&proxy.stop, __ATOMIC_ACQUIRE))
             break;
-        idle(&spins, &ns);
+        idle(&spins, &ns, &r->posted, posted);
     }
     return NULL;
 }
@@ -256,7 +275,7 @@ void shoal_gpu_proxy_drain(void)
         return;
     want = __atomic_add_fetch(&proxy.drain_want, 1, __ATOMIC_ACQ_REL);
     while ((long)(__atomic_load_n(&proxy.drain_done, __ATOMIC_ACQUIRE) - want) < 0)
-        idle(&spins, &ns);
+        idle(&spins, &ns, NULL, 0);
 }
 
 void shoal_gpu_proxy_stop(void)
