@@ -324,6 +324,21 @@ static void node_name(int pe, char *buf, size_t len)
     free(w);
 }
 
+/* A wait on every peer (a flush) ran out of time and the transport could not
+ * say which peer held it (UCX's flush also waits on endpoints it made itself):
+ * the first PE that leaves a read of its heap unanswered for a second (one
+ * mapped here answers at once), or -1 when all answer. */
+static int find_unanswering(void)
+{
+    uint64_t v;
+
+    for (int pe = 0; pe < shoal_core_state.n_pes; pe++)
+        if (pe != shoal_core_state.my_pe &&
+            shoal_peer_read(pe, SHOAL_SEG_HEAP, 0, 8, 1000, &v) != SHOAL_OK)
+            return pe;
+    return -1;
+}
+
 void shoal_peer_fail(const char *routine, int pe, const char *what, shoal_status_t status)
 {
     unsigned limit = (unsigned)shoal_core_state.settings.peer_timeout_s;
@@ -336,6 +351,8 @@ void shoal_peer_fail(const char *routine, int pe, const char *what, shoal_status
                         shoal_status_string(status));
     if (status != SHOAL_ERR_TIMEOUT)
         shoal_log_fatal("%s: %s failed (%s)", routine, what, shoal_status_string(status));
+    if (pe < 0)
+        pe = find_unanswering();
     if (pe < 0)
         shoal_log_fatal("%s: %s has not completed in %u s: a PE on another node is unreachable "
                         "or gone (SHOAL_PEER_TIMEOUT=%u)",
