@@ -80,4 +80,12 @@ if [ $rc -ne 0 ]; then
     [ "$fail" -gt 0 ] || fail=1
 fi
 echo "tests: $pass passed, $fail failed, $skip skipped in $(($(date +%s) - start)) s ($jobs at a time)"
+# Where the CPU time went (the suite is short of CPU): the multi-PE jobs' CPU
+# time from run-pe.sh's lines in the logs, in all and for the five costliest tests.
+find build/tests -name '*.log' ! -name test-suite.log -exec awk '
+    /^== took [0-9]+ ms, CPU [0-9]+ ms$/ { c[FILENAME] += $(NF - 1) }
+    END { for (f in c) print c[f], f }' {} + | sort -rn |
+    awk '{ sub("^build/tests/", "", $2); sub("[.]log$", "", $2); all += $1 }
+         NR <= 5 { top = top sep $2 " " int($1 / 1000 + 0.5) " s"; sep = ", " }
+         END { if (NR) printf "tests: multi-PE jobs used %d s of CPU; the most: %s\n", all / 1000 + 0.5, top }'
 [ $rc -eq 0 ] && [ "$fail" -eq 0 ]

@@ -11,7 +11,9 @@
 # 0.15 s of system time per PE at the default 256 MiB. Those jobs get a heap of
 # PE_UCX_HEAP (32M) unless SHMEM_SYMMETRIC_SIZE is set; the scripted tests
 # (pe_ctx-tcp.sh, mpirun-rma.sh, ...) keep the default size under UCX.
-# Each job's wall time follows it in the log (== took N ms).
+# Each job's wall time follows it in the log, and the CPU time (user and system)
+# of the job's processes, oshrun's and the PEs' (== took N ms, CPU M ms): the
+# suite is short of CPU, not of wall time, so the second says what a job costs.
 # Exit: 0 all passed, 77 when the program skips, else the failing status.
 prog="$1"; shift
 : "${OSHRUN:=../../tools/oshrun/oshrun}"
@@ -21,10 +23,25 @@ prog="$1"; shift
 : "${PE_UCX_HEAP:=32M}"
 ucx_heap=${SHMEM_SYMMETRIC_SIZE:-$PE_UCX_HEAP}
 status=0
+# cpu_now sets cpu to the user and system time of this shell's waited-for
+# children so far, in ms: the second line of times, which runs in this shell
+# (in a pipe or a command substitution it would be a subshell's, all zeros).
+times_file=$(mktemp) || exit 1
+trap 'rm -f "$times_file"' EXIT
+cpu_now() {
+    times > "$times_file"
+    cpu=$(awk 'NR == 2 {
+        t = 0
+        for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
+        printf "%d\n", t * 1000
+    }' "$times_file")
+}
 for transport in $PE_TRANSPORTS; do
     for np in $PE_COUNTS; do
         echo "== $prog at $np PEs, SHOAL_TRANSPORT=$transport"
         t0=$(date +%s%N)
+        cpu_now
+        c0=$cpu
         if [ "$transport" = tcp ]; then
             SHOAL_TRANSPORT=ucx UCX_TLS=tcp,self SHMEM_SYMMETRIC_SIZE=$ucx_heap \
                 "$OSHRUN" --bind-to none --timeout "$PE_TIMEOUT" -np "$np" "$prog" "$@"
@@ -36,7 +53,8 @@ for transport in $PE_TRANSPORTS; do
                 "$prog" "$@"
         fi
         rc=$?
-        echo "== took $((($(date +%s%N) - t0) / 1000000)) ms"
+        cpu_now
+        echo "== took $((($(date +%s%N) - t0) / 1000000)) ms, CPU $((cpu - c0)) ms"
         if [ $rc -eq 77 ]; then
             echo "== skipped"
             return 77 2>/dev/null || exit 77
