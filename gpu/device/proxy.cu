@@ -30,7 +30,7 @@ static __device__ void post(shoal_proxy_req_t *r, uint64_t t)
 {
     __threadfence_system();
     r->posted = t + 1;
-    shoal_dev_ring_host(&r->posted);
+    shoal_proxy_wake(&r->posted);
 }
 
 /* Waits for the host's reply to ticket t; the caller reads it, then frees. */

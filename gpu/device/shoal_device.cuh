@@ -131,7 +131,7 @@ static inline __device__ void shoal_dev_backoff(unsigned *ns)
 /* The back-off of a wait for the host proxy's reply, a word (last read as seen)
  * that only the proxy's thread writes: shoal_dev_backoff on a GPU; on the CPU
  * engine the kernel thread sleeps until that thread's store wakes it
- * (shoal_dev_port.h: shoal_dev_cpu_park, and shoal_proxy_wake on the host). */
+ * (shoal_dev_port.h: shoal_dev_cpu_park; the waker: shoal_proxy.h's shoal_proxy_wake). */
 static inline __device__ void shoal_dev_backoff_reply(const volatile uint64_t *word, uint64_t seen,
                                                       unsigned *ns)
 {
@@ -142,18 +142,6 @@ static inline __device__ void shoal_dev_backoff_reply(const volatile uint64_t *w
     (void)word;
     (void)seen;
     shoal_dev_backoff(ns);
-#endif
-}
-
-/* After a kernel thread posts a request (the word): on the CPU engine, wakes
- * the proxy's thread where it naps on it; a GPU cannot wake a host thread,
- * which polls. */
-static inline __device__ void shoal_dev_ring_host(const volatile uint64_t *word)
-{
-#ifdef SHOAL_DEV_ON_CPU
-    shoal_dev_cpu_wake(word);
-#else
-    (void)word;
 #endif
 }
 

@@ -59,8 +59,10 @@ typedef struct shoal_proxy_ring {
     shoal_proxy_req_t req[SHOAL_PROXY_SLOTS];
 } shoal_proxy_ring_t;
 
-/* After the host writes a reply (done): on the CPU engine, wakes the kernel
- * thread parked on it (shoal_dev_port.h); a GPU's kernel polls. */
+/* After one side writes a word the other may sleep on (the host a reply's
+ * done, a kernel thread a request's posted): on the CPU engine, wakes the
+ * threads parked on it (shoal_dev_port.h); on a GPU nothing, since kernels
+ * poll and cannot wake a host thread, which polls too. Host and device. */
 #ifdef SHOAL_DEV_ON_CPU
 #define shoal_proxy_wake(word) shoal_dev_cpu_wake(word)
 #else

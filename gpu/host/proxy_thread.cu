@@ -47,7 +47,7 @@ static proxy_t proxy;
 
 /* A nap of ns at most. The proxy's thread passes its head slot's posted word,
  * last read as seen: on the CPU engine it sleeps on that word, which a kernel
- * thread's post wakes (shoal_dev_ring_host), so a request after a pause is
+ * thread's post wakes (shoal_proxy_wake), so a request after a pause is
  * taken at once; a GPU's kernel cannot wake a host thread, so there (and for
  * the main thread's drain, posted NULL) it is a plain sleep. */
 static void nap(const volatile uint64_t *posted, uint64_t seen, long ns)
