@@ -40,7 +40,6 @@ typedef struct proxy {
     int stop;
     uint64_t head;         /* the next ticket to carry out (written by the proxy) */
     unsigned long carried; /* requests carried out, for the log */
-    unsigned long batched, batches; /* gets carried in batches (carry_gets), and how many */
 } proxy_t;
 
 static proxy_t proxy;
@@ -156,45 +155,6 @@ static int carry(shoal_proxy_req_t *r)
     return r->reply;
 }
 
-/* Gets posted at the ring's head, from ticket head on, up to GET_BATCH: with
- * more than one they go as non-blocking gets and one quiet, so that a block's
- * gets through the proxy cost about one round trip, not one each (over UCX
- * between nodes, or where UCX emulates gets with messages the target must
- * serve). Each is answered (done) after the quiet. Returns how many it
- * carried; 0 when the head is not a get. */
-#define GET_BATCH 32
-static uint64_t carry_gets(uint64_t head)
-{
-    uint64_t n = 0;
-
-    while (n < GET_BATCH) {
-        shoal_proxy_req_t *r = &proxy.ring->req[(head + n) % SHOAL_PROXY_SLOTS];
-
-        if (__atomic_load_n(&r->posted, __ATOMIC_ACQUIRE) != head + n + 1 ||
-            r->op != SHOAL_PROXY_GET)
-            break;
-        n++;
-    }
-    if (n < 2)
-        return 0;
-    for (uint64_t i = 0; i < n; i++) {
-        shoal_proxy_req_t *r = &proxy.ring->req[(head + i) % SHOAL_PROXY_SLOTS];
-
-        shmem_ctx_getmem_nbi(proxy.ctx, r->payload, (const void *)(uintptr_t)r->addr, r->bytes,
-                             r->pe);
-    }
-    shmem_ctx_quiet(proxy.ctx);
-    proxy.batched += n;
-    proxy.batches++;
-    for (uint64_t i = 0; i < n; i++) {
-        shoal_proxy_req_t *r = &proxy.ring->req[(head + i) % SHOAL_PROXY_SLOTS];
-
-        __atomic_store_n(&r->done, head + i + 1, __ATOMIC_RELEASE);
-        shoal_proxy_wake(&r->done);
-    }
-    return n;
-}
-
 static void *proxy_main(void *arg)
 {
     uint64_t head = 0;
@@ -204,17 +164,10 @@ static void *proxy_main(void *arg)
     (void)arg;
     for (;;) {
         shoal_proxy_req_t *r = &proxy.ring->req[head % SHOAL_PROXY_SLOTS];
-        uint64_t posted = __atomic_load_n(&r->posted, __ATOMIC_ACQUIRE), gets;
         unsigned long want;
 
-        if (posted == head + 1 && (gets = carry_gets(head)) > 0) {
-            head += gets;
-            __atomic_store_n(&proxy.head, head, __ATOMIC_RELEASE);
-            proxy.carried += gets;
-            spins = 0;
-            ns = 0;
-            continue;
-        }
+        uint64_t posted = __atomic_load_n(&r->posted, __ATOMIC_ACQUIRE);
+
         if (posted == head + 1) {
             int quiet = r->op == SHOAL_PROXY_QUIET;
 
@@ -331,9 +284,7 @@ void shoal_gpu_proxy_stop(void)
         return;
     __atomic_store_n(&proxy.stop, 1, __ATOMIC_RELEASE);
     pthread_join(proxy.thread, NULL);
-    shoal_gpu.env->log(SHOAL_LOG_DEBUG,
-                       "GPU proxy: %lu requests carried out, %lu of them gets in %lu batches",
-                       proxy.carried, proxy.batched, proxy.batches);
+    shoal_gpu.env->log(SHOAL_LOG_DEBUG, "GPU proxy: %lu requests carried out", proxy.carried);
     /* The context went with shmem_finalize's cleanup of every context. */
     memset(&proxy, 0, sizeof(proxy));
 }
