@@ -20,6 +20,26 @@ static int me, npes;
 static pe_team_t T; /* the team of the current pass */
 static void *src_sym, *dst_sym;
 static char what[160];
+/* PE_REDUCE_LARGE_TYPES (names, comma-separated): only these types run the LARGE
+ * sizes (pe_reduce-algos.sh: an algorithm moves bytes alike for every type of
+ * one size, and those sizes took most of its time); unset: every type. */
+static const char *large_types;
+
+/* Whether type NAME runs the LARGE sizes. */
+static int large_for(const char *name)
+{
+    size_t n = strlen(name);
+    const char *p = large_types;
+
+    if (p == NULL)
+        return 1;
+    while ((p = strstr(p, name)) != NULL) {
+        if ((p == large_types || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+        p += n;
+    }
+    return 0;
+}
 
 /* One reduction with full checking: member inputs into source (or dest, in place),
  * the sentinel after dest, the call, then the comparison with the serial result. */
@@ -73,7 +93,9 @@ static const struct {
         size_t c_;                                                                                 \
                                                                                                    \
         for (c_ = 0; c_ < sizeof(reduce_sizes) / sizeof(reduce_sizes[0]); c_++)                    \
-            REDUCE_CASE(T_, NAME, OPN, CALL, "", reduce_sizes[c_].inplace, reduce_sizes[c_].nred); \
+            if (reduce_sizes[c_].nred != LARGE || large_for(#NAME))                                \
+                REDUCE_CASE(T_, NAME, OPN, CALL, "", reduce_sizes[c_].inplace,                     \
+                            reduce_sizes[c_].nred);                                                \
     } while (0)
 
 #define DEFINE_BIT(T_, NAME)                                                                       \
@@ -164,6 +186,9 @@ int main(void)
     me = shmem_my_pe();
     npes = shmem_n_pes();
     pe_test_upto("pe_reduce", PE_TEAM_MAXPE);
+    large_types = getenv("PE_REDUCE_LARGE_TYPES");
+    if (large_types != NULL && me == 0)
+        printf("pe_reduce: nreduce %d only for %s (PE_REDUCE_LARGE_TYPES)\n", LARGE, large_types);
     src_sym = shmem_malloc((LARGE + GUARD) * 16);
     dst_sym = shmem_malloc((LARGE + GUARD) * 16);
     PE_CHECK(src_sym != NULL && dst_sym != NULL, "allocations %p %p", src_sym, dst_sym);
