@@ -5,7 +5,8 @@
 # error test at 2 PEs, and the argument fuzzer for ASAN_FUZZ_SEEDS seeds (200).
 # Fails on any test failure and on any sanitizer report (leaks included, but for
 # the suppressions in tests/asan.supp).
-# Never touches build/, the normal tree.
+# Never touches build/, the normal tree. The C++ overload checks of tests/unit
+# (check_cxx_generic11, 17) are left to tools/run-tests.sh.
 # Usage: tests/run-asan.sh [BUILDDIR] (default ./build-asan); ASAN_PE_TESTS and
 # ASAN_ERR_TESTS pick the programs (default: all of them).
 set -u
@@ -48,10 +49,17 @@ export UCX_MEM_MMAP_HOOK_MODE UCX_MEM_MALLOC_HOOKS ASAN_OPTIONS LSAN_OPTIONS UBS
 # pe_signal's 10,000 messages): every path still runs, and a sanitizer checks a
 # path, not how often it is taken. pe_signal at 4 PEs took 18-24 s here.
 : "${SIGNAL_MSGS:=2000}" "${AMO_ITERS:=4000}" "${MIXED_ITERS:=5000}" "${LOCK_ITERS:=500}"
-export SIGNAL_MSGS AMO_ITERS MIXED_ITERS LOCK_ITERS
+# The same for pe_reduce's largest reductions: one type of each size and kind, as
+# pe_reduce-algos.sh runs them.
+: "${PE_REDUCE_LARGE_TYPES:=uchar,uint64,short,int,float,long,double,longdouble,complexf,complexd}"
+export SIGNAL_MSGS AMO_ITERS MIXED_ITERS LOCK_ITERS PE_REDUCE_LARGE_TYPES
 
 rc=0
-make -C tests/unit -j"$(nproc)" check > unit.out 2>&1 || rc=1
+# The unit tests of Check (CHECK_TESTS), not check_cxx_generic11 and 17: those
+# check which C routine each C++ overload picks, against stubs, nothing a
+# sanitizer looks at, and instrumented they took 21 s each to compile.
+make -C tests/unit -j"$(nproc)" check TESTS='$(CHECK_TESTS)' check_PROGRAMS='$(CHECK_TESTS)' \
+    > unit.out 2>&1 || rc=1
 # Two tests per CPU at once, as tools/run-tests.sh.
 # shellcheck disable=SC2086 # lists of words
 PE_COUNTS="2 4" PE_TRANSPORTS="auto ucx" make -C tests/pe -j$(($(nproc) * 2)) check \

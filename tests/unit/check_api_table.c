@@ -661,5 +661,5 @@ static Suite *api_table_suite(void)
 
 int main(void)
 {
-    return check_main_run(api_table_suite());
+    return check_main_run_nofork(api_table_suite());
 }

@@ -226,5 +226,5 @@ static Suite *gpu_table_suite(void)
 
 int main(void)
 {
-    return check_main_run(gpu_table_suite());
+    return check_main_run_nofork(gpu_table_suite());
 }
