@@ -44,8 +44,10 @@ tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//' |
 : "${MN_COLL_TESTS:=pe_coll pe_reduce pe_team pe_active_set pe_coll_burst}"
 : "${MN_SCENARIOS:=yes}"
 # Contention and ring tests: fewer rounds, each one a TCP round trip here
-# (pe_signal's 10,000 messages took 12-14 s a layout).
-: "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500 SIGNAL_MSGS=2000}"
+# (pe_signal's 10,000 messages took 12-14 s a layout); pe_reduce's largest
+# reductions for one type of each size and kind (as pe_reduce-algos.sh).
+: "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500 SIGNAL_MSGS=2000 \
+PE_REDUCE_LARGE_TYPES=uchar,uint64,short,int,float,long,double,longdouble,complexf,complexd}"
 prefix=shmn
 . "$here/env.sh"
 
