@@ -52,8 +52,8 @@ export UCX_MEM_MMAP_HOOK_MODE UCX_MEM_MALLOC_HOOKS ASAN_OPTIONS LSAN_OPTIONS UBS
 : "${SIGNAL_MSGS:=2000}" "${AMO_ITERS:=4000}" "${MIXED_ITERS:=5000}" "${LOCK_ITERS:=500}"
 # The same for pe_reduce's largest reductions: one type of each size and kind, as
 # pe_reduce-algos.sh runs them.
-: "${PE_REDUCE_LARGE_TYPES:=uchar,uint64,short,int,float,long,double,longdouble,complexf,complexd}"
-export SIGNAL_MSGS AMO_ITERS MIXED_ITERS LOCK_ITERS PE_REDUCE_LARGE_TYPES
+: "${PE_REDUCE_LARGE_SAMPLE:=1}"
+export SIGNAL_MSGS AMO_ITERS MIXED_ITERS LOCK_ITERS PE_REDUCE_LARGE_SAMPLE
 
 rc=0
 # The unit tests of Check (CHECK_TESTS), not check_cxx_generic11 and 17: those

@@ -47,7 +47,7 @@ tests=${*:-$(cd "$top/tests/pe" && ls pe_*.c | sed 's/\.c$//' |
 # (pe_signal's 10,000 messages took 12-14 s a layout); pe_reduce's largest
 # reductions for one type of each size and kind (as pe_reduce-algos.sh).
 : "${MN_TEST_ENV:=AMO_ITERS=4000 MIXED_ITERS=5000 LOCK_ITERS=500 SIGNAL_MSGS=2000 \
-PE_REDUCE_LARGE_TYPES=uchar,uint64,short,int,float,long,double,longdouble,complexf,complexd}"
+PE_REDUCE_LARGE_SAMPLE=1}"
 prefix=shmn
 . "$here/env.sh"
 

@@ -20,24 +20,25 @@ static int me, npes;
 static pe_team_t T; /* the team of the current pass */
 static void *src_sym, *dst_sym;
 static char what[160];
-/* PE_REDUCE_LARGE_TYPES (names, comma-separated): only these types run the LARGE
- * sizes (pe_reduce-algos.sh: an algorithm moves bytes alike for every type of
- * one size, and those sizes took most of its time); unset: every type. */
-static const char *large_types;
+/* PE_REDUCE_LARGE_SAMPLE=1: only one type of each size and kind runs the LARGE
+ * sizes (pe_reduce-algos.sh, the ASan job, the multi-node run: an algorithm
+ * moves and combines bytes alike for every type of one size, and the LARGE
+ * sizes of all types took most of their time); unset: every type. */
+static int large_sample;
+static const char *const large_sample_types[] = {"uchar",    "uint64",  "short",  "int",
+                                                 "float",    "long",    "double", "longdouble",
+                                                 "complexf", "complexd"};
 
 /* Whether type NAME runs the LARGE sizes. */
 static int large_for(const char *name)
 {
-    size_t n = strlen(name);
-    const char *p = large_types;
+    size_t i;
 
-    if (p == NULL)
+    if (!large_sample)
         return 1;
-    while ((p = strstr(p, name)) != NULL) {
-        if ((p == large_types || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+    for (i = 0; i < sizeof(large_sample_types) / sizeof(large_sample_types[0]); i++)
+        if (strcmp(name, large_sample_types[i]) == 0)
             return 1;
-        p += n;
-    }
     return 0;
 }
 
@@ -186,9 +187,11 @@ int main(void)
     me = shmem_my_pe();
     npes = shmem_n_pes();
     pe_test_upto("pe_reduce", PE_TEAM_MAXPE);
-    large_types = getenv("PE_REDUCE_LARGE_TYPES");
-    if (large_types != NULL && me == 0)
-        printf("pe_reduce: nreduce %d only for %s (PE_REDUCE_LARGE_TYPES)\n", LARGE, large_types);
+    large_sample = getenv("PE_REDUCE_LARGE_SAMPLE") != NULL;
+    if (large_sample && me == 0)
+        printf("pe_reduce: nreduce %d for one type of each size and kind only "
+               "(PE_REDUCE_LARGE_SAMPLE)\n",
+               LARGE);
     src_sym = shmem_malloc((LARGE + GUARD) * 16);
     dst_sym = shmem_malloc((LARGE + GUARD) * 16);
     PE_CHECK(src_sym != NULL && dst_sym != NULL, "allocations %p %p", src_sym, dst_sym);

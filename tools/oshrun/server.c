@@ -301,15 +301,15 @@ int shoal_oshrun_server_init(shoal_job_t *job)
     /* PMIx loads the node's topology through hwloc here, and hwloc's I/O
      * discovery reads the configuration of every PCI device in /sys: without
      * it oshrun's CPU time for a one-PE job falls from 31 ms to 17 ms, and no
-     * PE of a one-node job asks for device distances. Only this call goes without it (a
-     * PE that uses hwloc sees every device), and a user's HWLOC_COMPONENTS
-     * still wins. */
-    bool hwloc_io = getenv("HWLOC_COMPONENTS") != NULL;
-    if (!hwloc_io) {
+     * PE of a one-node job asks for device distances. Only this call goes
+     * without it (a PE that uses hwloc sees every device), and a user's
+     * HWLOC_COMPONENTS still wins. */
+    bool user_hwloc = getenv("HWLOC_COMPONENTS") != NULL;
+    if (!user_hwloc) {
         setenv("HWLOC_COMPONENTS", "-pci,-linuxio", 1);
     }
     rc = PMIx_server_init(&module, info, 4);
-    if (!hwloc_io) {
+    if (!user_hwloc) {
         unsetenv("HWLOC_COMPONENTS");
     }
     for (int i = 0; i < 4; i++) {
