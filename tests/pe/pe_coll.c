@@ -4,12 +4,12 @@
  * root, collect with a different count on each PE (0 included), fcollect, alltoall
  * and alltoalls with strides 1 and 3, over every standard RMA type through the typed
  * names and the C11 generic ones, at 0 elements, 1 element and more; the mem forms
- * at several MiB; and each collective with one PE that fills its source only just
- * before it calls (the specification needs no synchronisation for sources). Every
- * destination is checked element by element against what the model of the team
- * says, and the element after it (and every gap of a strided destination) must keep
- * its sentinel. Last, collectives on crossing teams (rows, columns, WORLD)
- * interleaved with no synchronisation between them. */
+ * at several MiB; and each collective (the scans too) with one PE that fills its
+ * source only just before it calls (the specification needs no synchronisation
+ * for sources). Every destination is checked element by element against what the
+ * model of the team says, and the element after it (and every gap of a strided
+ * destination) must keep its sentinel. Last, collectives on crossing teams (rows,
+ * columns, WORLD) interleaved with no synchronisation between them. */
 #include "pe_teams.h"
 #include "shoal_types.h"
 
@@ -393,7 +393,7 @@ static void late_fill(long *src, size_t n, int late)
 static void coll_late_source(void)
 {
     long *s = src_sym, *d = dst_sym;
-    int late = T.size - 1, k;
+    int late = T.size - 1, k, ex;
     size_t i, n = ELEMS;
 
     cur_t = &info_long;
@@ -435,6 +435,24 @@ static void coll_late_source(void)
         for (k = 0; k < T.size; k++)
             want += (long)val(T.world[k], i, 60, sizeof(long));
         PE_CHECK(d[i] == want, "%s: [%zu]: expected %ld, found %ld", what, i, want, d[i]);
+    }
+
+    /* The scans (1.6): every member but index 0 reads index 0's source, so index 0
+     * is the late one; the exclusive scan gives index 0 a sum of nothing, 0. */
+    for (ex = 0; ex < 2; ex++) {
+        for (i = 0; i < ELEMS; i++)
+            d[i] = -1;
+        late_fill(s, n, 0);
+        snprintf(what, sizeof(what), "long sum_%sscan, index 0 late with its source, %s",
+                 ex ? "ex" : "in", T.name);
+        RC(ex ? shmem_long_sum_exscan(T.team, d, s, 4) : shmem_long_sum_inscan(T.team, d, s, 4));
+        for (i = 0; i < 4; i++) {
+            long want = 0;
+
+            for (k = 0; k < T.me + !ex; k++)
+                want += (long)val(T.world[k], i, 60, sizeof(long));
+            PE_CHECK(d[i] == want, "%s: [%zu]: expected %ld, found %ld", what, i, want, d[i]);
+        }
     }
     shmem_team_sync(T.team);
 }

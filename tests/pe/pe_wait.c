@@ -11,13 +11,22 @@
  *    some 0, test_all 1;
  *  - fairness: with every entry satisfied and no mask, nelems calls of
  *    wait_until_any (and test_any) must report every index, the highest included;
- *  - the deprecated shmem_TYPENAME_wait.
+ *  - the deprecated shmem_TYPENAME_wait;
+ *  - cmp_values of the vector forms is const (OpenSHMEM 1.6): the adapters pass
+ *    const arrays, and a prototype without the const stops the build.
  * Every routine is reached through a table of one-line adapters per type, so the
  * logic below is written once. */
 #include "pe_test.h"
 #include "shoal_types.h"
 
 #include <stdint.h>
+
+/* Passing a const array where a prototype lacks the const is only a warning in C. */
+#if defined(__clang__)
+#pragma clang diagnostic error "-Wincompatible-pointer-types-discards-qualifiers"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic error "-Wdiscarded-qualifiers"
+#endif
 
 #define MAXPE 64
 #define POLL_SECONDS 30 /* a polled test that never succeeds fails after this */
