@@ -20,16 +20,27 @@ static shoal_transport_worker_t *worker_of(shoal_ctx_t *ctx)
     return ctx->worker != NULL ? ctx->worker : shoal_core_state.net_main;
 }
 
-static void quiet(shoal_ctx_t *ctx, int with_tokens)
+/* The network's part of a quiet: what a session holds goes out (only PEs reached
+ * through the network component are held, so there is nothing to send without
+ * one), then the component completes the worker's operations. Out of line: on
+ * one node, quiet is a fence and two loads. */
+static void quiet_net(shoal_ctx_t *ctx, shoal_transport_worker_t *w, int with_tokens)
 {
-    shoal_transport_worker_t *w = worker_of(ctx);
     shoal_status_t status;
 
     if (ctx->session != NULL)
         shoal_session_send(ctx, "shmem_quiet");
-    shoal_core_direct_quiet();
-    if (w != NULL && (status = shoal_core_net->quiet(w, with_tokens)) != SHOAL_OK)
+    if ((status = shoal_core_net->quiet(w, with_tokens)) != SHOAL_OK)
         shoal_peer_fail("shmem_quiet", shoal_core_net->stuck_pe(w), "a quiet", status);
+}
+
+static inline void quiet(shoal_ctx_t *ctx, int with_tokens)
+{
+    shoal_transport_worker_t *w = worker_of(ctx);
+
+    shoal_core_direct_quiet();
+    if (w != NULL)
+        quiet_net(ctx, w, with_tokens);
 }
 
 void shoal_core_quiet(shoal_ctx_t *ctx)
@@ -48,15 +59,22 @@ void shoal_core_untracked(int on)
         shoal_core_net->untracked(on);
 }
 
+/* As quiet_net, for a fence. */
+static void fence_net(shoal_ctx_t *ctx, shoal_transport_worker_t *w)
+{
+    if (ctx->session != NULL)
+        shoal_session_send(ctx, "shmem_fence");
+    if (shoal_core_net->fence(w) != SHOAL_OK)
+        shoal_peer_fail("shmem_fence", -1, "a fence", SHOAL_ERR_TRANSPORT);
+}
+
 void shoal_core_fence(shoal_ctx_t *ctx)
 {
     shoal_transport_worker_t *w = worker_of(ctx);
 
-    if (ctx->session != NULL)
-        shoal_session_send(ctx, "shmem_fence");
     shoal_core_direct_fence();
-    if (w != NULL && shoal_core_net->fence(w) != SHOAL_OK)
-        shoal_peer_fail("shmem_fence", -1, "a fence", SHOAL_ERR_TRANSPORT);
+    if (w != NULL)
+        fence_net(ctx, w);
 }
 
 static inline void cpu_relax(void)
