@@ -92,11 +92,29 @@ static int sym(const void *addr, size_t bytes, const char *routine, const char *
     return shoal_check_symmetric(addr, bytes, routine, arg, off);
 }
 
+/* SHOAL_CHECK_COLL: the n named values, then (with bytes to move) dest and
+ * source, which every member must pass as the same symmetric objects. */
 static void check_args(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
-                       const char *const *names, int n)
+                       const char *const *names, int n, size_t bytes, int dseg, size_t doff,
+                       int sseg, size_t soff)
 {
-    if (shoal_core_settings()->check_coll)
-        shoal_coll_check(ps, routine, vals, names, n);
+    uint64_t v[SHOAL_CHECK_VALS];
+    const char *nm[SHOAL_CHECK_VALS];
+    int i;
+
+    if (!shoal_core_settings()->check_coll)
+        return;
+    for (i = 0; i < n; i++) {
+        v[i] = vals[i];
+        nm[i] = names[i];
+    }
+    if (bytes > 0) {
+        v[n] = shoal_coll_check_object(dseg, doff);
+        nm[n] = "dest";
+        v[n + 1] = shoal_coll_check_object(sseg, soff);
+        nm[n + 1] = "source";
+    }
+    shoal_coll_check(ps, routine, v, nm, bytes > 0 ? n + 2 : n, bytes > 0 ? 3u << n : 0u);
 }
 
 static void broadcast(const shoal_pset_t *ps, void *dest, const void *source, size_t nelems,
@@ -111,7 +129,8 @@ static void broadcast(const shoal_pset_t *ps, void *dest, const void *source, si
                         ps->size - 1);
     dseg = sym(dest, bytes, routine, "dest", &doff);
     sseg = sym(source, bytes, routine, "source", &soff);
-    check_args(ps, routine, (const uint64_t[]){nelems, (uint64_t)root}, names, 2);
+    check_args(ps, routine, (const uint64_t[]){nelems, (uint64_t)root}, names, 2, bytes, dseg, doff,
+               sseg, soff);
     shoal_coll_broadcast(ps, dseg, doff, sseg, soff, bytes, root, root_too, routine);
 }
 
@@ -128,10 +147,13 @@ static void collect(const shoal_pset_t *ps, void *dest, const void *source, size
      * (NULL with a zero length): if others bring something, its dest was wrong. */
     dseg = sym(dest, fixed ? all : dest == NULL && bytes == 0 ? 0 : 1, routine, "dest", &doff);
     sseg = sym(source, bytes, routine, "source", &soff);
+    /* collect: a PE that brings nothing may pass anything, so the objects are
+     * compared only in fcollect. */
     if (fixed)
-        check_args(ps, routine, (const uint64_t[]){nelems}, names, 1);
+        check_args(ps, routine, (const uint64_t[]){nelems}, names, 1, bytes, dseg, doff, sseg,
+                   soff);
     else
-        check_args(ps, routine, NULL, NULL, 0);
+        check_args(ps, routine, NULL, NULL, 0, 0, 0, 0, 0, 0);
     shoal_coll_collect(ps, dseg, doff, sseg, soff, bytes, fixed, routine);
 }
 
@@ -167,7 +189,8 @@ static void alltoalls(const shoal_pset_t *ps, void *dest, const void *source, pt
     sspan = alltoall_span(nelems, ps->size, sst, elem_size, routine, "sst");
     dseg = sym(dest, dspan, routine, "dest", &doff);
     sseg = sym(source, sspan, routine, "source", &soff);
-    check_args(ps, routine, (const uint64_t[]){nelems, (uint64_t)dst, (uint64_t)sst}, names, 3);
+    check_args(ps, routine, (const uint64_t[]){nelems, (uint64_t)dst, (uint64_t)sst}, names, 3,
+               dspan, dseg, doff, sseg, soff);
     shoal_coll_alltoalls(ps, dseg, doff, sseg, soff, dst, sst, nelems, elem_size, routine);
 }
 
@@ -179,7 +202,7 @@ static void reduce(const shoal_pset_t *ps, void *dest, const void *source, size_
     int dseg = sym(dest, bytes, routine, "dest", &doff);
     int sseg = sym(source, bytes, routine, "source", &soff);
 
-    check_args(ps, routine, (const uint64_t[]){count}, names, 1);
+    check_args(ps, routine, (const uint64_t[]){count}, names, 1, bytes, dseg, doff, sseg, soff);
     shoal_coll_reduce(ps, dseg, doff, sseg, soff, count, op, dt, elem_size, routine);
 }
 
@@ -267,7 +290,7 @@ int shoal_api_scan(shmem_team_t team, void *dest, const void *source, size_t nel
     int dseg = sym(dest, bytes, routine, "dest", &doff);
     int sseg = sym(source, bytes, routine, "source", &soff);
 
-    check_args(ps, routine, (const uint64_t[]){nelems}, names, 1);
+    check_args(ps, routine, (const uint64_t[]){nelems}, names, 1, bytes, dseg, doff, sseg, soff);
     shoal_coll_scan(ps, dseg, doff, sseg, soff, nelems, exclusive, dt, elem_size, routine);
     return 0;
 }

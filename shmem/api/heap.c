@@ -47,7 +47,7 @@ static void *heap_alloc(size_t size, size_t align, const char *routine)
         return NULL;
     if (shoal_core_settings()->check_coll) /* a size that differs would break symmetry */
         shoal_coll_check(&shoal_team_world.pset, routine, (const uint64_t[]){size, align},
-                         (const char *const[]){"size", "alignment"}, 2);
+                         (const char *const[]){"size", "alignment"}, 2, 0);
     if (align > SHOAL_HEAP_BASE_ALIGN) /* the same on every PE: the bases are equal */
         status = SHOAL_ERR_NO_MEMORY;
     else

@@ -141,7 +141,7 @@ int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, i
     shoal_coll_check(&parent->pset, routine,
                      (const uint64_t[]){(uint64_t)(int64_t)start, (uint64_t)(int64_t)stride,
                                         (uint64_t)(int64_t)size},
-                     (const char *const[]){"start", "stride", "size"}, 3);
+                     (const char *const[]){"start", "stride", "size"}, 3, 0);
     /* An invalid or empty triplet is a failed split, in the spec's words. */
     last = start + (long long)(size - 1) * (size > 1 ? stride : 0);
     if (size < 1 || (stride == 0 && size > 1) || start < 0 || start >= parent->pset.size ||
@@ -182,7 +182,7 @@ int pshmem_team_split_2d(shmem_team_t parent_team, int xrange,
     if (parent == NULL)
         return -1;
     shoal_coll_check(&parent->pset, routine, (const uint64_t[]){(uint64_t)(int64_t)xrange},
-                     (const char *const[]){"xrange"}, 1);
+                     (const char *const[]){"xrange"}, 1, 0);
     if (xrange < 1)
         return split_refused(routine, xrange == 0 ? "argument xrange is 0: no PE has an x"
                                                   : "argument xrange is negative");

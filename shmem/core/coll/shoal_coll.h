@@ -190,10 +190,19 @@ void shoal_coll_scan(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, si
                      const char *routine);
 
 /* SHOAL_CHECK_COLL: ends the job with one line when this PE's routine or one
- * of its n (at most SHOAL_CHECK_VALS) named values differs from index 0's. */
+ * of its n (at most SHOAL_CHECK_VALS) named values differs from index 0's. Bit
+ * i of objects says that value i is a symmetric object (shoal_coll_check_object),
+ * which every member must pass the same, and which the line names as a segment
+ * and an offset. */
 #define SHOAL_CHECK_VALS 5
 void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
-                      const char *const *names, int n);
+                      const char *const *names, int n, unsigned objects);
+
+/* A symmetric object as shoal_coll_check compares it: its segment and offset. */
+static inline uint64_t shoal_coll_check_object(int seg, size_t off)
+{
+    return (uint64_t)seg << 56 | (uint64_t)off;
+}
 
 /* reduce.c: inout[i] = inout[i] op in[i] for count elements. Returns SHOAL_OK, or
  * SHOAL_ERR_INVALID_ARG when op does not apply to dt/elem_size. */

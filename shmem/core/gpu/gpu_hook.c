@@ -51,7 +51,7 @@ static void gpu_coll_args(const char *routine, const unsigned long long *vals,
         return;
     for (i = 0; i < n && i < SHOAL_CHECK_VALS; i++)
         v[i] = vals[i];
-    shoal_coll_check(&shoal_team_world.pset, routine, v, names, i);
+    shoal_coll_check(&shoal_team_world.pset, routine, v, names, i, 0);
 }
 
 static void gpu_barrier(const char *routine)
