@@ -13,6 +13,7 @@
 #include "pe_teams.h"
 #include "shoal_types.h"
 
+#include <limits.h>
 #include <stdint.h>
 
 #define NB 37 /* the larger typed count */
@@ -427,14 +428,49 @@ static void coll_late_source(void)
     for (i = 0; i < ELEMS; i++)
         d[i] = -1;
     late_fill(s, n, late);
-    snprintf(what, sizeof(what), "long sum_reduce, one PE late with its source, %s", T.name);
-    RC(shmem_long_sum_reduce(T.team, d, s, 4));
-    for (i = 0; i < 4; i++) {
-        long want = 0;
+    snprintf(what, sizeof(what), "long alltoalls (dst 2, sst 3), one PE late with its source, %s",
+             T.name);
+    cur_n = 1;
+    cur_dst = 2;
+    cur_sst = 3;
+    RC(shmem_long_alltoalls(T.team, d, s, 2, 3, 1));
+    check_dst(want_alltoalls, 2 * (size_t)T.size + 1);
 
-        for (k = 0; k < T.size; k++)
-            want += (long)val(T.world[k], i, 60, sizeof(long));
-        PE_CHECK(d[i] == want, "%s: [%zu]: expected %ld, found %ld", what, i, want, d[i]);
+    /* collect: index 0 is the late one, as some indices bring nothing. */
+    for (i = 0; i < ELEMS; i++)
+        d[i] = -1;
+    late_fill(s, n, 0);
+    snprintf(what, sizeof(what), "long collect, index 0 late with its source, %s", T.name);
+    cur_n = 0;
+    RC(shmem_long_collect(T.team, d, s, collect_count(T.me)));
+    for (i = 0, k = 0; k < T.size; k++)
+        i += collect_count(k);
+    check_dst(want_collect, i + 1);
+
+    /* Reductions: sum, max and xor, each its own combining code. The late PE is
+     * the team's highest world PE, whose values are the largest (val), so the max
+     * shows its new values too. */
+    for (ex = 0; ex < 3; ex++) {
+        static const char *const ops[] = {"sum", "max", "xor"};
+
+        for (i = 0; i < ELEMS; i++)
+            d[i] = -1;
+        late_fill(s, n, late);
+        snprintf(what, sizeof(what), "long %s_reduce, one PE late with its source, %s", ops[ex],
+                 T.name);
+        RC(ex == 0   ? shmem_long_sum_reduce(T.team, d, s, 4)
+           : ex == 1 ? shmem_long_max_reduce(T.team, d, s, 4)
+                     : shmem_long_xor_reduce(T.team, d, s, 4));
+        for (i = 0; i < 4; i++) {
+            long want = ex == 1 ? LONG_MIN : 0;
+
+            for (k = 0; k < T.size; k++) {
+                long v = (long)val(T.world[k], i, 60, sizeof(long));
+
+                want = ex == 0 ? want + v : ex == 1 ? (v > want ? v : want) : want ^ v;
+            }
+            PE_CHECK(d[i] == want, "%s: [%zu]: expected %ld, found %ld", what, i, want, d[i]);
+        }
     }
 
     /* The scans (1.6): every member but index 0 reads index 0's source, so index 0
