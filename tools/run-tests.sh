@@ -40,11 +40,13 @@ if [ $# -gt 0 ]; then
             rc=1
             continue
         fi
+        # err_pe.err's log is err_pe.log (a TEST_EXTENSIONS suffix goes), check-man.sh's
+        # check-man.sh.log. An old log goes first: where the build fails, make's own
+        # output is shown, not a log of the last run.
+        rm -f "$dir/$name.log" "$dir/${name%.*}.log"
         # check-am: this directory only (check would recurse into SUBDIRS with TESTS)
         make -C "$dir" -j"$jobs" check-am TESTS="$name" > "$dir/run-tests.out" 2>&1
         r=$?
-        # err_pe.err's log is err_pe.log (a TEST_EXTENSIONS suffix goes), check-man.sh's
-        # check-man.sh.log
         log=$dir/$name.log
         [ -f "$log" ] || log=$dir/${name%.*}.log
         if [ -f "$log" ]; then cat "$log"; else tail -n 40 "$dir/run-tests.out"; fi

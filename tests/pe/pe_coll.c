@@ -447,7 +447,8 @@ static void coll_late_source(void)
         i += collect_count(k);
     check_dst(want_collect, i + 1);
 
-    /* Reductions: sum, max and xor, each its own combining code. The late PE is
+    /* Reductions: sum, max and xor (the table has no long xor: unsigned long's,
+     * on the same words), each its own combining code. The late PE is
      * the team's highest world PE, whose values are the largest (val), so the max
      * shows its new values too. */
     for (ex = 0; ex < 3; ex++) {
@@ -458,9 +459,10 @@ static void coll_late_source(void)
         late_fill(s, n, late);
         snprintf(what, sizeof(what), "long %s_reduce, one PE late with its source, %s", ops[ex],
                  T.name);
-        RC(ex == 0   ? shmem_long_sum_reduce(T.team, d, s, 4)
-           : ex == 1 ? shmem_long_max_reduce(T.team, d, s, 4)
-                     : shmem_long_xor_reduce(T.team, d, s, 4));
+        RC(ex == 0 ? shmem_long_sum_reduce(T.team, d, s, 4)
+           : ex == 1
+               ? shmem_long_max_reduce(T.team, d, s, 4)
+               : shmem_ulong_xor_reduce(T.team, (unsigned long *)d, (const unsigned long *)s, 4));
         for (i = 0; i < 4; i++) {
             long want = ex == 1 ? LONG_MIN : 0;
 

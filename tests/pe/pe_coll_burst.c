@@ -1,9 +1,10 @@
 /* Small collectives back to back, with nothing between them: sum and max
  * reductions of 1 to 8 elements, broadcasts from a root that moves, fcollects
- * and alltoalls of 1 to 8 elements a PE, runs of 2 to 13 broadcasts from one root (which may then
- * be two broadcasts ahead of a reader that is held back across nodes, and up to 8 on one node,
- * where a root stages in 8 slots used in turn), in half the runs one in five of 1600 bytes, more
- * than a slot (it takes the whole staging area), and barriers now and then, on WORLD and
+ * and alltoalls of 1 to 8 elements a PE, runs of 2 to 13 broadcasts from one root, and one run in
+ * eight of 260 to 299 (which may then be two broadcasts ahead of a reader that is held back across
+ * nodes, and on one node as far as its staging slots allow: 256 of up to 16 bytes, 128 of up to
+ * 32, 64 of up to 64, shared by the readers' answers), in half the runs one in five of 1600 bytes,
+ * more than a slot (it takes the whole staging area), and barriers now and then, on WORLD and
  * on the halves at the same time, with the inputs changed before every call and some PEs held back
  * a few microseconds at random (the same sequence on every PE, so every PE makes the same calls). A
  * PE that runs one or two collectives ahead of the others must not overwrite what they have not
@@ -22,7 +23,7 @@
 
 #define ROUNDS 1500
 #define MAXN 8
-#define BIGN 200 /* longs: 1600 bytes, more than a staging slot (SHOAL_STAGE_SLOT_BYTES) */
+#define BIGN 200 /* longs: 1600 bytes, more than a staging slot (512 bytes at most) */
 
 static int me, npes;
 static pe_team_t T;
@@ -87,7 +88,8 @@ static void rounds(const char *layout)
                          "found %ld",
                          layout, round, n, root, i, input(root, round, i), dst[i]);
         } else if (what == 6) {
-            int runs = 2 + (int)((r >> 44) % 12), j;
+            int runs = (r >> 53) % 8 == 0 ? 260 + (int)((r >> 44) % 40) : 2 + (int)((r >> 44) % 12);
+            int j;
 
             for (j = 0; j < runs; j++) {
                 int big = (r >> 56) % 2 == 0 && ((r >> 50) + (uint64_t)j) % 5 == 0;
@@ -96,7 +98,7 @@ static void rounds(const char *layout)
 
                 for (i = 0; i < m; i++)
                     from[i] = input(T.me, round * 16 + j, i);
-                if (T.me == late && j % 2 == 1)
+                if (T.me == late && j % 2 == 1 && j < 14)
                     usleep((useconds_t)((r >> 40) % 50));
                 if (T.me == late && j == 0 && (r >> 60) % 2 == 0)
                     usleep(300); /* the root runs as far ahead as it may */

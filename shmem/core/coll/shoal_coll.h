@@ -21,11 +21,13 @@
  * on one node and one "staged" counter per possible root (see coll_bcast.c). */
 #define SHOAL_STAGE_ROOTS 32
 #define SHOAL_STAGE_BYTES 4096
-/* A broadcast of up to SHOAL_STAGE_SLOT_BYTES stages in one of SHOAL_STAGE_SLOTS
- * slots of the area, used in turn, so that its root may run that many calls
- * ahead of its slowest reader (coll_bcast.c). */
-#define SHOAL_STAGE_SLOTS 8
-#define SHOAL_STAGE_SLOT_BYTES (SHOAL_STAGE_BYTES / SHOAL_STAGE_SLOTS)
+/* A broadcast of up to SHOAL_STAGE_SLOT_MAX bytes stages in a slot of the area:
+ * its size rounded up to a power of two, at least SHOAL_STAGE_SLOT_MIN, so that
+ * the area holds SHOAL_STAGE_BYTES / that many slots, used in turn: the root may
+ * keep up to that many answers outstanding (coll_bcast.c). */
+#define SHOAL_STAGE_SLOT_MIN 16
+#define SHOAL_STAGE_SLOT_MAX 512
+#define SHOAL_STAGE_SLOTS_MAX (SHOAL_STAGE_BYTES / SHOAL_STAGE_SLOT_MIN)
 /* The staging area's size: a team on one node stages up to SHOAL_STAGE_BYTES at
  * its start; a team that spans nodes divides all of it into regions (coll_bcast.c),
  * 4 KiB a member at 4 PEs, each two slots used in turn, so that 1 KiB and its
@@ -64,8 +66,8 @@ typedef struct shoal_pset {
     size_t stage_off;
     int *stage_pending;
     /* teams only: this PE's staged broadcasts as root (stage_sent[0]) and the
-     * number of the last one too large for a slot, plus one (stage_sent[1], 0:
-     * none); and how many it took from each root (stage_got) */
+     * slot size of the last one (stage_sent[1], 0: none yet); and how many it
+     * took from each root (stage_got) */
     unsigned *stage_sent, *stage_got;
     unsigned *exchanges; /* teams only: exchanges this PE has made (coll_xchg.c) */
     /* teams only: region pushes to each member, and taken from each (coll_bcast.c) */

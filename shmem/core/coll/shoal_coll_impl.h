@@ -103,12 +103,12 @@ static inline int shoal_coll_flat_fits(int n)
  * one step ahead of the PE that takes them: it cannot leave a barrier, or a flat
  * gather and release, before every member has entered it. So one per member
  * for two steps in a row. The staged broadcast does not wait, but its counters
- * are its own: a root runs at most SHOAL_STAGE_SLOTS calls ahead of a reader,
+ * are its own: a root runs at most SHOAL_STAGE_SLOTS_MAX calls ahead of a reader,
  * and keeps fewer than that many answers outstanding before it stages again.
  * More means something else wrote the counter (shoal_coll_counter_bad). */
 static inline uint64_t shoal_coll_tokens_max(const shoal_pset_t *ps)
 {
-    return 2 * (uint64_t)ps->size + SHOAL_STAGE_SLOTS;
+    return 2 * (uint64_t)ps->size + SHOAL_STAGE_SLOTS_MAX;
 }
 
 /* coll_token.c: a token to set index to, or taken from set index from (-1: any
