@@ -3,7 +3,7 @@
  * and alltoalls of 1 to 8 elements a PE, runs of 2 to 13 broadcasts from one root, and one run in
  * eight of 260 to 299 (which may then be two broadcasts ahead of a reader that is held back across
  * nodes, and on one node as far as its staging slots allow: 256 of up to 16 bytes, 128 of up to
- * 32, 64 of up to 64, shared by the readers' answers), in half the runs one in five of 1600 bytes,
+ * 32, 64 of up to 64), in half the runs one in five of 1600 bytes,
  * more than a slot (it takes the whole staging area), and barriers now and then, on WORLD and
  * on the halves at the same time, with the inputs changed before every call and some PEs held back
  * a few microseconds at random (the same sequence on every PE, so every PE makes the same calls). A

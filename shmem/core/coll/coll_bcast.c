@@ -2,6 +2,7 @@
  * and each of them. Only the staged form returns before its readers are done:
  * its root must drain their answers before it reuses its staging area. */
 #include "shoal_coll_impl.h"
+#include "shoal_coll_token.h"
 #include "shoal_stats.h"
 
 static int bcast_algo(size_t bytes, int n)
@@ -20,27 +21,28 @@ static int bcast_algo(size_t bytes, int n)
 }
 
 /* Staged broadcast (a team on one node, small data): the root copies its source
- * into its staging area, gives each reader a token on the staged counter of its
- * index, and returns; each reader takes it, copies the staged data into its own
- * dest, and gives the root a token back on STAGE_DONE. The root never waits for
- * readers to arrive, and nothing is written into a dest outside its PE's own
- * call. A staged counter has one sender, the root of its index, so a reader
- * takes the tokens of one root in the order that root sent them, and counts
- * them (stage_got) as the root counts what it staged (stage_sent[0]).
+ * into its staging area, gives each reader a token on the reader's staged
+ * counter of the root's index, and returns; each reader waits for the token,
+ * copies the staged data into its own dest, and only then takes the token. The
+ * root never waits for readers to arrive, and nothing is written into a dest
+ * outside its PE's own call. A staged counter has one sender, the root of its
+ * index, so a reader takes the tokens of one root in the order that root sent
+ * them, and counts them (stage_got) as the root counts what it staged
+ * (stage_sent[0]); and the tokens still on a reader's counter are the root's
+ * calls that reader has not finished, which the root reads there: no answer.
  * Up to SHOAL_STAGE_SLOT_MAX bytes, call number c stages in slot c mod W of
  * the area cut into W slots of its size rounded up to a power of two (at least
  * SHOAL_STAGE_SLOT_MIN: W is 256 for up to 16 bytes, 8 for 512), so a root that
- * broadcasts back to back runs ahead of its readers instead of waiting for each
- * call's answers. Before it stages call c the root takes answers until fewer
- * than W are outstanding: all readers' answers come on one counter, and each
- * reader answers its calls in order, so none of them then still reads call
- * c - W or before, the last to use that slot (with n - 1 readers, the root
- * runs W / (n - 1) calls ahead of the slowest). A call of another slot size
- * than the call before it (a larger call takes the whole area) first waits for
- * every answer: the slots of the two sizes overlap. Measured, 8-byte calls from
- * one root back to back on 2 cores: 4 PEs 1.4 us a call with 8 slots, 0.3-0.4
- * with 64; 8 PEs 4.8 us and 1.2-1.4. */
-#define STAGE_DONE (SHOAL_SYNC_ALGO + ALGO_STAGE_DONE)
+ * broadcasts back to back runs up to W calls ahead of its slowest reader
+ * instead of waiting for each call. Before it stages call c the root makes sure
+ * that every reader has finished call c - W, the slot's last user; it reads the
+ * readers' counters only when what it last read (stage_sent[2]) does not
+ * already say so. A call of another slot size than the call before it (a
+ * larger call takes the whole area) first waits for every reader to finish
+ * every call: the slots of the two sizes overlap. Measured, 8-byte calls from
+ * one root back to back on 2 cores (bench/coll -o broadcast_root0): 4 PEs 1.4
+ * us a call with 8 slots and an answer token from each reader per call, 0.17-
+ * 0.18 now; 8 PEs 4.8 us and 0.27-0.30 (the peer 0.39 and 0.93). */
 
 /* Flat broadcast on an active set: the spec has the program make every dest
  * ready, and the pSync free of any earlier collective, before any PE calls. So
@@ -70,16 +72,55 @@ static void bcast_pushed(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
             shoal_coll_token_send(ps, i, root, routine);
 }
 
-/* Takes readers' answers until at most keep are outstanding. */
-static void stage_drain_to(const shoal_pset_t *ps, int keep, const char *routine)
+/* How many of this root's staged calls reader i has finished: the root's count
+ * less the tokens still on the reader's staged counter of the root's index. */
+static unsigned stage_finished(const shoal_pset_t *ps, int i, const char *routine)
 {
-    for (; *ps->stage_pending > keep; --*ps->stage_pending)
-        shoal_coll_token_take(ps, -1, STAGE_DONE, routine);
+    uint64_t left = 0;
+
+    shoal_coll_flag_amo(ps, shoal_pset_pe(ps, i), shoal_coll_stage_counter(ps, ps->me),
+                        SHOAL_AMO_FETCH, NULL, &left, routine);
+    return ps->stage_sent[0] - (unsigned)(left & ~SHOAL_COLL_TOKEN_SLEEPER);
+}
+
+typedef struct stage_wait_arg {
+    const shoal_pset_t *ps;
+    int reader;
+    unsigned upto;  /* the calls before this one */
+    unsigned least; /* the fewest calls a reader was seen to have finished */
+    const char *routine;
+} stage_wait_arg_t;
+
+static uint64_t stage_reader_done(void *arg)
+{
+    stage_wait_arg_t *a = arg;
+    unsigned done = stage_finished(a->ps, a->reader, a->routine);
+
+    if ((int)(done - a->upto) < 0)
+        return 0;
+    if ((int)(done - a->least) < 0)
+        a->least = done;
+    return 1;
+}
+
+/* Returns once every reader has finished this root's calls before number upto
+ * (unsigned: the counts wrap, and differences are compared). */
+static void stage_wait(const shoal_pset_t *ps, unsigned upto, const char *routine)
+{
+    stage_wait_arg_t a = {ps, 0, upto, ps->stage_sent[0], routine};
+    shoal_coll_ready_t ready = {stage_reader_done, &a};
+
+    if ((int)(upto - ps->stage_sent[2]) <= 0)
+        return;
+    for (a.reader = 0; a.reader < ps->size; a.reader++)
+        if (a.reader != ps->me)
+            shoal_coll_wait(ps, -1, &ready, NULL, routine);
+    ps->stage_sent[2] = a.least;
 }
 
 void shoal_coll_stage_drain(const shoal_pset_t *ps, const char *routine)
 {
-    stage_drain_to(ps, 0, routine);
+    stage_wait(ps, ps->stage_sent[0], routine);
 }
 
 /* The slot size of a staged broadcast of bytes (the whole area past
@@ -112,27 +153,28 @@ static void bcast_staged(const shoal_pset_t *ps, int dseg, size_t doff, int sseg
     if (ps->me == root && n == 1)
         return; /* root_too has done it all */
     if (ps->me == root) {
-        c = ps->stage_sent[0]++;
+        c = ps->stage_sent[0];
         s = (unsigned)stage_slot_bytes(bytes);
         if (s != ps->stage_sent[1]) {
             ps->stage_sent[1] = s;
-            shoal_coll_stage_drain(ps, routine);
+            stage_wait(ps, c, routine);
         } else {
-            stage_drain_to(ps, (int)(SHOAL_STAGE_BYTES / s) - 1, routine);
+            stage_wait(ps, c + 1 - SHOAL_STAGE_BYTES / s, routine); /* the slot's last user */
         }
         memcpy(shoal_coll_local(ps->sync_seg, stage_at(ps, c, bytes)), shoal_coll_local(sseg, soff),
                bytes);
+        ps->stage_sent[0] = c + 1;
         for (i = 0; i < n; i++)
             if (i != root)
                 shoal_coll_counter_send(ps, i, shoal_coll_stage_counter(ps, root), routine);
-        *ps->stage_pending += n - 1;
         return;
     }
     c = ps->stage_got[root]++;
-    shoal_coll_counter_take(ps, root, shoal_coll_stage_counter(ps, root), routine);
+    shoal_coll_counter_await(ps, root, shoal_coll_stage_counter(ps, root), routine);
     shoal_coll_get(ps, root, ps->sync_seg, stage_at(ps, c, bytes), shoal_coll_local(dseg, doff),
                    bytes, routine);
-    shoal_coll_token_send(ps, root, STAGE_DONE, routine);
+    /* Taken once copied: the root reads what is left on this counter. */
+    shoal_coll_counter_consume(ps, shoal_coll_stage_counter(ps, root), routine);
 }
 
 /* Pushed broadcast (a team that spans nodes, small data): the root puts its
@@ -256,11 +298,11 @@ static void broadcast(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, s
     if (bytes > 0 && rel == 0 && root_too &&
         shoal_coll_local(dseg, doff) != shoal_coll_local(sseg, soff))
         memmove(shoal_coll_local(dseg, doff), shoal_coll_local(sseg, soff), bytes);
-    if (algo == SHOAL_ALGO_FLAT && ps->stage_pending != NULL && bytes <= SHOAL_STAGE_BYTES) {
+    if (algo == SHOAL_ALGO_FLAT && ps->stage_sent != NULL && bytes <= SHOAL_STAGE_BYTES) {
         bcast_staged(ps, dseg, doff, sseg, soff, bytes, root, routine);
         return;
     }
-    if (algo == SHOAL_ALGO_FLAT && ps->stage_pending == NULL) {
+    if (algo == SHOAL_ALGO_FLAT && ps->stage_sent == NULL) {
         bcast_pushed(ps, dseg, doff, sseg, soff, bytes, root, routine);
         return;
     }

@@ -165,7 +165,7 @@ static int check_left(const shoal_pset_t *ps, int from, const shoal_coll_ready_t
 void shoal_coll_counter_bad(const shoal_pset_t *ps, int pe, size_t off, uint64_t value,
                             const char *routine)
 {
-    if (ps->stage_pending == NULL) /* an active set: the counters are the user's pSync */
+    if (ps->stage_sent == NULL) /* an active set: the counters are the user's pSync */
         shoal_log_fatal("%s: argument pSync[%zu] is %#llx on PE %d, which no run of this "
                         "collective leaves there; every element of pSync must be "
                         "SHMEM_SYNC_VALUE before its first use, and only the collectives that "
@@ -192,7 +192,7 @@ static void hang_look(unsigned spins, const shoal_pset_t *ps, int from, const ch
                             .start = ps->start,
                             .stride = ps->stride,
                             .pes = ps->pes,
-                            .counted = ps->stage_pending != NULL,
+                            .counted = ps->stage_sent != NULL,
                             .seg = ps->sync_seg};
 
     if (ps->name != NULL)
@@ -274,17 +274,29 @@ static uint64_t token_ready(void *p)
  * member), and takes it. A count no run can reach ends the job: a garbage
  * counter would otherwise let the collective through early (one compare of the
  * count the wait has read anyway). */
-void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine)
+void shoal_coll_counter_await(const shoal_pset_t *ps, int from, size_t off, const char *routine)
 {
-    uint64_t *p = shoal_coll_local(ps->sync_seg, off), old, count;
+    uint64_t *p = shoal_coll_local(ps->sync_seg, off), count;
     shoal_coll_ready_t ready = {token_ready, p};
 
     count = shoal_coll_wait(ps, from, &ready, p, routine);
     if (__builtin_expect(count > shoal_coll_tokens_max(ps), 0))
         shoal_coll_counter_bad(ps, shoal_core_state.my_pe, off,
                                __atomic_load_n(p, __ATOMIC_RELAXED), routine);
+}
+
+void shoal_coll_counter_consume(const shoal_pset_t *ps, size_t off, const char *routine)
+{
+    uint64_t old;
+
     /* Fetching, so the take is done before the next look at the counter. */
     shoal_coll_flag_amo(ps, shoal_core_state.my_pe, off, SHOAL_AMO_ADD, &minus_one, &old, routine);
+}
+
+void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine)
+{
+    shoal_coll_counter_await(ps, from, off, routine);
+    shoal_coll_counter_consume(ps, off, routine);
 }
 
 void shoal_coll_token_send(const shoal_pset_t *ps, int to, int flag, const char *routine)

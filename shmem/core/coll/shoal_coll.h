@@ -61,12 +61,11 @@ typedef struct shoal_pset {
     size_t sync_off;
     size_t sync_stride;
     /* Teams only (0 and NULL for an active set): where the staged counters and
-     * the staging area start, and how many readers of this PE's last staged
-     * broadcast have not yet said they are done (see coll_bcast.c). */
+     * the staging area start (see coll_bcast.c). */
     size_t stage_off;
-    int *stage_pending;
-    /* teams only: this PE's staged broadcasts as root (stage_sent[0]) and the
-     * slot size of the last one (stage_sent[1], 0: none yet); and how many it
+    /* Teams only: this PE's staged broadcasts as root (stage_sent[0]), the slot
+     * size of the last one (stage_sent[1], 0: none yet) and how many of them
+     * every reader is known to have finished (stage_sent[2]); and how many it
      * took from each root (stage_got) */
     unsigned *stage_sent, *stage_got;
     unsigned *exchanges; /* teams only: exchanges this PE has made (coll_xchg.c) */
@@ -100,8 +99,7 @@ typedef struct shoal_team {
     int num_contexts; /* contexts it may have at once, from its configuration;
                        * SHOAL_TEAM_CTX_ANY when none was asked (no mask bit) */
     int predefined;
-    int stage_pending;                                    /* pset.stage_pending points here */
-    unsigned stage_sent[2], stage_got[SHOAL_STAGE_ROOTS]; /* and these */
+    unsigned stage_sent[3], stage_got[SHOAL_STAGE_ROOTS]; /* pset.stage_* point here */
     unsigned exchanges;                                   /* pset.exchanges points here */
     unsigned region_sent[SHOAL_STAGE_ROOTS], region_got[SHOAL_STAGE_ROOTS]; /* and these */
     shoal_hier_t hier; /* pset.hier points here */

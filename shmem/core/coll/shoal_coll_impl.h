@@ -28,27 +28,23 @@
  * release after it arrived, a result after it folded in), and taken before that
  * collective returns, so no token of one is ever pending when the other waits. */
 enum {
-    ALGO_ROUNDS = 27,     /* shmem_init refuses jobs of more than SHOAL_COLL_MAX_PES */
-    ALGO_STAGE_DONE = 27, /* staged broadcast: readers done with the root's staging area */
-    ALGO_LEFT = 28,       /* world team only: why this PE left (LEFT_*), 0 while it runs */
-    ALGO_RD_DONE = 29,    /* recursive doubling: done reading the partner */
-    ALGO_RD_FOLD = 30,    /* recursive doubling: a PE beyond the power of two folded in */
-    ALGO_RD_RESULT = 31,  /* recursive doubling: the result for a folded PE */
+    ALGO_ROUNDS = 27,    /* shmem_init refuses jobs of more than SHOAL_COLL_MAX_PES; 27 is free */
+    ALGO_LEFT = 28,      /* world team only: why this PE left (LEFT_*), 0 while it runs */
+    ALGO_RD_DONE = 29,   /* recursive doubling: done reading the partner */
+    ALGO_RD_FOLD = 30,   /* recursive doubling: a PE beyond the power of two folded in */
+    ALGO_RD_RESULT = 31, /* recursive doubling: the result for a folded PE */
     ALGO_FLAT_RELEASE = 31,
     ALGO_COUNT = 32
 };
 _Static_assert(SHOAL_SYNC_ALGO + ALGO_COUNT <= SHOAL_SYNC_FLAGS,
                "the algorithms' counters run past a team's flags");
-_Static_assert(ALGO_STAGE_DONE >= ALGO_ROUNDS && ALGO_RD_DONE >= ALGO_ROUNDS &&
-                   ALGO_RD_FOLD >= ALGO_ROUNDS && ALGO_RD_RESULT >= ALGO_ROUNDS &&
-                   ALGO_FLAT_RELEASE >= ALGO_ROUNDS,
+_Static_assert(ALGO_RD_DONE >= ALGO_ROUNDS && ALGO_RD_FOLD >= ALGO_ROUNDS &&
+                   ALGO_RD_RESULT >= ALGO_ROUNDS && ALGO_FLAT_RELEASE >= ALGO_ROUNDS,
                "a named counter overlaps the rounds' counters");
-_Static_assert(ALGO_LEFT >= ALGO_ROUNDS && ALGO_LEFT != ALGO_STAGE_DONE &&
-                   ALGO_LEFT != ALGO_RD_DONE && ALGO_LEFT != ALGO_RD_FOLD &&
+_Static_assert(ALGO_LEFT >= ALGO_ROUNDS && ALGO_LEFT != ALGO_RD_DONE && ALGO_LEFT != ALGO_RD_FOLD &&
                    ALGO_LEFT != ALGO_RD_RESULT && ALGO_LEFT != ALGO_FLAT_RELEASE,
                "the left mark shares no counter");
-_Static_assert(ALGO_STAGE_DONE != ALGO_RD_DONE && ALGO_RD_DONE != ALGO_RD_FOLD &&
-                   ALGO_RD_FOLD != ALGO_RD_RESULT && ALGO_STAGE_DONE != ALGO_FLAT_RELEASE,
+_Static_assert(ALGO_RD_DONE != ALGO_RD_FOLD && ALGO_RD_FOLD != ALGO_RD_RESULT,
                "only FLAT_RELEASE and RD_RESULT may share a counter");
 _Static_assert(ALGO_ROUNDS <= 30, "a round's bit must fit an int");
 _Static_assert(SHOAL_COLL_MAX_PES == 1 << ALGO_ROUNDS, "one counter per round");
@@ -75,7 +71,7 @@ static inline void shoal_coll_enter(const shoal_pset_t *ps)
 {
     uint64_t *n;
 
-    if (ps->stage_pending == NULL)
+    if (ps->stage_sent == NULL)
         return;
     n = (uint64_t *)shoal_coll_local(ps->sync_seg, shoal_coll_entered_off(ps));
     __atomic_store_n(n, *n + 1, __ATOMIC_RELAXED); /* read by others' reports */
@@ -118,6 +114,11 @@ void shoal_coll_flag_amo(const shoal_pset_t *ps, int pe, size_t off, shoal_amo_o
                          const uint64_t *operand, uint64_t *fetch, const char *routine);
 void shoal_coll_counter_send(const shoal_pset_t *ps, int to, size_t off, const char *routine);
 void shoal_coll_counter_take(const shoal_pset_t *ps, int from, size_t off, const char *routine);
+/* counter_take in two halves: await waits for a token (and checks the count),
+ * consume takes it, so a sender that reads the counter sees the token until the
+ * taker has done what it waited for (the staged broadcast's readers). */
+void shoal_coll_counter_await(const shoal_pset_t *ps, int from, size_t off, const char *routine);
+void shoal_coll_counter_consume(const shoal_pset_t *ps, size_t off, const char *routine);
 /* What a collective waits for: fn(arg), non-zero once it is there. */
 typedef struct shoal_coll_ready {
     uint64_t (*fn)(void *arg);
@@ -248,7 +249,7 @@ _Static_assert(SHOAL_STAGE_ROOTS * sizeof(uint64_t) <= SHOAL_STAGE_AREA / SHOAL_
 
 static inline int shoal_coll_regions_fit(const shoal_pset_t *ps, size_t bytes)
 {
-    return ps->stage_pending != NULL && !shoal_coll_flat_fits(ps->size) && ps->size > 1 &&
+    return ps->stage_sent != NULL && !shoal_coll_flat_fits(ps->size) && ps->size > 1 &&
            ps->size <= SHOAL_STAGE_ROOTS &&
            ((bytes + 7) & ~(size_t)7) + SHOAL_SLOT_TRAILER <= shoal_coll_region_slot_bytes(ps) &&
            bytes <= shoal_core_state.settings.coll_small;

@@ -57,7 +57,6 @@ static void team_strided(shoal_team_t *t, int slot, int start, int stride, int n
     pset_init(&t->pset, slot);
     t->pset.me = shoal_team_index(t, shoal_core_state.my_pe);
     t->pset.stage_off = t->pset.sync_off + SLOT_STAGE;
-    t->pset.stage_pending = &t->stage_pending;
     t->pset.stage_sent = t->stage_sent;
     t->pset.stage_got = t->stage_got;
     t->pset.exchanges = &t->exchanges;
