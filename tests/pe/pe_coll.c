@@ -373,12 +373,12 @@ static void coll_sync(long *marks)
 }
 
 /* The specification lets a PE call a collective before another PE's source is
- * ready: that PE writes its source only 20 ms later, then calls. Everyone must get
+ * ready: that PE writes its source only 5 ms later, then calls. Everyone must get
  * the new values (old ones were there before). The late PE is the broadcast's root,
  * and a contributor of every other collective. */
 static void late_fill(long *src, size_t n, int late)
 {
-    struct timespec ts = {0, 20 * 1000 * 1000};
+    struct timespec ts = {0, 5 * 1000 * 1000};
     size_t i;
 
     for (i = 0; i < n; i++)
