@@ -1,6 +1,6 @@
 /* Broadcast: the choice among its algorithms (flat, staged, direct, binomial),
  * and each of them. Only the staged form returns before its readers are done:
- * its root must drain their answers before it reuses its staging area. */
+ * its root makes sure they have finished a slot before it reuses it. */
 #include "shoal_coll_impl.h"
 #include "shoal_coll_token.h"
 #include "shoal_stats.h"

@@ -5,15 +5,13 @@
 #include "shoal_coll_impl.h"
 #include "shoal_stats.h"
 
-/* SHOAL_CHECK_COLL: each PE leaves a hash of the routine's name and its
- * arguments in its scratch words 2..; every PE compares with index 0's. */
-/* The line for a symmetric object that differs (offsets are below 2^56: the
- * segments are far smaller). */
-static void object_differs(const shoal_pset_t *ps, const char *routine, const char *name,
-                           uint64_t mine, uint64_t first)
+/* The line for a symmetric object that differs (shoal_coll_check_object). */
+__attribute__((noreturn)) static void object_differs(const shoal_pset_t *ps, const char *routine,
+                                                     const char *name, uint64_t mine,
+                                                     uint64_t first)
 {
-    uint64_t low = ((uint64_t)1 << 56) - 1;
-    int mseg = (int)(mine >> 56), fseg = (int)(first >> 56);
+    uint64_t low = ((uint64_t)1 << SHOAL_CHECK_SEG_SHIFT) - 1;
+    int mseg = (int)(mine >> SHOAL_CHECK_SEG_SHIFT), fseg = (int)(first >> SHOAL_CHECK_SEG_SHIFT);
 
     shoal_log_fatal("%s: argument %s is at offset %llu of the %s on PE %d but at offset %llu of "
                     "the %s on PE %d (index 0 of the team); every PE must pass the same symmetric "
@@ -24,6 +22,8 @@ static void object_differs(const shoal_pset_t *ps, const char *routine, const ch
                     shoal_segment_names[fseg < SHOAL_SEG_COUNT ? fseg : 0], shoal_pset_pe(ps, 0));
 }
 
+/* SHOAL_CHECK_COLL: each PE leaves a hash of the routine's name and its
+ * arguments in its scratch words 2..; every PE compares with index 0's. */
 void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
                       const char *const *names, int n, unsigned objects)
 {
@@ -52,13 +52,15 @@ void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_
                         "collective routine (or the same one for another type); every PE must call "
                         "the same collectives in the same order",
                         routine, shoal_core_state.my_pe, shoal_pset_pe(ps, 0));
-    for (i = 0; i < n; i++)
-        if (first[i + 1] != mine[i + 1] && (objects >> i & 1u) != 0)
+    for (i = 0; i < n; i++) {
+        if (first[i + 1] == mine[i + 1])
+            continue;
+        if ((objects >> i & 1u) != 0)
             object_differs(ps, routine, names[i], mine[i + 1], first[i + 1]);
-        else if (first[i + 1] != mine[i + 1])
-            shoal_log_fatal("%s: argument %s is %lld on PE %d but %lld on PE %d (index 0 of the "
-                            "team); every PE must pass the same value",
-                            routine, names[i], (long long)mine[i + 1], shoal_core_state.my_pe,
-                            (long long)first[i + 1], shoal_pset_pe(ps, 0));
+        shoal_log_fatal("%s: argument %s is %lld on PE %d but %lld on PE %d (index 0 of the "
+                        "team); every PE must pass the same value",
+                        routine, names[i], (long long)mine[i + 1], shoal_core_state.my_pe,
+                        (long long)first[i + 1], shoal_pset_pe(ps, 0));
+    }
     shoal_stats_coll_end(SHOAL_STATS_CHECK, begun);
 }

@@ -24,7 +24,7 @@
 /* A broadcast of up to SHOAL_STAGE_SLOT_MAX bytes stages in a slot of the area:
  * its size rounded up to a power of two, at least SHOAL_STAGE_SLOT_MIN, so that
  * the area holds SHOAL_STAGE_BYTES / that many slots, used in turn: the root may
- * keep up to that many answers outstanding (coll_bcast.c). */
+ * run up to that many calls ahead of its slowest reader (coll_bcast.c). */
 #define SHOAL_STAGE_SLOT_MIN 16
 #define SHOAL_STAGE_SLOT_MAX 512
 #define SHOAL_STAGE_SLOTS_MAX (SHOAL_STAGE_BYTES / SHOAL_STAGE_SLOT_MIN)
@@ -198,10 +198,12 @@ void shoal_coll_scan(const shoal_pset_t *ps, int dseg, size_t doff, int sseg, si
 void shoal_coll_check(const shoal_pset_t *ps, const char *routine, const uint64_t *vals,
                       const char *const *names, int n, unsigned objects);
 
-/* A symmetric object as shoal_coll_check compares it: its segment and offset. */
+/* A symmetric object as shoal_coll_check compares it: its segment above bit
+ * SHOAL_CHECK_SEG_SHIFT, its offset below (the segments are far smaller). */
+#define SHOAL_CHECK_SEG_SHIFT 56
 static inline uint64_t shoal_coll_check_object(int seg, size_t off)
 {
-    return (uint64_t)seg << 56 | (uint64_t)off;
+    return (uint64_t)seg << SHOAL_CHECK_SEG_SHIFT | (uint64_t)off;
 }
 
 /* reduce.c: inout[i] = inout[i] op in[i] for count elements. Returns SHOAL_OK, or

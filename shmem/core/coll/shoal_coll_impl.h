@@ -7,8 +7,9 @@
  * pSync is left as the user gave it. No PE leaves while another may still read
  * its buffers or counters: a collective's last hand-off is a barrier (in the flat
  * forms, the root's release once its part is done). The staged broadcast is the
- * exception: its root returns as soon as it has staged, and takes its readers'
- * answers before it stages again or its team goes (shoal_coll_stage_drain).
+ * exception: its root returns as soon as it has staged, and reads how far its
+ * readers have got before it reuses a slot or its team goes
+ * (shoal_coll_stage_drain).
  * Data moves by pulls (broadcast, reductions: the source is read where it is)
  * or pushes into the destination, which the spec requires to be ready. */
 #ifndef SHOAL_COLL_IMPL_H
@@ -100,7 +101,7 @@ static inline int shoal_coll_flat_fits(int n)
  * gather and release, before every member has entered it. So one per member
  * for two steps in a row. The staged broadcast does not wait, but its counters
  * are its own: a root runs at most SHOAL_STAGE_SLOTS_MAX calls ahead of a reader,
- * and keeps fewer than that many answers outstanding before it stages again.
+ * so a reader's staged counter holds at most that many tokens.
  * More means something else wrote the counter (shoal_coll_counter_bad). */
 static inline uint64_t shoal_coll_tokens_max(const shoal_pset_t *ps)
 {
